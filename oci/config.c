@@ -1,0 +1,588 @@
+/* config.json schema tables and the checks that cross fields. */
+#include "config.h"
+#include "error.h"
+#include "names.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define FLD(k, kind_, T, m, fl)                                                                    \
+	{                                                                                          \
+		.key = k, .kind = kind_, .flags = fl, .off = offsetof(T, m), .has_off = -1         \
+	}
+#define FLD_HAS(k, kind_, T, m, fl)                                                                \
+	{                                                                                          \
+		.key = k, .kind = kind_, .flags = fl, .off = offsetof(T, m),                       \
+		.has_off = offsetof(T, has_##m)                                                    \
+	}
+#define FLD_N(k, kind_, T, m, fl, sub_)                                                            \
+	{                                                                                          \
+		.key = k, .kind = kind_, .flags = fl, .off = offsetof(T, m), .has_off = -1,        \
+		.n_off = offsetof(T, n_##m), .sub = sub_                                           \
+	}
+#define FLD_OBJ(k, T, m, fl, sub_)                                                                 \
+	{                                                                                          \
+		.key = k, .kind = JK_OBJ, .flags = fl, .off = offsetof(T, m), .has_off = -1,       \
+		.sub = sub_                                                                        \
+	}
+#define FLD_CUSTOM(k, T, m, fn)                                                                    \
+	{                                                                                          \
+		.key = k, .kind = JK_CUSTOM, .off = offsetof(T, m),                                \
+		.has_off = offsetof(T, has_##m), .custom = fn                                      \
+	}
+#define FLD_REFUSE(k, why)                                                                         \
+	{                                                                                          \
+		.key = k, .kind = JK_REFUSE, .has_off = -1, .note = why                            \
+	}
+#define SCHEMA(T, f, check_, free_)                                                                \
+	{                                                                                          \
+		sizeof(T), f, ARRAY_SIZE(f), check_, free_                                         \
+	}
+
+static int check_abs(const char *s, const struct jpath *p)
+{
+	if (s[0] != '/')
+		return jerr(p, "must be an absolute path (got \"%s\")", s);
+	return 0;
+}
+
+/* --- process.user ------------------------------------------------------ */
+
+static int decode_gids(yajl_val v, const struct jpath *p, void *dst)
+{
+	struct oci_user *u = (struct oci_user *)((char *)dst - offsetof(struct oci_user,
+								       additional_gids));
+	size_t n;
+
+	if (!YAJL_IS_ARRAY(v))
+		return jerr(p, "must be an array of integers");
+	n = v->u.array.len;
+	u->additional_gids = calloc(n ? n : 1, sizeof(uint32_t));
+	if (u->additional_gids == NULL)
+		return werr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		struct jpath ep = {p, NULL, i};
+		uint64_t g;
+
+		if (jget_u64(v->u.array.values[i], &ep, UINT32_MAX, &g) < 0)
+			return -1;
+		u->additional_gids[i] = (uint32_t)g;
+	}
+	u->n_additional_gids = n;
+	return 0;
+}
+
+static int check_user(void *obj, const struct jpath *p)
+{
+	struct oci_user *u = obj;
+
+	if (u->has_umask && u->umask > 07777) {
+		struct jpath up = {p, "umask", 0};
+
+		return jerr(&up, "must be a file mode no larger than 07777");
+	}
+	return 0;
+}
+
+static void free_user(void *obj)
+{
+	free(((struct oci_user *)obj)->additional_gids);
+}
+
+static const struct jfield user_fields[] = {
+	FLD("uid", JK_U32, struct oci_user, uid, JF_REQUIRED),
+	FLD("gid", JK_U32, struct oci_user, gid, JF_REQUIRED),
+	FLD_HAS("umask", JK_U32, struct oci_user, umask, 0),
+	{.key = "additionalGids",
+	 .kind = JK_CUSTOM,
+	 .off = offsetof(struct oci_user, additional_gids),
+	 .has_off = -1,
+	 .custom = decode_gids},
+};
+static const struct jschema user_schema = SCHEMA(struct oci_user, user_fields, check_user,
+						 free_user);
+
+/* --- process.capabilities ---------------------------------------------- */
+
+static int decode_capset(yajl_val v, const struct jpath *p, void *dst)
+{
+	uint64_t *mask = dst;
+
+	if (!YAJL_IS_ARRAY(v))
+		return jerr(p, "must be an array of capability names");
+	*mask = 0;
+	for (size_t i = 0; i < v->u.array.len; i++) {
+		struct jpath ep = {p, NULL, i};
+		yajl_val e = v->u.array.values[i];
+		int cap;
+
+		if (!YAJL_IS_STRING(e))
+			return jerr(&ep, "must be a capability name");
+		cap = oci_cap_from_name(e->u.string);
+		if (cap < 0)
+			return jerr(&ep, "unknown capability \"%s\"", e->u.string);
+		*mask |= 1ULL << cap;
+	}
+	return 0;
+}
+
+static const struct jfield caps_fields[] = {
+	FLD_CUSTOM("bounding", struct oci_caps, bounding, decode_capset),
+	FLD_CUSTOM("effective", struct oci_caps, effective, decode_capset),
+	FLD_CUSTOM("inheritable", struct oci_caps, inheritable, decode_capset),
+	FLD_CUSTOM("permitted", struct oci_caps, permitted, decode_capset),
+	FLD_CUSTOM("ambient", struct oci_caps, ambient, decode_capset),
+};
+static const struct jschema caps_schema = SCHEMA(struct oci_caps, caps_fields, NULL, NULL);
+
+/* --- process.rlimits ---------------------------------------------------- */
+
+static int check_rlimit(void *obj, const struct jpath *p)
+{
+	struct oci_rlimit *r = obj;
+	struct jpath tp = {p, "type", 0};
+
+	r->resource = oci_rlimit_from_name(r->type);
+	if (r->resource < 0)
+		return jerr(&tp, "unknown rlimit \"%s\"", r->type);
+	if (r->soft > r->hard) {
+		struct jpath sp = {p, "soft", 0};
+
+		return jerr(&sp, "soft limit %llu exceeds hard limit %llu",
+			    (unsigned long long)r->soft, (unsigned long long)r->hard);
+	}
+	return 0;
+}
+
+static const struct jfield rlimit_fields[] = {
+	FLD("type", JK_STR, struct oci_rlimit, type, JF_REQUIRED | JF_NONEMPTY),
+	FLD("hard", JK_U64, struct oci_rlimit, hard, JF_REQUIRED),
+	FLD("soft", JK_U64, struct oci_rlimit, soft, JF_REQUIRED),
+};
+static const struct jschema rlimit_schema = SCHEMA(struct oci_rlimit, rlimit_fields, check_rlimit,
+						   NULL);
+
+/* --- process ------------------------------------------------------------ */
+
+static const struct jfield console_fields[] = {
+	FLD("height", JK_U32, struct oci_console_size, height, JF_REQUIRED),
+	FLD("width", JK_U32, struct oci_console_size, width, JF_REQUIRED),
+};
+static const struct jschema console_schema = SCHEMA(struct oci_console_size, console_fields,
+						    NULL, NULL);
+
+static int check_process(void *obj, const struct jpath *p)
+{
+	struct oci_process *pr = obj;
+	struct jpath cp = {p, "cwd", 0};
+
+	if (check_abs(pr->cwd, &cp) < 0)
+		return -1;
+	if (pr->has_oom_score_adj && (pr->oom_score_adj < -1000 || pr->oom_score_adj > 1000)) {
+		struct jpath op = {p, "oomScoreAdj", 0};
+
+		return jerr(&op, "must be between -1000 and 1000 (got %d)", pr->oom_score_adj);
+	}
+	for (size_t i = 0; i < pr->n_env; i++) {
+		struct jpath ep = {p, "env", 0};
+		struct jpath ip = {&ep, NULL, i};
+
+		if (strchr(pr->env[i], '=') == NULL || pr->env[i][0] == '=')
+			return jerr(&ip, "must be of the form NAME=value (got \"%s\")",
+				    pr->env[i]);
+	}
+	for (size_t i = 0; i < pr->n_rlimits; i++)
+		for (size_t j = 0; j < i; j++)
+			if (pr->rlimits[i].resource == pr->rlimits[j].resource) {
+				struct jpath rp = {p, "rlimits", 0};
+				struct jpath ip = {&rp, NULL, i};
+
+				return jerr(&ip, "duplicate rlimit \"%s\"", pr->rlimits[i].type);
+			}
+	return 0;
+}
+
+static const struct jfield process_fields[] = {
+	FLD("terminal", JK_BOOL, struct oci_process, terminal, 0),
+	FLD_OBJ("consoleSize", struct oci_process, console_size, 0, &console_schema),
+	FLD_OBJ("user", struct oci_process, user, JF_REQUIRED, &user_schema),
+	FLD_N("args", JK_STRV, struct oci_process, args, JF_REQUIRED | JF_NONEMPTY, NULL),
+	FLD("commandLine", JK_STR, struct oci_process, command_line, 0),
+	FLD_N("env", JK_STRV, struct oci_process, env, 0, NULL),
+	FLD("cwd", JK_STR, struct oci_process, cwd, JF_REQUIRED | JF_NONEMPTY),
+	FLD_OBJ("capabilities", struct oci_process, capabilities, 0, &caps_schema),
+	FLD_N("rlimits", JK_ARR, struct oci_process, rlimits, 0, &rlimit_schema),
+	FLD("noNewPrivileges", JK_BOOL, struct oci_process, no_new_privileges, 0),
+	FLD("apparmorProfile", JK_STR, struct oci_process, apparmor_profile, 0),
+	FLD_HAS("oomScoreAdj", JK_I32, struct oci_process, oom_score_adj, 0),
+	FLD("selinuxLabel", JK_STR, struct oci_process, selinux_label, 0),
+	FLD_REFUSE("scheduler", "process.scheduler is not implemented yet"),
+	FLD_REFUSE("ioPriority", "process.ioPriority is not implemented yet"),
+	FLD_REFUSE("execCPUAffinity", "process.execCPUAffinity is not implemented yet"),
+};
+static const struct jschema process_schema = SCHEMA(struct oci_process, process_fields,
+						    check_process, NULL);
+
+/* --- root, mounts ------------------------------------------------------- */
+
+static const struct jfield root_fields[] = {
+	FLD("path", JK_STR, struct oci_root, path, JF_REQUIRED | JF_NONEMPTY),
+	FLD("readonly", JK_BOOL, struct oci_root, readonly, 0),
+};
+static const struct jschema root_schema = SCHEMA(struct oci_root, root_fields, NULL, NULL);
+
+static int check_idmap(void *obj, const struct jpath *p)
+{
+	struct oci_idmap *m = obj;
+
+	if (m->size == 0) {
+		struct jpath sp = {p, "size", 0};
+
+		return jerr(&sp, "must be greater than 0");
+	}
+	if ((uint64_t)m->container_id + m->size > (1ULL << 32) ||
+	    (uint64_t)m->host_id + m->size > (1ULL << 32))
+		return jerr(p, "range exceeds the 32-bit id space");
+	return 0;
+}
+
+static const struct jfield idmap_fields[] = {
+	FLD("containerID", JK_U32, struct oci_idmap, container_id, JF_REQUIRED),
+	FLD("hostID", JK_U32, struct oci_idmap, host_id, JF_REQUIRED),
+	FLD("size", JK_U32, struct oci_idmap, size, JF_REQUIRED),
+};
+static const struct jschema idmap_schema = SCHEMA(struct oci_idmap, idmap_fields, check_idmap,
+						  NULL);
+
+static int check_mount(void *obj, const struct jpath *p)
+{
+	struct oci_mount *m = obj;
+	struct jpath dp = {p, "destination", 0};
+
+	return check_abs(m->destination, &dp);
+}
+
+static const struct jfield mount_fields[] = {
+	FLD("destination", JK_STR, struct oci_mount, destination, JF_REQUIRED | JF_NONEMPTY),
+	FLD("type", JK_STR, struct oci_mount, type, 0),
+	FLD("source", JK_STR, struct oci_mount, source, 0),
+	FLD_N("options", JK_STRV, struct oci_mount, options, 0, NULL),
+	FLD_N("uidMappings", JK_ARR, struct oci_mount, uid_mappings, 0, &idmap_schema),
+	FLD_N("gidMappings", JK_ARR, struct oci_mount, gid_mappings, 0, &idmap_schema),
+};
+static const struct jschema mount_schema = SCHEMA(struct oci_mount, mount_fields, check_mount,
+						  NULL);
+
+/* --- hooks -------------------------------------------------------------- */
+
+static int check_hook(void *obj, const struct jpath *p)
+{
+	struct oci_hook *h = obj;
+	struct jpath pp = {p, "path", 0};
+
+	if (check_abs(h->path, &pp) < 0)
+		return -1;
+	if (h->has_timeout && h->timeout <= 0) {
+		struct jpath tp = {p, "timeout", 0};
+
+		return jerr(&tp, "must be greater than 0 (got %d)", h->timeout);
+	}
+	return 0;
+}
+
+static const struct jfield hook_fields[] = {
+	FLD("path", JK_STR, struct oci_hook, path, JF_REQUIRED | JF_NONEMPTY),
+	FLD_N("args", JK_STRV, struct oci_hook, args, 0, NULL),
+	FLD_N("env", JK_STRV, struct oci_hook, env, 0, NULL),
+	FLD_HAS("timeout", JK_I32, struct oci_hook, timeout, 0),
+};
+static const struct jschema hook_schema = SCHEMA(struct oci_hook, hook_fields, check_hook, NULL);
+
+#define HOOK_FLD(k, i)                                                                             \
+	{                                                                                          \
+		.key = k, .kind = JK_ARR, .off = offsetof(struct oci_hooks, point[i].hooks),       \
+		.has_off = -1, .n_off = offsetof(struct oci_hooks, point[i].n),                    \
+		.sub = &hook_schema                                                                \
+	}
+static const struct jfield hooks_fields[] = {
+	HOOK_FLD("prestart", HOOK_PRESTART),
+	HOOK_FLD("createRuntime", HOOK_CREATE_RUNTIME),
+	HOOK_FLD("createContainer", HOOK_CREATE_CONTAINER),
+	HOOK_FLD("startContainer", HOOK_START_CONTAINER),
+	HOOK_FLD("poststart", HOOK_POSTSTART),
+	HOOK_FLD("poststop", HOOK_POSTSTOP),
+};
+static const struct jschema hooks_schema = SCHEMA(struct oci_hooks, hooks_fields, NULL, NULL);
+
+/* --- linux -------------------------------------------------------------- */
+
+static int check_namespace(void *obj, const struct jpath *p)
+{
+	struct oci_namespace *ns = obj;
+
+	ns->flag = oci_ns_flag(ns->type);
+	if (ns->flag == 0) {
+		struct jpath tp = {p, "type", 0};
+
+		return jerr(&tp, "unknown namespace type \"%s\"", ns->type);
+	}
+	if (ns->path != NULL && ns->path[0] != '\0') {
+		struct jpath pp = {p, "path", 0};
+
+		return check_abs(ns->path, &pp);
+	}
+	return 0;
+}
+
+static const struct jfield namespace_fields[] = {
+	FLD("type", JK_STR, struct oci_namespace, type, JF_REQUIRED | JF_NONEMPTY),
+	FLD("path", JK_STR, struct oci_namespace, path, 0),
+};
+static const struct jschema namespace_schema = SCHEMA(struct oci_namespace, namespace_fields,
+						      check_namespace, NULL);
+
+static int check_device(void *obj, const struct jpath *p)
+{
+	struct oci_device *d = obj;
+	struct jpath tp = {p, "type", 0};
+	struct jpath pp = {p, "path", 0};
+
+	if (strcmp(d->type, "c") != 0 && strcmp(d->type, "b") != 0 &&
+	    strcmp(d->type, "u") != 0 && strcmp(d->type, "p") != 0)
+		return jerr(&tp, "must be one of c, b, u, p (got \"%s\")", d->type);
+	if (d->type[0] != 'p' && (!d->has_major || !d->has_minor))
+		return jerr(p, "major and minor are required for a type \"%s\" device", d->type);
+	if ((d->has_major && (d->major < 0 || d->major > 4095)) ||
+	    (d->has_minor && (d->minor < 0 || d->minor > 1048575)))
+		return jerr(p, "major/minor out of range");
+	if (d->has_file_mode && d->file_mode > 07777)
+		return jerr(p, "fileMode must be a permission mode no larger than 07777");
+	return check_abs(d->path, &pp);
+}
+
+static const struct jfield device_fields[] = {
+	FLD("type", JK_STR, struct oci_device, type, JF_REQUIRED | JF_NONEMPTY),
+	FLD("path", JK_STR, struct oci_device, path, JF_REQUIRED | JF_NONEMPTY),
+	FLD_HAS("major", JK_I64, struct oci_device, major, 0),
+	FLD_HAS("minor", JK_I64, struct oci_device, minor, 0),
+	FLD_HAS("fileMode", JK_U32, struct oci_device, file_mode, 0),
+	FLD_HAS("uid", JK_U32, struct oci_device, uid, 0),
+	FLD_HAS("gid", JK_U32, struct oci_device, gid, 0),
+};
+static const struct jschema device_schema = SCHEMA(struct oci_device, device_fields,
+						   check_device, NULL);
+
+static const char *const propagations[] = {"private",	 "rprivate", "shared",	   "rshared",
+					   "slave",	 "rslave",   "unbindable", "runbindable",
+					   NULL};
+
+static int check_linux(void *obj, const struct jpath *p)
+{
+	struct oci_linux *l = obj;
+
+	for (size_t i = 0; i < l->n_namespaces; i++)
+		for (size_t j = 0; j < i; j++)
+			if (l->namespaces[i].flag == l->namespaces[j].flag) {
+				struct jpath np = {p, "namespaces", 0};
+				struct jpath ip = {&np, NULL, i};
+
+				return jerr(&ip, "duplicate namespace \"%s\"",
+					    l->namespaces[i].type);
+			}
+	if (l->rootfs_propagation && l->rootfs_propagation[0]) {
+		bool ok = false;
+
+		for (size_t i = 0; propagations[i]; i++)
+			ok = ok || strcmp(propagations[i], l->rootfs_propagation) == 0;
+		if (!ok) {
+			struct jpath rp = {p, "rootfsPropagation", 0};
+
+			return jerr(&rp, "unknown propagation \"%s\"", l->rootfs_propagation);
+		}
+	}
+	for (size_t i = 0; i < l->n_masked_paths; i++) {
+		struct jpath mp = {p, "maskedPaths", 0};
+		struct jpath ip = {&mp, NULL, i};
+
+		if (check_abs(l->masked_paths[i], &ip) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < l->n_readonly_paths; i++) {
+		struct jpath mp = {p, "readonlyPaths", 0};
+		struct jpath ip = {&mp, NULL, i};
+
+		if (check_abs(l->readonly_paths[i], &ip) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct jfield linux_fields[] = {
+	FLD_N("namespaces", JK_ARR, struct oci_linux, namespaces, 0, &namespace_schema),
+	FLD_N("uidMappings", JK_ARR, struct oci_linux, uid_mappings, 0, &idmap_schema),
+	FLD_N("gidMappings", JK_ARR, struct oci_linux, gid_mappings, 0, &idmap_schema),
+	FLD_N("devices", JK_ARR, struct oci_linux, devices, 0, &device_schema),
+	FLD("cgroupsPath", JK_STR, struct oci_linux, cgroups_path, 0),
+	FLD("rootfsPropagation", JK_STR, struct oci_linux, rootfs_propagation, 0),
+	FLD_N("sysctl", JK_MAP, struct oci_linux, sysctl, 0, NULL),
+	FLD_N("maskedPaths", JK_STRV, struct oci_linux, masked_paths, 0, NULL),
+	FLD_N("readonlyPaths", JK_STRV, struct oci_linux, readonly_paths, 0, NULL),
+	FLD("mountLabel", JK_STR, struct oci_linux, mount_label, 0),
+	FLD_REFUSE("resources", "cgroup resource limits are not implemented yet"),
+	FLD_REFUSE("seccomp", "seccomp filters are not implemented yet"),
+	FLD_REFUSE("timeOffsets", "time namespace offsets are not implemented yet"),
+	FLD_REFUSE("personality", "personality is not implemented yet"),
+	FLD_REFUSE("intelRdt", "Intel RDT is not implemented"),
+	FLD_REFUSE("memoryPolicy", "NUMA memory policy is not implemented"),
+	FLD_REFUSE("netDevices", "network device moves are not implemented"),
+};
+static const struct jschema linux_schema = SCHEMA(struct oci_linux, linux_fields, check_linux,
+						  NULL);
+
+/* --- top level ---------------------------------------------------------- */
+
+static int check_config(void *obj, const struct jpath *p)
+{
+	struct oci_config *c = obj;
+	struct jpath vp = {p, "ociVersion", 0};
+
+	/* The spec is semver: accept any 1.x; a new major may change meanings. */
+	if (strncmp(c->oci_version, "1.", 2) != 0)
+		return jerr(&vp, "unsupported version \"%s\": ward implements runtime-spec 1.x",
+			    c->oci_version);
+	if (c->process == NULL)
+		return jerr(NULL, "\"process\" is required to create a container");
+	if (c->root == NULL)
+		return jerr(NULL, "\"root\" is required on Linux");
+	return 0;
+}
+
+static const struct jfield config_fields[] = {
+	FLD("ociVersion", JK_STR, struct oci_config, oci_version, JF_REQUIRED | JF_NONEMPTY),
+	FLD_OBJ("root", struct oci_config, root, 0, &root_schema),
+	FLD_OBJ("process", struct oci_config, process, 0, &process_schema),
+	FLD("hostname", JK_STR, struct oci_config, hostname, 0),
+	FLD("domainname", JK_STR, struct oci_config, domainname, 0),
+	FLD_N("mounts", JK_ARR, struct oci_config, mounts, 0, &mount_schema),
+	FLD_OBJ("hooks", struct oci_config, hooks, 0, &hooks_schema),
+	FLD_N("annotations", JK_MAP, struct oci_config, annotations, 0, NULL),
+	FLD_OBJ("linux", struct oci_config, linux, 0, &linux_schema),
+	FLD_REFUSE("windows", "this is a Linux runtime"),
+	FLD_REFUSE("solaris", "this is a Linux runtime"),
+	FLD_REFUSE("vm", "this is not a VM-based runtime"),
+	FLD_REFUSE("zos", "this is a Linux runtime"),
+};
+static const struct jschema config_schema = SCHEMA(struct oci_config, config_fields,
+						   check_config, NULL);
+
+struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what)
+{
+	struct oci_config *c;
+	yajl_val tree;
+	int r;
+
+	tree = jparse_document(buf, len, OCI_MAX_DEPTH, what);
+	if (tree == NULL)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		yajl_tree_free(tree);
+		werr(ENOMEM, "out of memory");
+		return NULL;
+	}
+	r = jwalk_object(&config_schema, tree, NULL, c);
+	yajl_tree_free(tree);
+	if (r < 0) {
+		werr_ctx("%s", what);
+		oci_config_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void oci_config_free(struct oci_config *c)
+{
+	if (c == NULL)
+		return;
+	jwalk_free(&config_schema, c);
+	free(c);
+}
+
+struct oci_config *oci_config_load(const char *bundle)
+{
+	char path[PATH_MAX];
+	struct oci_config *c = NULL;
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path)) {
+		werr(ENAMETOOLONG, "bundle path %s", bundle);
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		werr(errno, "cannot open %s", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		werr(errno, "cannot stat %s", path);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		werr(0, "%s: not a regular file", path);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > OCI_MAX_CONFIG_SIZE) {
+		werr(0, "%s: larger than %u bytes", path, OCI_MAX_CONFIG_SIZE);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (buf == NULL) {
+		werr(ENOMEM, "reading %s", path);
+		goto out;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			werr(n < 0 ? errno : EIO, "reading %s", path);
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	c = oci_config_parse(buf, got, "config.json");
+out:
+	free(buf);
+	close(fd);
+	return c;
+}
+
+const struct oci_namespace *oci_config_namespace(const struct oci_config *c, int flag)
+{
+	if (c->linux == NULL)
+		return NULL;
+	for (size_t i = 0; i < c->linux->n_namespaces; i++)
+		if (c->linux->namespaces[i].flag == flag)
+			return &c->linux->namespaces[i];
+	return NULL;
+}
+
+const char *oci_config_annotation(const struct oci_config *c, const char *key)
+{
+	for (size_t i = 0; i < c->n_annotations; i++)
+		if (strcmp(c->annotations[i].key, key) == 0)
+			return c->annotations[i].value;
+	return NULL;
+}

@@ -1,0 +1,151 @@
+#include "spec.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+#define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
+
+static void kv(yajl_gen g, const char *k, const char *v)
+{
+	S(g, k);
+	S(g, v);
+}
+
+static void strings(yajl_gen g, const char *k, const char *const *v)
+{
+	S(g, k);
+	yajl_gen_array_open(g);
+	for (; *v; v++)
+		S(g, *v);
+	yajl_gen_array_close(g);
+}
+
+static void mount(yajl_gen g, const char *dest, const char *type, const char *src,
+		  const char *const *opts)
+{
+	yajl_gen_map_open(g);
+	kv(g, "destination", dest);
+	kv(g, "type", type);
+	kv(g, "source", src);
+	strings(g, "options", opts);
+	yajl_gen_map_close(g);
+}
+
+static const char *const caps[] = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL};
+
+static const char *const masked[] = {
+	"/proc/acpi",	  "/proc/asound",	 "/proc/kcore",	      "/proc/keys",
+	"/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug",
+	"/proc/scsi",	  "/proc/interrupts",	 "/sys/firmware",     "/sys/devices/virtual/powercap",
+	NULL};
+
+static const char *const readonly[] = {"/proc/bus", "/proc/fs",	     "/proc/irq",
+				       "/proc/sys", "/proc/sysrq-trigger", NULL};
+
+int oci_spec_default(char **out, size_t *len)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	int r = -1;
+
+	if (g == NULL)
+		return werr(ENOMEM, "out of memory");
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_map_open(g);
+	kv(g, "ociVersion", "1.2.0");
+
+	S(g, "process");
+	yajl_gen_map_open(g);
+	S(g, "terminal");
+	yajl_gen_bool(g, 0);
+	S(g, "user");
+	yajl_gen_map_open(g);
+	S(g, "uid");
+	yajl_gen_integer(g, 0);
+	S(g, "gid");
+	yajl_gen_integer(g, 0);
+	yajl_gen_map_close(g);
+	strings(g, "args", (const char *const[]){"sh", NULL});
+	strings(g, "env",
+		(const char *const[]){
+			"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+			"TERM=xterm", NULL});
+	kv(g, "cwd", "/");
+	S(g, "capabilities");
+	yajl_gen_map_open(g);
+	strings(g, "bounding", caps);
+	strings(g, "effective", caps);
+	strings(g, "permitted", caps);
+	yajl_gen_map_close(g);
+	S(g, "rlimits");
+	yajl_gen_array_open(g);
+	yajl_gen_map_open(g);
+	kv(g, "type", "RLIMIT_NOFILE");
+	S(g, "hard");
+	yajl_gen_integer(g, 1024);
+	S(g, "soft");
+	yajl_gen_integer(g, 1024);
+	yajl_gen_map_close(g);
+	yajl_gen_array_close(g);
+	S(g, "noNewPrivileges");
+	yajl_gen_bool(g, 1);
+	yajl_gen_map_close(g);
+
+	S(g, "root");
+	yajl_gen_map_open(g);
+	kv(g, "path", "rootfs");
+	S(g, "readonly");
+	yajl_gen_bool(g, 1);
+	yajl_gen_map_close(g);
+	kv(g, "hostname", "ward");
+
+	S(g, "mounts");
+	yajl_gen_array_open(g);
+	mount(g, "/proc", "proc", "proc", (const char *const[]){"nosuid", "noexec", "nodev", NULL});
+	mount(g, "/dev", "tmpfs", "tmpfs",
+	      (const char *const[]){"nosuid", "noexec", "strictatime", "mode=755", "size=65536k",
+				    NULL});
+	mount(g, "/dev/pts", "devpts", "devpts",
+	      (const char *const[]){"nosuid", "noexec", "newinstance", "ptmxmode=0666",
+				    "mode=0620", "gid=5", NULL});
+	mount(g, "/dev/shm", "tmpfs", "shm",
+	      (const char *const[]){"nosuid", "noexec", "nodev", "mode=1777", "size=65536k", NULL});
+	mount(g, "/dev/mqueue", "mqueue", "mqueue",
+	      (const char *const[]){"nosuid", "noexec", "nodev", NULL});
+	mount(g, "/sys", "sysfs", "sysfs",
+	      (const char *const[]){"nosuid", "noexec", "nodev", "ro", NULL});
+	mount(g, "/tmp", "tmpfs", "tmpfs",
+	      (const char *const[]){"nosuid", "nodev", "noexec", "mode=1777", "size=65536k", NULL});
+	yajl_gen_array_close(g);
+
+	S(g, "linux");
+	yajl_gen_map_open(g);
+	S(g, "namespaces");
+	yajl_gen_array_open(g);
+	for (const char *const *ns = (const char *const[]){"pid", "network", "ipc", "uts", "mount",
+							   "cgroup", NULL};
+	     *ns; ns++) {
+		yajl_gen_map_open(g);
+		kv(g, "type", *ns);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	strings(g, "maskedPaths", masked);
+	strings(g, "readonlyPaths", readonly);
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+
+	if (yajl_gen_get_buf(g, &buf, len) == yajl_gen_status_ok) {
+		*out = malloc(*len + 1);
+		if (*out) {
+			memcpy(*out, buf, *len);
+			(*out)[*len] = '\0';
+			r = 0;
+		}
+	}
+	yajl_gen_free(g);
+	return r < 0 ? werr(ENOMEM, "generating the default spec") : 0;
+}

@@ -1,0 +1,59 @@
+/* Command-line parsing as the engines call runc: "--opt value", "--opt=value",
+ * and the single-dash long forms ("-bundle") that urfave/cli also accepts. */
+#ifndef WARD_CLI_H
+#define WARD_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct globals {
+	const char *root;
+	const char *log;
+	const char *log_format;
+	const char *log_level;
+	bool debug;
+	int rootfd; /* opened on demand by cli_root() */
+};
+
+enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT };
+
+struct opt {
+	const char *name;
+	char short_name;
+	enum opt_kind kind;
+	void *dst; /* bool *, const char **, int * */
+};
+
+/* Parse options of one command. Positional arguments are collected in
+ * pos[] (up to max_pos). stop_at_positional: everything after the first
+ * positional is positional too (for commands that take a command line). */
+int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char **pos,
+	      size_t max_pos, size_t *n_pos, bool stop_at_positional);
+/* Exactly one positional: the container id. */
+int cli_one_id(const char *cmd, size_t n_pos);
+/* The state root fd (created 0700 on first use). */
+int cli_root(struct globals *g);
+
+struct command {
+	const char *name;
+	int (*run)(struct globals *g, int argc, char **argv);
+	const char *usage;
+	const char *summary;
+	bool builds_container; /* needs the sealed re-exec */
+};
+
+extern const struct command commands[];
+extern const size_t n_commands;
+
+int cmd_create(struct globals *g, int argc, char **argv);
+int cmd_start(struct globals *g, int argc, char **argv);
+int cmd_state(struct globals *g, int argc, char **argv);
+int cmd_kill(struct globals *g, int argc, char **argv);
+int cmd_delete(struct globals *g, int argc, char **argv);
+int cmd_run(struct globals *g, int argc, char **argv);
+int cmd_list(struct globals *g, int argc, char **argv);
+int cmd_spec(struct globals *g, int argc, char **argv);
+
+void cli_usage(int fd);
+
+#endif

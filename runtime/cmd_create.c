@@ -1,0 +1,52 @@
+#include "create_cli.h"
+#include "error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
+		    struct container *c, int *pidfd)
+{
+	char bundle[PATH_MAX];
+	struct oci_config *cfg;
+	struct create_opts o = {.id = id,
+				.bundle = bundle,
+				.pid_file = cc->pid_file,
+				.console_socket = cc->console_socket,
+				.no_pivot = cc->no_pivot,
+				.preserve_fds = cc->preserve_fds};
+	int r;
+
+	if (realpath(cc->bundle, bundle) == NULL)
+		return werr(errno, "bundle %s", cc->bundle);
+	if (cc->console_socket)
+		return werr(0, "--console-socket needs process.terminal, which ward does not "
+			       "support yet");
+	if (cli_root(g) < 0)
+		return -1;
+	cfg = oci_config_load(bundle);
+	if (cfg == NULL)
+		return werr_ctx("bundle %s", bundle);
+	r = container_create(g->rootfd, &o, cfg, c, pidfd);
+	oci_config_free(cfg);
+	return r;
+}
+
+int cmd_create(struct globals *g, int argc, char **argv)
+{
+	struct create_cli cc = {.bundle = "."};
+	const struct opt opts[] = {CREATE_CLI_OPTS(cc)};
+	struct container c;
+	char *pos[1];
+	size_t n_pos;
+
+	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) < 0 ||
+	    cli_one_id("create", n_pos) < 0)
+		return -1;
+	if (create_from_cli(g, &cc, pos[0], &c, NULL) < 0)
+		return -1;
+	store_close(&c);
+	return 0;
+}

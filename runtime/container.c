@@ -1,0 +1,315 @@
+#include "container.h"
+#include "error.h"
+#include "init.h"
+#include "log.h"
+#include "proc.h"
+#include "support.h"
+#include "sync.h"
+#include "userns.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILL_TIMEOUT_MS 10000
+
+static int clone_flags(const struct oci_config *c)
+{
+	int flags = 0;
+
+	for (size_t i = 0; c->linux && i < c->linux->n_namespaces; i++)
+		flags |= c->linux->namespaces[i].flag;
+	return flags;
+}
+
+static char *now_rfc3339(void)
+{
+	char buf[64];
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, sizeof(buf) - n, ".%09ldZ", ts.tv_nsec);
+	return strdup(buf);
+}
+
+static int write_pid_file(const char *path, pid_t pid)
+{
+	char tmp[PATH_MAX];
+	char buf[16];
+	int fd, n;
+
+	/* Atomic: the engines poll for this file and read it at once. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.ward-tmp", path) >= sizeof(tmp))
+		return werr(ENAMETOOLONG, "--pid-file");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return werr(errno, "--pid-file %s", path);
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, (size_t)n) != n) {
+		int e = errno;
+
+		close(fd);
+		unlink(tmp);
+		return werr(e, "--pid-file %s", path);
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return werr(e, "--pid-file %s", path);
+	}
+	return 0;
+}
+
+static int record_state(struct container *c, const struct create_opts *o,
+			const struct oci_config *cfg, const char *rootfs, pid_t pid)
+{
+	struct oci_state *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return werr(ENOMEM, "out of memory");
+	c->st = s;
+	s->pid = pid;
+	if (proc_stat(pid, &s->pid_start, NULL) < 0)
+		return werr_ctx("container init");
+	s->oci_version = strdup(cfg->oci_version);
+	s->id = strdup(o->id);
+	s->bundle = strdup(o->bundle);
+	s->rootfs = strdup(rootfs);
+	s->created = now_rfc3339();
+	s->owner = strdup("root");
+	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
+	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||
+	    !s->annotations)
+		return werr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < cfg->n_annotations; i++) {
+		s->annotations[i].key = strdup(cfg->annotations[i].key);
+		s->annotations[i].value = strdup(cfg->annotations[i].value);
+		s->n_annotations = i + 1;
+		if (!s->annotations[i].key || !s->annotations[i].value)
+			return werr(ENOMEM, "out of memory");
+	}
+	return store_save(c);
+}
+
+static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2])
+{
+	struct clone_args ca = {
+		.flags = (uint64_t)flags | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	pid_t pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+
+	if (pid < 0)
+		return werr(errno, "clone3 of the container init");
+	if (pid == 0) {
+		/* The state lock must not outlive ward: init keeps nothing of ours
+		 * beyond the sync socket and the fifo. */
+		close(close_in_child[0]);
+		close(close_in_child[1]);
+		init_run(a);
+	}
+	return pid;
+}
+
+static void kill_and_reap(int pidfd)
+{
+	siginfo_t si;
+
+	pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0 && errno == EINTR)
+		;
+}
+
+int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
+		     struct container *c, int *pidfd_out)
+{
+	char rootfs[PATH_MAX];
+	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1;
+	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
+	pid_t pid = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->dirfd = -1;
+	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
+		return -1;
+	if (store_create(rootfd, o->id, c) < 0)
+		return -1;
+	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
+		werr(errno, "creating the start fifo");
+		goto fail;
+	}
+	/* O_RDWR: opening never blocks, and the init (which inherits it) stays
+	 * a reader, so `start` can tell a waiting container from a dead one. */
+	fifo = openat(c->dirfd, EXEC_FIFO, O_RDWR | O_CLOEXEC);
+	if (fifo < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		werr(errno, "creating the start channel");
+		goto fail;
+	}
+	{
+		struct init_args a = {cfg, o->bundle, rootfs, sv[1], fifo, o->no_pivot, userns,
+				      o->preserve_fds};
+		int close_in_child[2] = {sv[0], c->dirfd};
+
+		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child);
+	}
+	if (pid < 0)
+		goto fail;
+	close(sv[1]);
+	sv[1] = -1;
+	close(fifo);
+	fifo = -1;
+	log_debug("container %s: init is pid %d", o->id, (int)pid);
+	if (userns && userns_write_maps(pid, cfg->linux) < 0)
+		goto fail;
+	if (sync_send(sv[0], SYNC_MAPPED) < 0 || sync_expect(sv[0], SYNC_READY) < 0)
+		goto fail;
+	if (record_state(c, o, cfg, rootfs, pid) < 0)
+		goto fail;
+	if (o->pid_file && write_pid_file(o->pid_file, pid) < 0)
+		goto fail;
+	if (sync_send(sv[0], SYNC_ACK) < 0)
+		goto fail;
+	close(sv[0]);
+	c->status = ST_CREATED;
+	if (pidfd_out)
+		*pidfd_out = pidfd;
+	else
+		close(pidfd);
+	return 0;
+fail: {
+	int e = werr_errno();
+	char msg[WERR_MAX];
+
+	snprintf(msg, sizeof(msg), "%s", werr_msg());
+	if (pidfd >= 0) {
+		kill_and_reap(pidfd);
+		close(pidfd);
+	}
+	for (int i = 0; i < 2; i++)
+		if (sv[i] >= 0)
+			close(sv[i]);
+	if (fifo >= 0)
+		close(fifo);
+	if (o->pid_file && pid > 0)
+		unlink(o->pid_file);
+	store_remove(c);
+	store_close(c);
+	return werr_set(e, msg);
+}
+}
+
+int container_start(struct container *c)
+{
+	int fd;
+	ssize_t n;
+
+	if (c->status != ST_CREATED)
+		return werr(0, "container \"%s\" is %s, not created: only a created container "
+			       "can be started",
+			    c->id, status_name(c->status));
+	fd = openat(c->dirfd, EXEC_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENXIO)
+			return werr(ESRCH, "container \"%s\": init is no longer waiting", c->id);
+		return werr(errno, "container \"%s\": opening the start fifo", c->id);
+	}
+	n = write(fd, "0", 1);
+	close(fd);
+	if (n != 1)
+		return werr(errno, "container \"%s\": releasing init", c->id);
+	unlinkat(c->dirfd, EXEC_FIFO, 0);
+	c->status = ST_RUNNING;
+	return 0;
+}
+
+/* Every process in the container's pid namespace, found by comparing
+ * /proc/N/ns/pid with the init's. Without a cgroup this is the complete set. */
+static int signal_pid_ns(pid_t init, int sig)
+{
+	char path[64];
+	struct stat ns, st;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	if (stat(path, &ns) < 0)
+		return werr(errno, "%s", path);
+	d = opendir("/proc");
+	if (d == NULL)
+		return werr(errno, "/proc");
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == init)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
+		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
+			kill((pid_t)pid, sig);
+	}
+	closedir(d);
+	return 0;
+}
+
+int container_signal(struct container *c, int sig, bool all)
+{
+	int pidfd, r = 0;
+
+	if (c->status != ST_CREATED && c->status != ST_RUNNING)
+		return werr(0, "container \"%s\" is %s: it cannot be signalled", c->id,
+			    status_name(c->status));
+	pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+	if (pidfd < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	if (all)
+		r = signal_pid_ns(c->st->pid, sig);
+	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0)
+		r = werr(errno, "container \"%s\": signal %d", c->id, sig);
+	close(pidfd);
+	return r;
+}
+
+int container_destroy(struct container *c, bool force)
+{
+	if (c->status == ST_RUNNING && !force)
+		return werr(0, "container \"%s\" is running: stop it first, or use delete --force",
+			    c->id);
+	if (c->status == ST_CREATED || c->status == ST_RUNNING) {
+		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+
+		if (pidfd >= 0) {
+			signal_pid_ns(c->st->pid, SIGKILL);
+			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
+				close(pidfd);
+				return werr(errno, "container \"%s\": killing init", c->id);
+			}
+			if (proc_wait_exit(pidfd, KILL_TIMEOUT_MS) < 0) {
+				close(pidfd);
+				return werr_ctx("container \"%s\"", c->id);
+			}
+			close(pidfd);
+		}
+	}
+	return store_remove(c) < 0 ? -1 : 0;
+}

@@ -1,0 +1,32 @@
+/* The container lifecycle shared by the commands: create (parent side of
+ * the protocol), start, signal and destroy. */
+#ifndef WARD_CONTAINER_H
+#define WARD_CONTAINER_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "store.h"
+
+struct create_opts {
+	const char *id;
+	const char *bundle; /* absolute */
+	const char *pid_file;
+	const char *console_socket;
+	bool no_pivot;
+	int preserve_fds;
+};
+
+/* Build the container up to the start fifo and save its state. On success
+ * c is open and locked; *pidfd (when pidfd != NULL) is a pidfd of the init,
+ * whose parent is this process. On failure nothing is left behind. */
+int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
+		     struct container *c, int *pidfd);
+/* Release the init blocked on the start fifo. */
+int container_start(struct container *c);
+/* Signal the init (all: every process of the container). */
+int container_signal(struct container *c, int sig, bool all);
+/* Kill (when force, or not yet started) and remove the container. */
+int container_destroy(struct container *c, bool force);
+
+#endif

@@ -1,0 +1,23 @@
+/* The container's init before execve: runs in the new namespaces, builds
+ * the rootfs, drops privileges, reports READY and blocks on the start fifo. */
+#ifndef WARD_INIT_H
+#define WARD_INIT_H
+
+#include <stdbool.h>
+
+#include "config.h"
+
+struct init_args {
+	const struct oci_config *cfg;
+	const char *bundle;
+	const char *rootfs;
+	int sync_fd;
+	int fifo_fd;
+	bool no_pivot;
+	bool userns;
+	int preserve_fds;
+};
+
+_Noreturn void init_run(const struct init_args *a);
+
+#endif

@@ -1,0 +1,20 @@
+/* Runtime logging: --log FILE, --log-format text|json, --log-level.
+ * JSON lines carry level/msg/time as runc writes them; containerd and Podman
+ * read the last error line from this file to show to their users. */
+#ifndef WARD_LOG_H
+#define WARD_LOG_H
+
+enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+int log_setup(const char *path, const char *format, const char *level, int debug);
+void log_msg(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The one place an error reaches the user: stderr and the log file. */
+void log_fatal(const char *msg);
+/* Close the log fd (before handing the process to the container). */
+void log_close(void);
+int log_is_debug(void);
+
+#define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
+#define log_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,261 @@
+#include "mounts.h"
+#include "error.h"
+#include "pathres.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#define PROPAGATION_MASK (MS_SHARED | MS_SLAVE | MS_PRIVATE | MS_UNBINDABLE)
+
+bool mount_is_bind(const struct oci_mount *m)
+{
+	if (m->type && strcmp(m->type, "bind") == 0)
+		return true;
+	for (size_t i = 0; i < m->n_options; i++)
+		if (strcmp(m->options[i], "bind") == 0 || strcmp(m->options[i], "rbind") == 0)
+			return true;
+	return false;
+}
+
+void mount_opts_free(struct mount_opts *o)
+{
+	free(o->data);
+	o->data = NULL;
+}
+
+int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
+{
+	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP);
+	char *vfs = NULL, *fs = NULL;
+
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < n; i++) {
+		unsigned long set = 0, all = 0;
+		char *vfs1 = NULL, *fs1 = NULL;
+
+		if (opts[i][0] == '\0' || strchr(opts[i], ',') != NULL)
+			return werr(0, "option \"%s\": must be a single, non-empty option", opts[i]);
+		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
+			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
+		if (vfs1 != NULL) {
+			/* What "rw"/"suid"/... clear shows as a bit that flips when
+			 * the option is applied to all-ones. */
+			all = ~0UL;
+			mnt_optstr_get_flags(vfs1, &set, linux_map);
+			mnt_optstr_get_flags(vfs1, &all, linux_map);
+			if (set & MS_BIND) {
+				o->bind = true;
+				o->recursive = o->recursive || (set & MS_REC);
+			} else if (set & PROPAGATION_MASK) {
+				o->propagation = set & (PROPAGATION_MASK | MS_REC);
+			} else {
+				/* Later options win over earlier ones. */
+				o->flags = (o->flags | set) & all;
+				o->cleared = (o->cleared | ~all) & ~set;
+			}
+			free(vfs1);
+		}
+		if (fs1 != NULL) {
+			size_t a = fs ? strlen(fs) : 0, b = strlen(fs1);
+			char *nfs = realloc(fs, a + b + 2);
+
+			if (nfs == NULL) {
+				free(fs1);
+				free(fs);
+				return werr(ENOMEM, "out of memory");
+			}
+			if (a)
+				nfs[a++] = ',';
+			memcpy(nfs + a, fs1, b + 1);
+			fs = nfs;
+			free(fs1);
+		}
+	}
+	free(vfs);
+	o->data = fs;
+	return 0;
+}
+
+static unsigned long ms_to_attr(unsigned long ms)
+{
+	unsigned long a = 0;
+
+	if (ms & MS_RDONLY)
+		a |= MOUNT_ATTR_RDONLY;
+	if (ms & MS_NOSUID)
+		a |= MOUNT_ATTR_NOSUID;
+	if (ms & MS_NODEV)
+		a |= MOUNT_ATTR_NODEV;
+	if (ms & MS_NOEXEC)
+		a |= MOUNT_ATTR_NOEXEC;
+	if (ms & MS_NODIRATIME)
+		a |= MOUNT_ATTR_NODIRATIME;
+	if (ms & MS_NOSYMFOLLOW)
+		a |= MOUNT_ATTR_NOSYMFOLLOW;
+	return a;
+}
+
+/* The atime mode is one field, not bits: pick the requested one, if any. */
+static void atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
+{
+	if (ms & MS_NOATIME) {
+		*set |= MOUNT_ATTR_NOATIME;
+		*clr |= MOUNT_ATTR__ATIME;
+	} else if (ms & MS_STRICTATIME) {
+		*set |= MOUNT_ATTR_STRICTATIME;
+		*clr |= MOUNT_ATTR__ATIME;
+	} else if (ms & MS_RELATIME) {
+		*clr |= MOUNT_ATTR__ATIME;
+	}
+}
+
+int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
+		  unsigned long attr_clr)
+{
+	struct mount_attr attr = {.attr_set = attr_set, .attr_clr = attr_clr};
+	int tree, r = 0;
+
+	tree = open_tree(src_fd, "",
+			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+				 (recursive ? AT_RECURSIVE : 0));
+	if (tree < 0)
+		return werr(errno, "open_tree");
+	/* Attributes go on the detached copy, so the mount is never visible
+	 * with weaker flags than asked for. */
+	if ((attr_set || attr_clr) &&
+	    mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+		r = werr(errno, "setting mount attributes");
+	if (r == 0 && move_mount(tree, "", target_fd, "",
+				 MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = werr(errno, "move_mount");
+	close(tree);
+	return r;
+}
+
+int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
+		unsigned long flags, const char *data)
+{
+	int fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
+	int r = 0;
+
+	if (fd < 0)
+		return werr(errno, "%s", path);
+	if (mount(source ? source : type, fd_path(fd).s, type, flags, data) < 0)
+		r = werr(errno, "mounting %s on %s", type, path);
+	close(fd);
+	return r;
+}
+
+/* CVE-2019-16884 / CVE-2019-19921 class: what ends up at /proc and /sys must
+ * be the real filesystem, checked on the mounted result. */
+static int verify_fs_type(int rootfd, const char *dest, const char *type)
+{
+	struct statfs sfs;
+	long want;
+	int fd, r = 0;
+
+	if (strcmp(type, "proc") == 0)
+		want = PROC_SUPER_MAGIC;
+	else if (strcmp(type, "sysfs") == 0)
+		want = SYSFS_MAGIC;
+	else
+		return 0;
+	fd = root_open(rootfd, dest, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return werr(errno, "re-opening %s", dest);
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != want)
+		r = werr(EPERM, "%s is not a %s mount after mounting", dest, type);
+	close(fd);
+	return r;
+}
+
+static int bind_entry(int rootfd, const struct oci_mount *m, const char *bundle,
+		      const struct mount_opts *o)
+{
+	char src[PATH_MAX];
+	unsigned long set, clr;
+	struct stat st;
+	int sfd, dfd, r;
+
+	if (o->data != NULL)
+		return werr(EINVAL, "unknown bind mount option(s) \"%s\"", o->data);
+	if (m->source == NULL || m->source[0] == '\0')
+		return werr(EINVAL, "a bind mount needs a source");
+	if (m->source[0] == '/')
+		snprintf(src, sizeof(src), "%s", m->source);
+	else if ((size_t)snprintf(src, sizeof(src), "%s/%s", bundle, m->source) >= sizeof(src))
+		return werr(ENAMETOOLONG, "source");
+	/* The source is a host path chosen by whoever wrote config.json. */
+	sfd = open(src, O_PATH | O_CLOEXEC);
+	if (sfd < 0)
+		return werr(errno, "source %s", src);
+	if (fstat(sfd, &st) < 0) {
+		close(sfd);
+		return werr(errno, "source %s", src);
+	}
+	dfd = S_ISDIR(st.st_mode) ? root_mkdir_p(rootfd, m->destination, 0755)
+				  : root_mkfile(rootfd, m->destination, 0644);
+	if (dfd < 0) {
+		close(sfd);
+		return -1;
+	}
+	set = ms_to_attr(o->flags);
+	clr = ms_to_attr(o->cleared);
+	atime_attr(o->flags, &set, &clr);
+	r = mount_bind_fd(sfd, dfd, o->recursive, set, clr);
+	close(sfd);
+	close(dfd);
+	return r;
+}
+
+int mount_entry(int rootfd, const struct oci_mount *m, const char *bundle, size_t idx)
+{
+	struct mount_opts o;
+	int r;
+
+	if (mount_parse_options(m->options, m->n_options, &o) < 0)
+		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+	if (mount_is_bind(m)) {
+		r = bind_entry(rootfd, m, bundle, &o);
+	} else {
+		const char *type = m->type && m->type[0] ? m->type : NULL;
+		int dfd;
+
+		if (type == NULL) {
+			mount_opts_free(&o);
+			return werr(EINVAL, "mounts[%zu] (%s): type is required unless binding",
+				    idx, m->destination);
+		}
+		dfd = root_mkdir_p(rootfd, m->destination, 0755);
+		r = dfd;
+		if (dfd >= 0) {
+			close(dfd);
+			r = mount_fs_at(rootfd, m->destination, type, m->source,
+					o.flags & ~(unsigned long)PROPAGATION_MASK, o.data);
+		}
+		if (r == 0)
+			r = verify_fs_type(rootfd, m->destination, type);
+	}
+	if (r == 0 && o.propagation) {
+		int fd = root_open(rootfd, m->destination, O_PATH);
+
+		if (fd < 0 || mount(NULL, fd_path(fd).s, NULL, o.propagation, NULL) < 0)
+			r = werr(errno, "setting propagation");
+		if (fd >= 0)
+			close(fd);
+	}
+	mount_opts_free(&o);
+	if (r < 0)
+		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* One config.json mount entry, mounted inside the rootfs by fd. */
+#ifndef WARD_MOUNTS_H
+#define WARD_MOUNTS_H
+
+#include <stdbool.h>
+
+#include "config.h"
+
+struct mount_opts {
+	unsigned long flags;	 /* MS_* to set */
+	unsigned long cleared;	 /* MS_* explicitly cleared ("rw", "suid", ...) */
+	unsigned long propagation; /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE, | MS_REC */
+	bool bind, recursive;
+	char *data; /* filesystem-specific options, NULL if none */
+};
+
+/* Parse mount options with libmount. Unknown options go to data (they are
+ * the filesystem's business); for bind mounts they are refused. */
+int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o);
+void mount_opts_free(struct mount_opts *o);
+bool mount_is_bind(const struct oci_mount *m);
+
+/* Mount m inside the root at rootfd. bundle: base for relative bind
+ * sources. idx: the entry's index, for error messages. */
+int mount_entry(int rootfd, const struct oci_mount *m, const char *bundle, size_t idx);
+/* Mount a filesystem (not a bind) on the directory at path in the root. */
+int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
+		unsigned long flags, const char *data);
+/* Bind-mount the object at src_fd (O_PATH) onto target_fd, optionally
+ * recursive and with MOUNT_ATTR_* set. */
+int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
+		  unsigned long attr_clr);
+
+#endif

@@ -1,0 +1,139 @@
+#include "process.h"
+#include "caps.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+int process_limits(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		const struct oci_rlimit *r = &p->rlimits[i];
+		struct rlimit rl = {.rlim_cur = r->soft, .rlim_max = r->hard};
+
+		if (setrlimit(r->resource, &rl) < 0) {
+			struct rlimit cur;
+
+			if (errno == EPERM && getrlimit(r->resource, &cur) == 0 &&
+			    r->hard > cur.rlim_max)
+				return werr(EPERM,
+					    "process.rlimits[%zu] %s: hard limit %llu is above the "
+					    "current %llu and raising it needs CAP_SYS_RESOURCE",
+					    i, r->type, (unsigned long long)r->hard,
+					    (unsigned long long)cur.rlim_max);
+			return werr(errno, "process.rlimits[%zu] %s", i, r->type);
+		}
+	}
+	if (p->has_oom_score_adj) {
+		char buf[16];
+		int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+		int n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+
+		if (fd < 0 || write(fd, buf, (size_t)n) != n) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return werr(e, "process.oomScoreAdj %d", p->oom_score_adj);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int process_credentials(const struct oci_process *p, bool userns)
+{
+	const struct oci_user *u = p->user;
+	const struct oci_caps *c = p->capabilities;
+
+	if (caps_drop_bounding(c ? c->bounding : 0) < 0)
+		return -1;
+	/* Keep the permitted set across setuid; capset below trims it. */
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return werr(errno, "PR_SET_KEEPCAPS");
+	if (setgroups(u->n_additional_gids, (const gid_t *)u->additional_gids) < 0) {
+		/* In a user namespace setgroups may be denied; then only an empty
+		 * list is acceptable. */
+		if (!(userns && errno == EPERM && u->n_additional_gids == 0))
+			return werr(errno, "process.user.additionalGids");
+	}
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		return werr(errno, "process.user.gid %u", u->gid);
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		return werr(errno, "process.user.uid %u", u->uid);
+	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		return werr(errno, "PR_SET_KEEPCAPS");
+	if (caps_set(c) < 0)
+		return werr_ctx("process.capabilities");
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return werr(errno, "process.noNewPrivileges");
+	umask(u->has_umask ? (mode_t)u->umask : 022);
+	return 0;
+}
+
+int process_chdir(const struct oci_process *p)
+{
+	char cwd[PATH_MAX];
+
+	if (chdir(p->cwd) < 0)
+		return werr(errno, "process.cwd %s", p->cwd);
+	if (getcwd(cwd, sizeof(cwd)) == NULL || cwd[0] != '/')
+		return werr(EPERM, "process.cwd %s is outside the container", p->cwd);
+	return 0;
+}
+
+static const char *env_path(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_env; i++)
+		if (strncmp(p->env[i], "PATH=", 5) == 0)
+			return p->env[i] + 5;
+	return DEFAULT_PATH;
+}
+
+static int check_exec(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	return faccessat(AT_FDCWD, path, X_OK, AT_EACCESS);
+}
+
+int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
+{
+	const char *arg0 = p->args[0];
+	const char *dirs, *end;
+
+	if (strchr(arg0, '/') != NULL) {
+		if (check_exec(arg0) < 0)
+			return werr(errno, "exec: \"%s\": stat %s", arg0, arg0);
+		snprintf(out, PATH_MAX, "%s", arg0);
+		return 0;
+	}
+	for (dirs = env_path(p); *dirs; dirs = *end ? end + 1 : end) {
+		size_t n;
+
+		end = strchrnul(dirs, ':');
+		n = (size_t)(end - dirs);
+		/* An empty PATH element means the current directory. */
+		if (snprintf(out, PATH_MAX, "%.*s%s%s", (int)n, dirs, n ? "/" : "", arg0) >=
+		    PATH_MAX)
+			continue;
+		if (check_exec(out) == 0)
+			return 0;
+	}
+	return werr(0, "exec: \"%s\": executable file not found in $PATH", arg0);
+}

@@ -1,0 +1,7 @@
+#ifndef WARD_SIGNALS_H
+#define WARD_SIGNALS_H
+
+/* "TERM", "SIGTERM", "sigterm" or "15" → 15; -1 with werr if unknown. */
+int signal_parse(const char *s);
+
+#endif

@@ -1,0 +1,234 @@
+#include "store.h"
+#include "error.h"
+#include "proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *status_name(enum container_status s)
+{
+	static const char *const names[] = {"creating", "created", "running", "stopped"};
+
+	return names[s];
+}
+
+int store_open_root(const char *root)
+{
+	char buf[4096];
+	int fd;
+
+	if (root[0] != '/')
+		return werr(0, "--root %s: must be an absolute path", root);
+	if (strlen(root) >= sizeof(buf))
+		return werr(ENAMETOOLONG, "--root");
+	/* mkdir -p, each level 0700 when we create it. */
+	strcpy(buf, root);
+	for (char *p = buf + 1;; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+				return werr(errno, "cannot create state root %s", buf);
+			*p = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return werr(errno, "cannot open state root %s", root);
+	return fd;
+}
+
+int store_check_id(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 0)
+		return werr(0, "container id must not be empty");
+	if (n > 1024)
+		return werr(0, "container id is longer than 1024 characters");
+	for (size_t i = 0; i < n; i++) {
+		char c = id[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || (i > 0 && strchr("_.+-", c) != NULL);
+
+		if (!ok)
+			return werr(0,
+				    "invalid container id \"%s\": use letters, digits and _.+- "
+				    "(not first)",
+				    id);
+	}
+	return 0;
+}
+
+static int lock_dir(int dirfd)
+{
+	while (flock(dirfd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return werr(errno, "locking container state");
+	return 0;
+}
+
+int store_create(int rootfd, const char *id, struct container *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->dirfd = -1;
+	c->rootfd = rootfd;
+	if (store_check_id(id) < 0)
+		return -1;
+	if (mkdirat(rootfd, id, 0700) < 0) {
+		if (errno == EEXIST)
+			return werr(EEXIST, "container \"%s\" already exists", id);
+		return werr(errno, "cannot create state directory for \"%s\"", id);
+	}
+	c->id = strdup(id);
+	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->id == NULL || c->dirfd < 0 || lock_dir(c->dirfd) < 0) {
+		int e = errno;
+
+		unlinkat(rootfd, id, AT_REMOVEDIR);
+		return werr(e, "cannot open state directory for \"%s\"", id);
+	}
+	c->status = ST_CREATING;
+	return 0;
+}
+
+static int load_state(struct container *c)
+{
+	char buf[1 << 16];
+	ssize_t n;
+	size_t got = 0;
+	int fd = openat(c->dirfd, STATE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : werr(errno, "reading state of \"%s\"", c->id);
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	if (n < 0)
+		return werr(errno, "reading state of \"%s\"", c->id);
+	buf[got] = '\0';
+	c->st = oci_state_parse(buf, got, STATE_FILE);
+	return c->st ? 0 : werr_ctx("container \"%s\"", c->id);
+}
+
+int store_open(int rootfd, const char *id, bool lock, struct container *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rootfd = rootfd;
+	c->dirfd = -1;
+	if (store_check_id(id) < 0)
+		return -1;
+	c->id = strdup(id);
+	if (c->id == NULL)
+		return werr(ENOMEM, "out of memory");
+	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->dirfd < 0) {
+		if (errno == ENOENT)
+			return werr(ENOENT, "container \"%s\" does not exist", id);
+		return werr(errno, "cannot open state of \"%s\"", id);
+	}
+	if (lock && lock_dir(c->dirfd) < 0)
+		return -1;
+	if (load_state(c) < 0)
+		return -1;
+	store_refresh(c);
+	return 0;
+}
+
+void store_refresh(struct container *c)
+{
+	struct stat sb;
+
+	if (c->st == NULL) {
+		c->status = ST_CREATING;
+		return;
+	}
+	if (!proc_alive(c->st->pid, c->st->pid_start))
+		c->status = ST_STOPPED;
+	else if (fstatat(c->dirfd, EXEC_FIFO, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		c->status = ST_CREATED;
+	else
+		c->status = ST_RUNNING;
+	free(c->st->status);
+	c->st->status = strdup(status_name(c->status));
+}
+
+int store_save(struct container *c)
+{
+	char *json = NULL;
+	size_t len;
+	ssize_t n;
+	int fd;
+
+	if (oci_state_to_json(c->st, true, &json, &len) < 0)
+		return -1;
+	fd = openat(c->dirfd, STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0) {
+		free(json);
+		return werr(errno, "writing state of \"%s\"", c->id);
+	}
+	n = write(fd, json, len);
+	free(json);
+	if (n != (ssize_t)len || fsync(fd) < 0) {
+		int e = n < 0 ? errno : EIO;
+
+		close(fd);
+		unlinkat(c->dirfd, STATE_FILE ".tmp", 0);
+		return werr(e, "writing state of \"%s\"", c->id);
+	}
+	close(fd);
+	if (renameat(c->dirfd, STATE_FILE ".tmp", c->dirfd, STATE_FILE) < 0)
+		return werr(errno, "writing state of \"%s\"", c->id);
+	return 0;
+}
+
+int store_remove(struct container *c)
+{
+	int fd = dup(c->dirfd);
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return werr(errno, "removing state of \"%s\"", c->id);
+	}
+	/* The directory holds only files ward wrote (0700, never shared with the
+	 * container), so a flat unlink is enough. */
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (unlinkat(c->dirfd, de->d_name, 0) < 0 && errno != ENOENT) {
+			int e = errno;
+
+			closedir(d);
+			return werr(e, "removing %s of \"%s\"", de->d_name, c->id);
+		}
+	}
+	closedir(d);
+	if (unlinkat(c->rootfd, c->id, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return werr(errno, "removing state directory of \"%s\"", c->id);
+	return 0;
+}
+
+void store_close(struct container *c)
+{
+	if (c->dirfd >= 0)
+		close(c->dirfd);
+	c->dirfd = -1;
+	oci_state_free(c->st);
+	c->st = NULL;
+	free(c->id);
+	c->id = NULL;
+}

@@ -1,0 +1,41 @@
+/* The container state store: <root>/<id>/ (0700) holding state.json and the
+ * exec.fifo start channel. Status is derived from the process, never read
+ * back from the file. Mutating commands hold an flock on the directory. */
+#ifndef WARD_STORE_H
+#define WARD_STORE_H
+
+#include <stdbool.h>
+
+#include "oci_state.h"
+
+enum container_status { ST_CREATING, ST_CREATED, ST_RUNNING, ST_STOPPED };
+
+struct container {
+	int rootfd; /* the state root */
+	int dirfd;  /* <root>/<id>, locked */
+	char *id;
+	struct oci_state *st; /* NULL while creating */
+	enum container_status status;
+};
+
+#define EXEC_FIFO  "exec.fifo"
+#define STATE_FILE "state.json"
+
+const char *status_name(enum container_status s);
+/* Open (creating if needed, 0700) the state root. */
+int store_open_root(const char *root);
+/* Container ids name a directory: [A-Za-z0-9][A-Za-z0-9_.+-]*, ≤ 1024. */
+int store_check_id(const char *id);
+/* Make <root>/<id> atomically; EEXIST reads "container ... already exists". */
+int store_create(int rootfd, const char *id, struct container *c);
+/* Open an existing container; lock = take the exclusive lock. */
+int store_open(int rootfd, const char *id, bool lock, struct container *c);
+/* Write state.json atomically (temp file + rename). */
+int store_save(struct container *c);
+/* Recompute c->status from the process. */
+void store_refresh(struct container *c);
+/* Remove <root>/<id> and everything in it. */
+int store_remove(struct container *c);
+void store_close(struct container *c);
+
+#endif

@@ -1,0 +1,109 @@
+#include "support.h"
+#include "error.h"
+#include "mounts.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define NOT_YET(path, what) werr(0, "config.json: %s: %s is not supported by ward yet", path, what)
+
+static const char *const mount_types[] = {"tmpfs", "proc", "sysfs", "devpts", "mqueue", NULL};
+
+static int check_mounts(const struct oci_config *c)
+{
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		const struct oci_mount *m = &c->mounts[i];
+		bool ok = mount_is_bind(m);
+
+		if (m->n_uid_mappings || m->n_gid_mappings)
+			return werr(0, "config.json: .mounts[%zu]: idmapped mounts are not "
+				       "supported by ward yet",
+				    i);
+		for (size_t t = 0; !ok && m->type && mount_types[t]; t++)
+			ok = strcmp(m->type, mount_types[t]) == 0;
+		if (!ok)
+			return werr(0, "config.json: .mounts[%zu].type: mount type \"%s\" is not "
+				       "supported by ward yet",
+				    i, m->type ? m->type : "");
+	}
+	return 0;
+}
+
+static int check_namespaces(const struct oci_config *c)
+{
+	const struct oci_linux *l = c->linux;
+	bool userns = oci_config_namespace(c, CLONE_NEWUSER) != NULL;
+
+	for (size_t i = 0; l && i < l->n_namespaces; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), ".linux.namespaces[%zu]", i);
+		if (l->namespaces[i].path && l->namespaces[i].path[0])
+			return NOT_YET(path, "joining an existing namespace by path");
+		if (strcmp(l->namespaces[i].type, "time") == 0)
+			return NOT_YET(path, "the time namespace");
+	}
+	if (userns && (l->n_uid_mappings == 0 || l->n_gid_mappings == 0))
+		return werr(0, "config.json: .linux.uidMappings: a user namespace needs uid and "
+			       "gid mappings");
+	if (!userns && l && (l->n_uid_mappings || l->n_gid_mappings))
+		return werr(0, "config.json: .linux.uidMappings: mappings need a \"user\" entry in "
+			       ".linux.namespaces");
+	if ((c->hostname && c->hostname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
+		return werr(0, "config.json: .hostname: setting a hostname needs a \"uts\" "
+			       "namespace");
+	if ((c->domainname && c->domainname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
+		return werr(0, "config.json: .domainname: setting a domain name needs a \"uts\" "
+			       "namespace");
+	if (!oci_config_namespace(c, CLONE_NEWNS))
+		return werr(0, "config.json: .linux.namespaces: a \"mount\" namespace is required");
+	return 0;
+}
+
+int support_check(const struct oci_config *c)
+{
+	const struct oci_process *p = c->process;
+	const struct oci_linux *l = c->linux;
+
+	if (p->terminal)
+		return NOT_YET(".process.terminal", "a terminal");
+	if (p->apparmor_profile && p->apparmor_profile[0])
+		return NOT_YET(".process.apparmorProfile", "AppArmor");
+	if (p->selinux_label && p->selinux_label[0])
+		return NOT_YET(".process.selinuxLabel", "SELinux");
+	for (int i = 0; c->hooks && i < HOOK_POINTS; i++)
+		if (c->hooks->point[i].n > 0)
+			return NOT_YET(".hooks", "running hooks");
+	if (l && l->n_devices)
+		return NOT_YET(".linux.devices", "creating extra devices");
+	if (l && l->cgroups_path && l->cgroups_path[0])
+		return NOT_YET(".linux.cgroupsPath", "cgroup placement");
+	if (l && l->n_sysctl)
+		return NOT_YET(".linux.sysctl", "sysctl");
+	if (l && l->mount_label && l->mount_label[0])
+		return NOT_YET(".linux.mountLabel", "SELinux");
+	if (check_namespaces(c) < 0 || check_mounts(c) < 0)
+		return -1;
+	return 0;
+}
+
+int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX])
+{
+	char joined[PATH_MAX];
+	struct stat st;
+
+	if (c->root->path[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", c->root->path);
+	else if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", bundle, c->root->path) >=
+		 sizeof(joined))
+		return werr(ENAMETOOLONG, "config.json: .root.path");
+	if (realpath(joined, out) == NULL)
+		return werr(errno, "config.json: .root.path: %s", joined);
+	if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+		return werr(ENOTDIR, "config.json: .root.path: %s", out);
+	return 0;
+}

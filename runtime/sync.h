@@ -1,0 +1,31 @@
+/* The create-time channel between ward (parent) and the container's init
+ * (child): a SOCK_SEQPACKET socketpair, one fixed-size message per step. */
+#ifndef WARD_SYNC_H
+#define WARD_SYNC_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+enum sync_type {
+	SYNC_EOF = 0,	/* peer closed */
+	SYNC_MAPPED,	/* parent → child: id maps written, go on */
+	SYNC_READY,	/* child → parent: set up, waiting on the start fifo */
+	SYNC_ACK,	/* parent → child: state saved, keep waiting */
+	SYNC_ERROR,	/* child → parent: setup failed, text says why */
+};
+
+struct sync_msg {
+	uint32_t type;
+	int32_t err;
+	char text[WERR_MAX];
+};
+
+int sync_send(int fd, enum sync_type type);
+/* Send the current werr() message as SYNC_ERROR. */
+void sync_send_error(int fd);
+int sync_recv(int fd, struct sync_msg *m);
+/* Receive and insist on one type; a SYNC_ERROR becomes the current error. */
+int sync_expect(int fd, enum sync_type type);
+
+#endif

@@ -1,0 +1,59 @@
+/* Mount option parsing through libmount. */
+#include "error.h"
+#include "mounts.h"
+#include "tap.h"
+
+#include <string.h>
+#include <sys/mount.h>
+
+static int parse(const char *const *opts, size_t n, struct mount_opts *o)
+{
+	return mount_parse_options((char *const *)opts, n, o);
+}
+
+int main(void)
+{
+	struct mount_opts o;
+
+	{
+		const char *v[] = {"nosuid", "noexec", "mode=755", "size=65536k", "strictatime"};
+
+		ok(parse(v, 5, &o) == 0, "tmpfs options parse");
+		ok((o.flags & (MS_NOSUID | MS_NOEXEC | MS_STRICTATIME)) ==
+			   (MS_NOSUID | MS_NOEXEC | MS_STRICTATIME),
+		   "vfs flags");
+		ok(o.data && strcmp(o.data, "mode=755,size=65536k") == 0, "fs data kept in order");
+		mount_opts_free(&o);
+	}
+	{
+		const char *v[] = {"rbind", "ro", "rprivate"};
+
+		ok(parse(v, 3, &o) == 0 && o.bind && o.recursive, "rbind");
+		ok(o.flags & MS_RDONLY, "ro");
+		ok(o.propagation == (MS_PRIVATE | MS_REC), "rprivate propagation");
+		ok(o.data == NULL, "no fs data");
+		mount_opts_free(&o);
+	}
+	{
+		const char *v[] = {"ro", "rw", "nosuid", "suid", "nodev"};
+
+		ok(parse(v, 5, &o) == 0, "conflicting options parse");
+		ok(!(o.flags & MS_RDONLY) && (o.cleared & MS_RDONLY), "later rw wins over ro");
+		ok(!(o.flags & MS_NOSUID) && (o.cleared & MS_NOSUID), "later suid wins");
+		ok(o.flags & MS_NODEV, "nodev kept");
+		mount_opts_free(&o);
+	}
+	{
+		const char *v[] = {"bind", "bogus-option"};
+
+		ok(parse(v, 2, &o) == 0 && o.bind && o.data && strcmp(o.data, "bogus-option") == 0,
+		   "unknown options are collected as data");
+		mount_opts_free(&o);
+	}
+	{
+		const char *v[] = {"ro,nosuid"};
+
+		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(), "single"), "comma-joined option refused");
+	}
+	return tap_done();
+}
