@@ -57,8 +57,8 @@ static int check_abs(const char *s, const struct jpath *p)
 
 static int decode_gids(yajl_val v, const struct jpath *p, void *dst)
 {
-	struct oci_user *u = (struct oci_user *)((char *)dst - offsetof(struct oci_user,
-								       additional_gids));
+	struct oci_user *u =
+	    (struct oci_user *)((char *)dst - offsetof(struct oci_user, additional_gids));
 	size_t n;
 
 	if (!YAJL_IS_ARRAY(v))
@@ -97,17 +97,17 @@ static void free_user(void *obj)
 }
 
 static const struct jfield user_fields[] = {
-	FLD("uid", JK_U32, struct oci_user, uid, JF_REQUIRED),
-	FLD("gid", JK_U32, struct oci_user, gid, JF_REQUIRED),
-	FLD_HAS("umask", JK_U32, struct oci_user, umask, 0),
-	{.key = "additionalGids",
-	 .kind = JK_CUSTOM,
-	 .off = offsetof(struct oci_user, additional_gids),
-	 .has_off = -1,
-	 .custom = decode_gids},
+    FLD("uid", JK_U32, struct oci_user, uid, JF_REQUIRED),
+    FLD("gid", JK_U32, struct oci_user, gid, JF_REQUIRED),
+    FLD_HAS("umask", JK_U32, struct oci_user, umask, 0),
+    {.key = "additionalGids",
+     .kind = JK_CUSTOM,
+     .off = offsetof(struct oci_user, additional_gids),
+     .has_off = -1,
+     .custom = decode_gids},
 };
-static const struct jschema user_schema = SCHEMA(struct oci_user, user_fields, check_user,
-						 free_user);
+static const struct jschema user_schema =
+    SCHEMA(struct oci_user, user_fields, check_user, free_user);
 
 /* --- process.capabilities ---------------------------------------------- */
 
@@ -134,11 +134,11 @@ static int decode_capset(yajl_val v, const struct jpath *p, void *dst)
 }
 
 static const struct jfield caps_fields[] = {
-	FLD_CUSTOM("bounding", struct oci_caps, bounding, decode_capset),
-	FLD_CUSTOM("effective", struct oci_caps, effective, decode_capset),
-	FLD_CUSTOM("inheritable", struct oci_caps, inheritable, decode_capset),
-	FLD_CUSTOM("permitted", struct oci_caps, permitted, decode_capset),
-	FLD_CUSTOM("ambient", struct oci_caps, ambient, decode_capset),
+    FLD_CUSTOM("bounding", struct oci_caps, bounding, decode_capset),
+    FLD_CUSTOM("effective", struct oci_caps, effective, decode_capset),
+    FLD_CUSTOM("inheritable", struct oci_caps, inheritable, decode_capset),
+    FLD_CUSTOM("permitted", struct oci_caps, permitted, decode_capset),
+    FLD_CUSTOM("ambient", struct oci_caps, ambient, decode_capset),
 };
 static const struct jschema caps_schema = SCHEMA(struct oci_caps, caps_fields, NULL, NULL);
 
@@ -156,27 +156,27 @@ static int check_rlimit(void *obj, const struct jpath *p)
 		struct jpath sp = {p, "soft", 0};
 
 		return jerr(&sp, "soft limit %llu exceeds hard limit %llu",
-			    (unsigned long long)r->soft, (unsigned long long)r->hard);
+		            (unsigned long long)r->soft, (unsigned long long)r->hard);
 	}
 	return 0;
 }
 
 static const struct jfield rlimit_fields[] = {
-	FLD("type", JK_STR, struct oci_rlimit, type, JF_REQUIRED | JF_NONEMPTY),
-	FLD("hard", JK_U64, struct oci_rlimit, hard, JF_REQUIRED),
-	FLD("soft", JK_U64, struct oci_rlimit, soft, JF_REQUIRED),
+    FLD("type", JK_STR, struct oci_rlimit, type, JF_REQUIRED | JF_NONEMPTY),
+    FLD("hard", JK_U64, struct oci_rlimit, hard, JF_REQUIRED),
+    FLD("soft", JK_U64, struct oci_rlimit, soft, JF_REQUIRED),
 };
-static const struct jschema rlimit_schema = SCHEMA(struct oci_rlimit, rlimit_fields, check_rlimit,
-						   NULL);
+static const struct jschema rlimit_schema =
+    SCHEMA(struct oci_rlimit, rlimit_fields, check_rlimit, NULL);
 
 /* --- process ------------------------------------------------------------ */
 
 static const struct jfield console_fields[] = {
-	FLD("height", JK_U32, struct oci_console_size, height, JF_REQUIRED),
-	FLD("width", JK_U32, struct oci_console_size, width, JF_REQUIRED),
+    FLD("height", JK_U32, struct oci_console_size, height, JF_REQUIRED),
+    FLD("width", JK_U32, struct oci_console_size, width, JF_REQUIRED),
 };
-static const struct jschema console_schema = SCHEMA(struct oci_console_size, console_fields,
-						    NULL, NULL);
+static const struct jschema console_schema =
+    SCHEMA(struct oci_console_size, console_fields, NULL, NULL);
 
 static int check_process(void *obj, const struct jpath *p)
 {
@@ -195,8 +195,7 @@ static int check_process(void *obj, const struct jpath *p)
 		struct jpath ip = {&ep, NULL, i};
 
 		if (strchr(pr->env[i], '=') == NULL || pr->env[i][0] == '=')
-			return jerr(&ip, "must be of the form NAME=value (got \"%s\")",
-				    pr->env[i]);
+			return jerr(&ip, "must be of the form NAME=value (got \"%s\")", pr->env[i]);
 	}
 	for (size_t i = 0; i < pr->n_rlimits; i++)
 		for (size_t j = 0; j < i; j++)
@@ -210,31 +209,31 @@ static int check_process(void *obj, const struct jpath *p)
 }
 
 static const struct jfield process_fields[] = {
-	FLD("terminal", JK_BOOL, struct oci_process, terminal, 0),
-	FLD_OBJ("consoleSize", struct oci_process, console_size, 0, &console_schema),
-	FLD_OBJ("user", struct oci_process, user, JF_REQUIRED, &user_schema),
-	FLD_N("args", JK_STRV, struct oci_process, args, JF_REQUIRED | JF_NONEMPTY, NULL),
-	FLD("commandLine", JK_STR, struct oci_process, command_line, 0),
-	FLD_N("env", JK_STRV, struct oci_process, env, 0, NULL),
-	FLD("cwd", JK_STR, struct oci_process, cwd, JF_REQUIRED | JF_NONEMPTY),
-	FLD_OBJ("capabilities", struct oci_process, capabilities, 0, &caps_schema),
-	FLD_N("rlimits", JK_ARR, struct oci_process, rlimits, 0, &rlimit_schema),
-	FLD("noNewPrivileges", JK_BOOL, struct oci_process, no_new_privileges, 0),
-	FLD("apparmorProfile", JK_STR, struct oci_process, apparmor_profile, 0),
-	FLD_HAS("oomScoreAdj", JK_I32, struct oci_process, oom_score_adj, 0),
-	FLD("selinuxLabel", JK_STR, struct oci_process, selinux_label, 0),
-	FLD_REFUSE("scheduler", "process.scheduler is not implemented yet"),
-	FLD_REFUSE("ioPriority", "process.ioPriority is not implemented yet"),
-	FLD_REFUSE("execCPUAffinity", "process.execCPUAffinity is not implemented yet"),
+    FLD("terminal", JK_BOOL, struct oci_process, terminal, 0),
+    FLD_OBJ("consoleSize", struct oci_process, console_size, 0, &console_schema),
+    FLD_OBJ("user", struct oci_process, user, JF_REQUIRED, &user_schema),
+    FLD_N("args", JK_STRV, struct oci_process, args, JF_REQUIRED | JF_NONEMPTY, NULL),
+    FLD("commandLine", JK_STR, struct oci_process, command_line, 0),
+    FLD_N("env", JK_STRV, struct oci_process, env, 0, NULL),
+    FLD("cwd", JK_STR, struct oci_process, cwd, JF_REQUIRED | JF_NONEMPTY),
+    FLD_OBJ("capabilities", struct oci_process, capabilities, 0, &caps_schema),
+    FLD_N("rlimits", JK_ARR, struct oci_process, rlimits, 0, &rlimit_schema),
+    FLD("noNewPrivileges", JK_BOOL, struct oci_process, no_new_privileges, 0),
+    FLD("apparmorProfile", JK_STR, struct oci_process, apparmor_profile, 0),
+    FLD_HAS("oomScoreAdj", JK_I32, struct oci_process, oom_score_adj, 0),
+    FLD("selinuxLabel", JK_STR, struct oci_process, selinux_label, 0),
+    FLD_REFUSE("scheduler", "process.scheduler is not implemented yet"),
+    FLD_REFUSE("ioPriority", "process.ioPriority is not implemented yet"),
+    FLD_REFUSE("execCPUAffinity", "process.execCPUAffinity is not implemented yet"),
 };
-static const struct jschema process_schema = SCHEMA(struct oci_process, process_fields,
-						    check_process, NULL);
+static const struct jschema process_schema =
+    SCHEMA(struct oci_process, process_fields, check_process, NULL);
 
 /* --- root, mounts ------------------------------------------------------- */
 
 static const struct jfield root_fields[] = {
-	FLD("path", JK_STR, struct oci_root, path, JF_REQUIRED | JF_NONEMPTY),
-	FLD("readonly", JK_BOOL, struct oci_root, readonly, 0),
+    FLD("path", JK_STR, struct oci_root, path, JF_REQUIRED | JF_NONEMPTY),
+    FLD("readonly", JK_BOOL, struct oci_root, readonly, 0),
 };
 static const struct jschema root_schema = SCHEMA(struct oci_root, root_fields, NULL, NULL);
 
@@ -254,12 +253,12 @@ static int check_idmap(void *obj, const struct jpath *p)
 }
 
 static const struct jfield idmap_fields[] = {
-	FLD("containerID", JK_U32, struct oci_idmap, container_id, JF_REQUIRED),
-	FLD("hostID", JK_U32, struct oci_idmap, host_id, JF_REQUIRED),
-	FLD("size", JK_U32, struct oci_idmap, size, JF_REQUIRED),
+    FLD("containerID", JK_U32, struct oci_idmap, container_id, JF_REQUIRED),
+    FLD("hostID", JK_U32, struct oci_idmap, host_id, JF_REQUIRED),
+    FLD("size", JK_U32, struct oci_idmap, size, JF_REQUIRED),
 };
-static const struct jschema idmap_schema = SCHEMA(struct oci_idmap, idmap_fields, check_idmap,
-						  NULL);
+static const struct jschema idmap_schema =
+    SCHEMA(struct oci_idmap, idmap_fields, check_idmap, NULL);
 
 static int check_mount(void *obj, const struct jpath *p)
 {
@@ -270,15 +269,15 @@ static int check_mount(void *obj, const struct jpath *p)
 }
 
 static const struct jfield mount_fields[] = {
-	FLD("destination", JK_STR, struct oci_mount, destination, JF_REQUIRED | JF_NONEMPTY),
-	FLD("type", JK_STR, struct oci_mount, type, 0),
-	FLD("source", JK_STR, struct oci_mount, source, 0),
-	FLD_N("options", JK_STRV, struct oci_mount, options, 0, NULL),
-	FLD_N("uidMappings", JK_ARR, struct oci_mount, uid_mappings, 0, &idmap_schema),
-	FLD_N("gidMappings", JK_ARR, struct oci_mount, gid_mappings, 0, &idmap_schema),
+    FLD("destination", JK_STR, struct oci_mount, destination, JF_REQUIRED | JF_NONEMPTY),
+    FLD("type", JK_STR, struct oci_mount, type, 0),
+    FLD("source", JK_STR, struct oci_mount, source, 0),
+    FLD_N("options", JK_STRV, struct oci_mount, options, 0, NULL),
+    FLD_N("uidMappings", JK_ARR, struct oci_mount, uid_mappings, 0, &idmap_schema),
+    FLD_N("gidMappings", JK_ARR, struct oci_mount, gid_mappings, 0, &idmap_schema),
 };
-static const struct jschema mount_schema = SCHEMA(struct oci_mount, mount_fields, check_mount,
-						  NULL);
+static const struct jschema mount_schema =
+    SCHEMA(struct oci_mount, mount_fields, check_mount, NULL);
 
 /* --- hooks -------------------------------------------------------------- */
 
@@ -298,10 +297,10 @@ static int check_hook(void *obj, const struct jpath *p)
 }
 
 static const struct jfield hook_fields[] = {
-	FLD("path", JK_STR, struct oci_hook, path, JF_REQUIRED | JF_NONEMPTY),
-	FLD_N("args", JK_STRV, struct oci_hook, args, 0, NULL),
-	FLD_N("env", JK_STRV, struct oci_hook, env, 0, NULL),
-	FLD_HAS("timeout", JK_I32, struct oci_hook, timeout, 0),
+    FLD("path", JK_STR, struct oci_hook, path, JF_REQUIRED | JF_NONEMPTY),
+    FLD_N("args", JK_STRV, struct oci_hook, args, 0, NULL),
+    FLD_N("env", JK_STRV, struct oci_hook, env, 0, NULL),
+    FLD_HAS("timeout", JK_I32, struct oci_hook, timeout, 0),
 };
 static const struct jschema hook_schema = SCHEMA(struct oci_hook, hook_fields, check_hook, NULL);
 
@@ -312,12 +311,12 @@ static const struct jschema hook_schema = SCHEMA(struct oci_hook, hook_fields, c
 		.sub = &hook_schema                                                                \
 	}
 static const struct jfield hooks_fields[] = {
-	HOOK_FLD("prestart", HOOK_PRESTART),
-	HOOK_FLD("createRuntime", HOOK_CREATE_RUNTIME),
-	HOOK_FLD("createContainer", HOOK_CREATE_CONTAINER),
-	HOOK_FLD("startContainer", HOOK_START_CONTAINER),
-	HOOK_FLD("poststart", HOOK_POSTSTART),
-	HOOK_FLD("poststop", HOOK_POSTSTOP),
+    HOOK_FLD("prestart", HOOK_PRESTART),
+    HOOK_FLD("createRuntime", HOOK_CREATE_RUNTIME),
+    HOOK_FLD("createContainer", HOOK_CREATE_CONTAINER),
+    HOOK_FLD("startContainer", HOOK_START_CONTAINER),
+    HOOK_FLD("poststart", HOOK_POSTSTART),
+    HOOK_FLD("poststop", HOOK_POSTSTOP),
 };
 static const struct jschema hooks_schema = SCHEMA(struct oci_hooks, hooks_fields, NULL, NULL);
 
@@ -342,11 +341,11 @@ static int check_namespace(void *obj, const struct jpath *p)
 }
 
 static const struct jfield namespace_fields[] = {
-	FLD("type", JK_STR, struct oci_namespace, type, JF_REQUIRED | JF_NONEMPTY),
-	FLD("path", JK_STR, struct oci_namespace, path, 0),
+    FLD("type", JK_STR, struct oci_namespace, type, JF_REQUIRED | JF_NONEMPTY),
+    FLD("path", JK_STR, struct oci_namespace, path, 0),
 };
-static const struct jschema namespace_schema = SCHEMA(struct oci_namespace, namespace_fields,
-						      check_namespace, NULL);
+static const struct jschema namespace_schema =
+    SCHEMA(struct oci_namespace, namespace_fields, check_namespace, NULL);
 
 static int check_device(void *obj, const struct jpath *p)
 {
@@ -354,8 +353,8 @@ static int check_device(void *obj, const struct jpath *p)
 	struct jpath tp = {p, "type", 0};
 	struct jpath pp = {p, "path", 0};
 
-	if (strcmp(d->type, "c") != 0 && strcmp(d->type, "b") != 0 &&
-	    strcmp(d->type, "u") != 0 && strcmp(d->type, "p") != 0)
+	if (strcmp(d->type, "c") != 0 && strcmp(d->type, "b") != 0 && strcmp(d->type, "u") != 0 &&
+	    strcmp(d->type, "p") != 0)
 		return jerr(&tp, "must be one of c, b, u, p (got \"%s\")", d->type);
 	if (d->type[0] != 'p' && (!d->has_major || !d->has_minor))
 		return jerr(p, "major and minor are required for a type \"%s\" device", d->type);
@@ -368,20 +367,20 @@ static int check_device(void *obj, const struct jpath *p)
 }
 
 static const struct jfield device_fields[] = {
-	FLD("type", JK_STR, struct oci_device, type, JF_REQUIRED | JF_NONEMPTY),
-	FLD("path", JK_STR, struct oci_device, path, JF_REQUIRED | JF_NONEMPTY),
-	FLD_HAS("major", JK_I64, struct oci_device, major, 0),
-	FLD_HAS("minor", JK_I64, struct oci_device, minor, 0),
-	FLD_HAS("fileMode", JK_U32, struct oci_device, file_mode, 0),
-	FLD_HAS("uid", JK_U32, struct oci_device, uid, 0),
-	FLD_HAS("gid", JK_U32, struct oci_device, gid, 0),
+    FLD("type", JK_STR, struct oci_device, type, JF_REQUIRED | JF_NONEMPTY),
+    FLD("path", JK_STR, struct oci_device, path, JF_REQUIRED | JF_NONEMPTY),
+    FLD_HAS("major", JK_I64, struct oci_device, major, 0),
+    FLD_HAS("minor", JK_I64, struct oci_device, minor, 0),
+    FLD_HAS("fileMode", JK_U32, struct oci_device, file_mode, 0),
+    FLD_HAS("uid", JK_U32, struct oci_device, uid, 0),
+    FLD_HAS("gid", JK_U32, struct oci_device, gid, 0),
 };
-static const struct jschema device_schema = SCHEMA(struct oci_device, device_fields,
-						   check_device, NULL);
+static const struct jschema device_schema =
+    SCHEMA(struct oci_device, device_fields, check_device, NULL);
 
-static const char *const propagations[] = {"private",	 "rprivate", "shared",	   "rshared",
-					   "slave",	 "rslave",   "unbindable", "runbindable",
-					   NULL};
+static const char *const propagations[] = {"private",    "rprivate",    "shared",
+                                           "rshared",    "slave",       "rslave",
+                                           "unbindable", "runbindable", NULL};
 
 static int check_linux(void *obj, const struct jpath *p)
 {
@@ -394,7 +393,7 @@ static int check_linux(void *obj, const struct jpath *p)
 				struct jpath ip = {&np, NULL, i};
 
 				return jerr(&ip, "duplicate namespace \"%s\"",
-					    l->namespaces[i].type);
+				            l->namespaces[i].type);
 			}
 	if (l->rootfs_propagation && l->rootfs_propagation[0]) {
 		bool ok = false;
@@ -425,26 +424,26 @@ static int check_linux(void *obj, const struct jpath *p)
 }
 
 static const struct jfield linux_fields[] = {
-	FLD_N("namespaces", JK_ARR, struct oci_linux, namespaces, 0, &namespace_schema),
-	FLD_N("uidMappings", JK_ARR, struct oci_linux, uid_mappings, 0, &idmap_schema),
-	FLD_N("gidMappings", JK_ARR, struct oci_linux, gid_mappings, 0, &idmap_schema),
-	FLD_N("devices", JK_ARR, struct oci_linux, devices, 0, &device_schema),
-	FLD("cgroupsPath", JK_STR, struct oci_linux, cgroups_path, 0),
-	FLD("rootfsPropagation", JK_STR, struct oci_linux, rootfs_propagation, 0),
-	FLD_N("sysctl", JK_MAP, struct oci_linux, sysctl, 0, NULL),
-	FLD_N("maskedPaths", JK_STRV, struct oci_linux, masked_paths, 0, NULL),
-	FLD_N("readonlyPaths", JK_STRV, struct oci_linux, readonly_paths, 0, NULL),
-	FLD("mountLabel", JK_STR, struct oci_linux, mount_label, 0),
-	FLD_REFUSE("resources", "cgroup resource limits are not implemented yet"),
-	FLD_REFUSE("seccomp", "seccomp filters are not implemented yet"),
-	FLD_REFUSE("timeOffsets", "time namespace offsets are not implemented yet"),
-	FLD_REFUSE("personality", "personality is not implemented yet"),
-	FLD_REFUSE("intelRdt", "Intel RDT is not implemented"),
-	FLD_REFUSE("memoryPolicy", "NUMA memory policy is not implemented"),
-	FLD_REFUSE("netDevices", "network device moves are not implemented"),
+    FLD_N("namespaces", JK_ARR, struct oci_linux, namespaces, 0, &namespace_schema),
+    FLD_N("uidMappings", JK_ARR, struct oci_linux, uid_mappings, 0, &idmap_schema),
+    FLD_N("gidMappings", JK_ARR, struct oci_linux, gid_mappings, 0, &idmap_schema),
+    FLD_N("devices", JK_ARR, struct oci_linux, devices, 0, &device_schema),
+    FLD("cgroupsPath", JK_STR, struct oci_linux, cgroups_path, 0),
+    FLD("rootfsPropagation", JK_STR, struct oci_linux, rootfs_propagation, 0),
+    FLD_N("sysctl", JK_MAP, struct oci_linux, sysctl, 0, NULL),
+    FLD_N("maskedPaths", JK_STRV, struct oci_linux, masked_paths, 0, NULL),
+    FLD_N("readonlyPaths", JK_STRV, struct oci_linux, readonly_paths, 0, NULL),
+    FLD("mountLabel", JK_STR, struct oci_linux, mount_label, 0),
+    FLD_REFUSE("resources", "cgroup resource limits are not implemented yet"),
+    FLD_REFUSE("seccomp", "seccomp filters are not implemented yet"),
+    FLD_REFUSE("timeOffsets", "time namespace offsets are not implemented yet"),
+    FLD_REFUSE("personality", "personality is not implemented yet"),
+    FLD_REFUSE("intelRdt", "Intel RDT is not implemented"),
+    FLD_REFUSE("memoryPolicy", "NUMA memory policy is not implemented"),
+    FLD_REFUSE("netDevices", "network device moves are not implemented"),
 };
-static const struct jschema linux_schema = SCHEMA(struct oci_linux, linux_fields, check_linux,
-						  NULL);
+static const struct jschema linux_schema =
+    SCHEMA(struct oci_linux, linux_fields, check_linux, NULL);
 
 /* --- top level ---------------------------------------------------------- */
 
@@ -456,7 +455,7 @@ static int check_config(void *obj, const struct jpath *p)
 	/* The spec is semver: accept any 1.x; a new major may change meanings. */
 	if (strncmp(c->oci_version, "1.", 2) != 0)
 		return jerr(&vp, "unsupported version \"%s\": ward implements runtime-spec 1.x",
-			    c->oci_version);
+		            c->oci_version);
 	if (c->process == NULL)
 		return jerr(NULL, "\"process\" is required to create a container");
 	if (c->root == NULL)
@@ -465,22 +464,22 @@ static int check_config(void *obj, const struct jpath *p)
 }
 
 static const struct jfield config_fields[] = {
-	FLD("ociVersion", JK_STR, struct oci_config, oci_version, JF_REQUIRED | JF_NONEMPTY),
-	FLD_OBJ("root", struct oci_config, root, 0, &root_schema),
-	FLD_OBJ("process", struct oci_config, process, 0, &process_schema),
-	FLD("hostname", JK_STR, struct oci_config, hostname, 0),
-	FLD("domainname", JK_STR, struct oci_config, domainname, 0),
-	FLD_N("mounts", JK_ARR, struct oci_config, mounts, 0, &mount_schema),
-	FLD_OBJ("hooks", struct oci_config, hooks, 0, &hooks_schema),
-	FLD_N("annotations", JK_MAP, struct oci_config, annotations, 0, NULL),
-	FLD_OBJ("linux", struct oci_config, linux, 0, &linux_schema),
-	FLD_REFUSE("windows", "this is a Linux runtime"),
-	FLD_REFUSE("solaris", "this is a Linux runtime"),
-	FLD_REFUSE("vm", "this is not a VM-based runtime"),
-	FLD_REFUSE("zos", "this is a Linux runtime"),
+    FLD("ociVersion", JK_STR, struct oci_config, oci_version, JF_REQUIRED | JF_NONEMPTY),
+    FLD_OBJ("root", struct oci_config, root, 0, &root_schema),
+    FLD_OBJ("process", struct oci_config, process, 0, &process_schema),
+    FLD("hostname", JK_STR, struct oci_config, hostname, 0),
+    FLD("domainname", JK_STR, struct oci_config, domainname, 0),
+    FLD_N("mounts", JK_ARR, struct oci_config, mounts, 0, &mount_schema),
+    FLD_OBJ("hooks", struct oci_config, hooks, 0, &hooks_schema),
+    FLD_N("annotations", JK_MAP, struct oci_config, annotations, 0, NULL),
+    FLD_OBJ("linux", struct oci_config, linux, 0, &linux_schema),
+    FLD_REFUSE("windows", "this is a Linux runtime"),
+    FLD_REFUSE("solaris", "this is a Linux runtime"),
+    FLD_REFUSE("vm", "this is not a VM-based runtime"),
+    FLD_REFUSE("zos", "this is a Linux runtime"),
 };
-static const struct jschema config_schema = SCHEMA(struct oci_config, config_fields,
-						   check_config, NULL);
+static const struct jschema config_schema =
+    SCHEMA(struct oci_config, config_fields, check_config, NULL);
 
 struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what)
 {

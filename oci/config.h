@@ -173,6 +173,6 @@ const struct oci_namespace *oci_config_namespace(const struct oci_config *c, int
 const char *oci_config_annotation(const struct oci_config *c, const char *key);
 
 #define OCI_MAX_CONFIG_SIZE (16u << 20)
-#define OCI_MAX_DEPTH 64
+#define OCI_MAX_DEPTH       64
 
 #endif

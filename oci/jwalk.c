@@ -107,7 +107,7 @@ int jget_i64(yajl_val v, const struct jpath *p, int64_t min, int64_t max, int64_
 	x = strtoll(r, &end, 10);
 	if (errno == ERANGE || *end != '\0' || x < min || x > max)
 		return jerr(p, "out of range (got %s, allowed %" PRId64 "..%" PRId64 ")", r, min,
-			    max);
+		            max);
 	*out = x;
 	return 0;
 }
@@ -128,7 +128,7 @@ int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, siz
 
 	if (!YAJL_IS_ARRAY(v) || (nonempty && v->u.array.len == 0))
 		return jerr(p, nonempty ? "must be a non-empty array of strings"
-					: "must be an array of strings");
+		                        : "must be an array of strings");
 	len = v->u.array.len;
 	arr = calloc(len + 1, sizeof(*arr));
 	if (arr == NULL)
@@ -151,6 +151,37 @@ int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, siz
 	return 0;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuse duplicate keys in O(n log n): an object with a million keys must
+ * not turn into 10^12 comparisons. */
+static int check_unique_keys(yajl_val v, const struct jpath *p)
+{
+	size_t n = v->u.object.len;
+	const char **keys;
+	int r = 0;
+
+	if (n < 2)
+		return 0;
+	keys = malloc(n * sizeof(*keys));
+	if (keys == NULL)
+		return werr(ENOMEM, "out of memory");
+	memcpy(keys, v->u.object.keys, n * sizeof(*keys));
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(keys[i - 1], keys[i]) == 0) {
+			struct jpath kp = {p, keys[i], 0};
+
+			r = jerr(&kp, "duplicate key");
+			break;
+		}
+	free(keys);
+	return r;
+}
+
 static int decode_map(yajl_val v, const struct jpath *p, struct jkv **out, size_t *n)
 {
 	size_t len;
@@ -164,12 +195,11 @@ static int decode_map(yajl_val v, const struct jpath *p, struct jkv **out, size_
 		return werr(ENOMEM, "out of memory");
 	*out = kv;
 	*n = 0;
+	if (check_unique_keys(v, p) < 0)
+		return -1;
 	for (size_t i = 0; i < len; i++) {
 		struct jpath ep = {p, v->u.object.keys[i], 0};
 
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(v->u.object.keys[j], v->u.object.keys[i]) == 0)
-				return jerr(&ep, "duplicate key");
 		if (jget_str(v->u.object.values[i], &ep, false, &kv[i].value) < 0)
 			return -1;
 		kv[i].key = strdup(v->u.object.keys[i]);
@@ -188,7 +218,7 @@ static int decode_array(const struct jfield *f, yajl_val v, const struct jpath *
 
 	if (!YAJL_IS_ARRAY(v) || ((f->flags & JF_NONEMPTY) && v->u.array.len == 0))
 		return jerr(p, (f->flags & JF_NONEMPTY) ? "must be a non-empty array of objects"
-							: "must be an array of objects");
+		                                        : "must be an array of objects");
 	len = v->u.array.len;
 	arr = calloc(len ? len : 1, s->size);
 	if (arr == NULL)
@@ -235,10 +265,10 @@ static int decode_field(const struct jfield *f, yajl_val v, const struct jpath *
 		return jget_i64(v, p, INT64_MIN, INT64_MAX, MEMBER(obj, f->off, int64_t));
 	case JK_STRV:
 		return jget_strv(v, p, nonempty, MEMBER(obj, f->off, char **),
-				 MEMBER(obj, f->n_off, size_t));
+		                 MEMBER(obj, f->n_off, size_t));
 	case JK_MAP:
 		return decode_map(v, p, MEMBER(obj, f->off, struct jkv *),
-				  MEMBER(obj, f->n_off, size_t));
+		                  MEMBER(obj, f->n_off, size_t));
 	case JK_OBJ: {
 		void *sub = calloc(1, f->sub->size);
 
@@ -270,13 +300,8 @@ int jwalk_object(const struct jschema *s, yajl_val v, const struct jpath *p, voi
 {
 	if (!YAJL_IS_OBJECT(v))
 		return jerr(p, "must be an object");
-	for (size_t i = 0; i < v->u.object.len; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(v->u.object.keys[j], v->u.object.keys[i]) == 0) {
-				struct jpath kp = {p, v->u.object.keys[i], 0};
-
-				return jerr(&kp, "duplicate key");
-			}
+	if (check_unique_keys(v, p) < 0)
+		return -1;
 	for (size_t k = 0; k < s->n_fields; k++) {
 		const struct jfield *f = &s->fields[k];
 		struct jpath fp = {p, f->key, 0};
@@ -367,8 +392,10 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 		}
 		if (in_str) {
 			if (c == '\\' && i + 1 < len) {
-				if (buf[i + 1] == 'u' && i + 5 < len && strncmp(buf + i + 2, "0000", 4) == 0) {
-					werr(0, "%s: byte %zu: strings must not contain NUL (\\u0000)",
+				if (buf[i + 1] == 'u' && i + 5 < len &&
+				    strncmp(buf + i + 2, "0000", 4) == 0) {
+					werr(0,
+					     "%s: byte %zu: strings must not contain NUL (\\u0000)",
 					     what, i);
 					return NULL;
 				}

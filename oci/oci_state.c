@@ -9,20 +9,34 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct jfield state_fields[] = {
-	{.key = "ociVersion", .kind = JK_STR, .flags = JF_REQUIRED,
-	 .off = offsetof(struct oci_state, oci_version), .has_off = -1},
-	{.key = "id", .kind = JK_STR, .flags = JF_REQUIRED | JF_NONEMPTY,
-	 .off = offsetof(struct oci_state, id), .has_off = -1},
-	{.key = "pid", .kind = JK_I32, .off = offsetof(struct oci_state, pid), .has_off = -1},
-	{.key = "bundle", .kind = JK_STR, .flags = JF_REQUIRED,
-	 .off = offsetof(struct oci_state, bundle), .has_off = -1},
-	{.key = "rootfs", .kind = JK_STR, .off = offsetof(struct oci_state, rootfs), .has_off = -1},
-	{.key = "created", .kind = JK_STR, .off = offsetof(struct oci_state, created), .has_off = -1},
-	{.key = "owner", .kind = JK_STR, .off = offsetof(struct oci_state, owner), .has_off = -1},
-	{.key = "annotations", .kind = JK_MAP, .off = offsetof(struct oci_state, annotations),
-	 .has_off = -1, .n_off = offsetof(struct oci_state, n_annotations)},
-	{.key = "wardPidStart", .kind = JK_U64, .off = offsetof(struct oci_state, pid_start),
-	 .has_off = -1},
+    {.key = "ociVersion",
+     .kind = JK_STR,
+     .flags = JF_REQUIRED,
+     .off = offsetof(struct oci_state, oci_version),
+     .has_off = -1},
+    {.key = "id",
+     .kind = JK_STR,
+     .flags = JF_REQUIRED | JF_NONEMPTY,
+     .off = offsetof(struct oci_state, id),
+     .has_off = -1},
+    {.key = "pid", .kind = JK_I32, .off = offsetof(struct oci_state, pid), .has_off = -1},
+    {.key = "bundle",
+     .kind = JK_STR,
+     .flags = JF_REQUIRED,
+     .off = offsetof(struct oci_state, bundle),
+     .has_off = -1},
+    {.key = "rootfs", .kind = JK_STR, .off = offsetof(struct oci_state, rootfs), .has_off = -1},
+    {.key = "created", .kind = JK_STR, .off = offsetof(struct oci_state, created), .has_off = -1},
+    {.key = "owner", .kind = JK_STR, .off = offsetof(struct oci_state, owner), .has_off = -1},
+    {.key = "annotations",
+     .kind = JK_MAP,
+     .off = offsetof(struct oci_state, annotations),
+     .has_off = -1,
+     .n_off = offsetof(struct oci_state, n_annotations)},
+    {.key = "wardPidStart",
+     .kind = JK_U64,
+     .off = offsetof(struct oci_state, pid_start),
+     .has_off = -1},
 };
 
 static void free_status(void *obj)
@@ -31,7 +45,7 @@ static void free_status(void *obj)
 }
 
 static const struct jschema state_schema = {sizeof(struct oci_state), state_fields,
-					    ARRAY_SIZE(state_fields), NULL, free_status};
+                                            ARRAY_SIZE(state_fields), NULL, free_status};
 
 static void gen_str(yajl_gen g, const char *k, const char *v)
 {

@@ -24,7 +24,7 @@ static void strings(yajl_gen g, const char *k, const char *const *v)
 }
 
 static void mount(yajl_gen g, const char *dest, const char *type, const char *src,
-		  const char *const *opts)
+                  const char *const *opts)
 {
 	yajl_gen_map_open(g);
 	kv(g, "destination", dest);
@@ -36,14 +36,22 @@ static void mount(yajl_gen g, const char *dest, const char *type, const char *sr
 
 static const char *const caps[] = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL};
 
-static const char *const masked[] = {
-	"/proc/acpi",	  "/proc/asound",	 "/proc/kcore",	      "/proc/keys",
-	"/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug",
-	"/proc/scsi",	  "/proc/interrupts",	 "/sys/firmware",     "/sys/devices/virtual/powercap",
-	NULL};
+static const char *const masked[] = {"/proc/acpi",
+                                     "/proc/asound",
+                                     "/proc/kcore",
+                                     "/proc/keys",
+                                     "/proc/latency_stats",
+                                     "/proc/timer_list",
+                                     "/proc/timer_stats",
+                                     "/proc/sched_debug",
+                                     "/proc/scsi",
+                                     "/proc/interrupts",
+                                     "/sys/firmware",
+                                     "/sys/devices/virtual/powercap",
+                                     NULL};
 
-static const char *const readonly[] = {"/proc/bus", "/proc/fs",	     "/proc/irq",
-				       "/proc/sys", "/proc/sysrq-trigger", NULL};
+static const char *const readonly[] = {"/proc/bus",           "/proc/fs", "/proc/irq", "/proc/sys",
+                                       "/proc/sysrq-trigger", NULL};
 
 int oci_spec_default(char **out, size_t *len)
 {
@@ -70,9 +78,9 @@ int oci_spec_default(char **out, size_t *len)
 	yajl_gen_map_close(g);
 	strings(g, "args", (const char *const[]){"sh", NULL});
 	strings(g, "env",
-		(const char *const[]){
-			"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-			"TERM=xterm", NULL});
+	        (const char *const[]){
+	            "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+	            "TERM=xterm", NULL});
 	kv(g, "cwd", "/");
 	S(g, "capabilities");
 	yajl_gen_map_open(g);
@@ -107,10 +115,10 @@ int oci_spec_default(char **out, size_t *len)
 	mount(g, "/proc", "proc", "proc", (const char *const[]){"nosuid", "noexec", "nodev", NULL});
 	mount(g, "/dev", "tmpfs", "tmpfs",
 	      (const char *const[]){"nosuid", "noexec", "strictatime", "mode=755", "size=65536k",
-				    NULL});
+	                            NULL});
 	mount(g, "/dev/pts", "devpts", "devpts",
-	      (const char *const[]){"nosuid", "noexec", "newinstance", "ptmxmode=0666",
-				    "mode=0620", "gid=5", NULL});
+	      (const char *const[]){"nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620",
+	                            "gid=5", NULL});
 	mount(g, "/dev/shm", "tmpfs", "shm",
 	      (const char *const[]){"nosuid", "noexec", "nodev", "mode=1777", "size=65536k", NULL});
 	mount(g, "/dev/mqueue", "mqueue", "mqueue",
@@ -125,8 +133,8 @@ int oci_spec_default(char **out, size_t *len)
 	yajl_gen_map_open(g);
 	S(g, "namespaces");
 	yajl_gen_array_open(g);
-	for (const char *const *ns = (const char *const[]){"pid", "network", "ipc", "uts", "mount",
-							   "cgroup", NULL};
+	for (const char *const *ns =
+	         (const char *const[]){"pid", "network", "ipc", "uts", "mount", "cgroup", NULL};
 	     *ns; ns++) {
 		yajl_gen_map_open(g);
 		kv(g, "type", *ns);

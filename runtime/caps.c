@@ -35,7 +35,7 @@ int caps_drop_bounding(uint64_t keep)
 			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
 			return werr(errno, "dropping %s from the bounding set",
-				    oci_cap_name(cap) ? oci_cap_name(cap) : "capability");
+			            oci_cap_name(cap) ? oci_cap_name(cap) : "capability");
 	}
 	return 0;
 }
@@ -60,8 +60,9 @@ int caps_set(const struct oci_caps *c)
 	for (int cap = 0; cap < 64; cap++)
 		if ((amb & (1ULL << cap)) &&
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
-			return werr(errno, "raising ambient %s (it must also be permitted and "
-					   "inheritable)",
-				    oci_cap_name(cap));
+			return werr(errno,
+			            "raising ambient %s (it must also be permitted and "
+			            "inheritable)",
+			            oci_cap_name(cap));
 	return 0;
 }

@@ -10,47 +10,46 @@
 #include <unistd.h>
 
 const struct command commands[] = {
-	{"create", cmd_create,
-	 "create [--bundle DIR] [--pid-file FILE] [--console-socket SOCK] [--no-pivot] "
-	 "[--preserve-fds N] ID",
-	 "create a container, its init waiting to be started", true},
-	{"start", cmd_start, "start ID", "run the user process of a created container", false},
-	{"run", cmd_run,
-	 "run [--bundle DIR] [--pid-file FILE] [--detach] [--no-pivot] [--preserve-fds N] "
-	 "[--keep] ID",
-	 "create and start a container; without --detach wait and pass on its exit status",
-	 true},
-	{"state", cmd_state, "state ID", "print the state of a container as JSON", false},
-	{"kill", cmd_kill, "kill [--all] ID [SIGNAL]",
-	 "send a signal (name or number, default SIGTERM) to a container", false},
-	{"delete", cmd_delete, "delete [--force] ID",
-	 "remove a stopped or created container (--force: also a running one)", false},
-	{"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
-	{"spec", cmd_spec, "spec [--bundle DIR]",
-	 "write a default config.json into the bundle directory", false},
+    {"create", cmd_create,
+     "create [--bundle DIR] [--pid-file FILE] [--console-socket SOCK] [--no-pivot] "
+     "[--preserve-fds N] ID",
+     "create a container, its init waiting to be started", true},
+    {"start", cmd_start, "start ID", "run the user process of a created container", false},
+    {"run", cmd_run,
+     "run [--bundle DIR] [--pid-file FILE] [--detach] [--no-pivot] [--preserve-fds N] "
+     "[--keep] ID",
+     "create and start a container; without --detach wait and pass on its exit status", true},
+    {"state", cmd_state, "state ID", "print the state of a container as JSON", false},
+    {"kill", cmd_kill, "kill [--all] ID [SIGNAL]",
+     "send a signal (name or number, default SIGTERM) to a container", false},
+    {"delete", cmd_delete, "delete [--force] ID",
+     "remove a stopped or created container (--force: also a running one)", false},
+    {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
+    {"spec", cmd_spec, "spec [--bundle DIR]",
+     "write a default config.json into the bundle directory", false},
 };
 const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
 
 void cli_usage(int fd)
 {
 	dprintf(fd, "usage: ward [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
-		    "ward is an OCI container runtime with strict defaults for untrusted code.\n\n"
-		    "global options:\n"
-		    "  --root DIR            state directory (default /run/ward)\n"
-		    "  --log FILE            write log messages to FILE\n"
-		    "  --log-format FORMAT   text or json\n"
-		    "  --log-level LEVEL     error, warning, info or debug\n"
-		    "  --debug               same as --log-level debug\n"
-		    "  --version, -v         print the version\n"
-		    "  --help, -h            print this help\n\n"
-		    "commands:\n");
+	            "ward is an OCI container runtime with strict defaults for untrusted code.\n\n"
+	            "global options:\n"
+	            "  --root DIR            state directory (default /run/ward)\n"
+	            "  --log FILE            write log messages to FILE\n"
+	            "  --log-format FORMAT   text or json\n"
+	            "  --log-level LEVEL     error, warning, info or debug\n"
+	            "  --debug               same as --log-level debug\n"
+	            "  --version, -v         print the version\n"
+	            "  --help, -h            print this help\n\n"
+	            "commands:\n");
 	for (size_t i = 0; i < n_commands; i++)
 		dprintf(fd, "  %-8s %s\n           usage: ward %s\n", commands[i].name,
-			commands[i].summary, commands[i].usage);
+		        commands[i].summary, commands[i].usage);
 }
 
 static const struct opt *find_opt(const struct opt *opts, size_t n, const char *name, size_t len,
-				  bool is_short)
+                                  bool is_short)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (is_short && len == 1 && opts[i].short_name == name[0])
@@ -88,7 +87,7 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 }
 
 int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char **pos,
-	      size_t max_pos, size_t *n_pos, bool stop_at_positional)
+              size_t max_pos, size_t *n_pos, bool stop_at_positional)
 {
 	bool only_pos = false;
 

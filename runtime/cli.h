@@ -28,7 +28,7 @@ struct opt {
  * pos[] (up to max_pos). stop_at_positional: everything after the first
  * positional is positional too (for commands that take a command line). */
 int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char **pos,
-	      size_t max_pos, size_t *n_pos, bool stop_at_positional);
+              size_t max_pos, size_t *n_pos, bool stop_at_positional);
 /* Exactly one positional: the container id. */
 int cli_one_id(const char *cmd, size_t n_pos);
 /* The state root fd (created 0700 on first use). */

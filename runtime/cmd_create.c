@@ -7,23 +7,23 @@
 #include <unistd.h>
 
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
-		    struct container *c, int *pidfd)
+                    struct container *c, int *pidfd)
 {
 	char bundle[PATH_MAX];
 	struct oci_config *cfg;
 	struct create_opts o = {.id = id,
-				.bundle = bundle,
-				.pid_file = cc->pid_file,
-				.console_socket = cc->console_socket,
-				.no_pivot = cc->no_pivot,
-				.preserve_fds = cc->preserve_fds};
+	                        .bundle = bundle,
+	                        .pid_file = cc->pid_file,
+	                        .console_socket = cc->console_socket,
+	                        .no_pivot = cc->no_pivot,
+	                        .preserve_fds = cc->preserve_fds};
 	int r;
 
 	if (realpath(cc->bundle, bundle) == NULL)
 		return werr(errno, "bundle %s", cc->bundle);
 	if (cc->console_socket)
 		return werr(0, "--console-socket needs process.terminal, which ward does not "
-			       "support yet");
+		               "support yet");
 	if (cli_root(g) < 0)
 		return -1;
 	cfg = oci_config_load(bundle);
@@ -42,7 +42,8 @@ int cmd_create(struct globals *g, int argc, char **argv)
 	char *pos[1];
 	size_t n_pos;
 
-	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) < 0 ||
+	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
+	        0 ||
 	    cli_one_id("create", n_pos) < 0)
 		return -1;
 	if (create_from_cli(g, &cc, pos[0], &c, NULL) < 0)

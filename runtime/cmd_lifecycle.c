@@ -7,8 +7,8 @@
 #include <signal.h>
 
 static int open_one(struct globals *g, const char *cmd, int argc, char **argv,
-		    const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
-		    size_t *n_pos, bool lock, struct container *c)
+                    const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
+                    size_t *n_pos, bool lock, struct container *c)
 {
 	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false) < 0)
 		return -1;

@@ -40,9 +40,9 @@ static void print_table_row(const struct container *c)
 {
 	const struct oci_state *s = c->st;
 
-	printf("%-12s %-8d %-10s %-40s %-30s %s\n", c->id, s ? s->pid : 0,
-	       status_name(c->status), s && s->bundle ? s->bundle : "",
-	       s && s->created ? s->created : "", s && s->owner ? s->owner : "");
+	printf("%-12s %-8d %-10s %-40s %-30s %s\n", c->id, s ? s->pid : 0, status_name(c->status),
+	       s && s->bundle ? s->bundle : "", s && s->created ? s->created : "",
+	       s && s->owner ? s->owner : "");
 }
 
 int cmd_list(struct globals *g, int argc, char **argv)
@@ -50,7 +50,7 @@ int cmd_list(struct globals *g, int argc, char **argv)
 	bool quiet = false;
 	const char *format = "table";
 	const struct opt opts[] = {{"quiet", 'q', OPT_FLAG, &quiet},
-				   {"format", 'f', OPT_STR, &format}};
+	                           {"format", 'f', OPT_STR, &format}};
 	yajl_gen gen = NULL;
 	struct dirent *de;
 	size_t n_pos;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,9 +54,9 @@ int cmd_run(struct globals *g, int argc, char **argv)
 {
 	struct create_cli cc = {.bundle = "."};
 	const struct opt opts[] = {
-		CREATE_CLI_OPTS(cc),
-		{"detach", 'd', OPT_FLAG, &cc.detach},
-		{"keep", 0, OPT_FLAG, &cc.keep},
+	    CREATE_CLI_OPTS(cc),
+	    {"detach", 'd', OPT_FLAG, &cc.detach},
+	    {"keep", 0, OPT_FLAG, &cc.keep},
 	};
 	struct container c;
 	sigset_t set, old;
@@ -62,7 +64,8 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int pidfd = -1, status;
 
-	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) < 0 ||
+	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
+	        0 ||
 	    cli_one_id("run", n_pos) < 0)
 		return -1;
 	/* Blocked before the clone so that no signal is lost; the init resets
@@ -88,12 +91,17 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		close(pidfd);
 		return 0;
 	}
+	store_unlock(&c);
 	status = wait_forwarding(pidfd, &set);
 	close(pidfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!cc.keep) {
-		store_refresh(&c);
-		if (container_destroy(&c, true) < 0 && status >= 0)
+		struct stat sb;
+
+		/* Someone may have deleted it while it ran: then nothing is left
+		 * to do. */
+		if (fstatat(c.rootfd, c.id, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (store_relock(&c) < 0 || (store_refresh(&c), container_destroy(&c, true) < 0)))
 			status = -1;
 	}
 	store_close(&c);

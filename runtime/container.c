@@ -81,7 +81,7 @@ static int write_pid_file(const char *path, pid_t pid)
 }
 
 static int record_state(struct container *c, const struct create_opts *o,
-			const struct oci_config *cfg, const char *rootfs, pid_t pid)
+                        const struct oci_config *cfg, const char *rootfs, pid_t pid)
 {
 	struct oci_state *s = calloc(1, sizeof(*s));
 
@@ -114,9 +114,9 @@ static int record_state(struct container *c, const struct create_opts *o,
 static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2])
 {
 	struct clone_args ca = {
-		.flags = (uint64_t)flags | CLONE_PIDFD,
-		.pidfd = (uint64_t)(uintptr_t)pidfd,
-		.exit_signal = SIGCHLD,
+	    .flags = (uint64_t)flags | CLONE_PIDFD,
+	    .pidfd = (uint64_t)(uintptr_t)pidfd,
+	    .exit_signal = SIGCHLD,
 	};
 	pid_t pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
 
@@ -142,7 +142,7 @@ static void kill_and_reap(int pidfd)
 }
 
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
-		     struct container *c, int *pidfd_out)
+                     struct container *c, int *pidfd_out)
 {
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1;
@@ -162,13 +162,20 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	/* O_RDWR: opening never blocks, and the init (which inherits it) stays
 	 * a reader, so `start` can tell a waiting container from a dead one. */
 	fifo = openat(c->dirfd, EXEC_FIFO, O_RDWR | O_CLOEXEC);
+
 	if (fifo < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		werr(errno, "creating the start channel");
 		goto fail;
 	}
 	{
-		struct init_args a = {cfg, o->bundle, rootfs, sv[1], fifo, o->no_pivot, userns,
-				      o->preserve_fds};
+		struct init_args a = {.cfg = cfg,
+		                      .bundle = o->bundle,
+		                      .rootfs = rootfs,
+		                      .sync_fd = sv[1],
+		                      .fifo_fd = fifo,
+		                      .no_pivot = o->no_pivot,
+		                      .userns = userns,
+		                      .preserve_fds = o->preserve_fds};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child);
@@ -188,7 +195,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (o->pid_file && write_pid_file(o->pid_file, pid) < 0)
 		goto fail;
-	if (sync_send(sv[0], SYNC_ACK) < 0)
+	/* Wait for the init to drop its parent-death signal (it then closes
+	 * the channel): exiting earlier would kill it. */
+	if (sync_send(sv[0], SYNC_ACK) < 0 || sync_expect(sv[0], SYNC_EOF) < 0)
 		goto fail;
 	close(sv[0]);
 	c->status = ST_CREATED;
@@ -197,7 +206,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	else
 		close(pidfd);
 	return 0;
-fail: {
+fail : {
 	int e = werr_errno();
 	char msg[WERR_MAX];
 
@@ -225,9 +234,10 @@ int container_start(struct container *c)
 	ssize_t n;
 
 	if (c->status != ST_CREATED)
-		return werr(0, "container \"%s\" is %s, not created: only a created container "
-			       "can be started",
-			    c->id, status_name(c->status));
+		return werr(0,
+		            "container \"%s\" is %s, not created: only a created container "
+		            "can be started",
+		            c->id, status_name(c->status));
 	fd = openat(c->dirfd, EXEC_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENXIO)
@@ -278,7 +288,7 @@ int container_signal(struct container *c, int sig, bool all)
 
 	if (c->status != ST_CREATED && c->status != ST_RUNNING)
 		return werr(0, "container \"%s\" is %s: it cannot be signalled", c->id,
-			    status_name(c->status));
+		            status_name(c->status));
 	pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (pidfd < 0)
 		return werr_ctx("container \"%s\"", c->id);
@@ -294,7 +304,7 @@ int container_destroy(struct container *c, bool force)
 {
 	if (c->status == ST_RUNNING && !force)
 		return werr(0, "container \"%s\" is running: stop it first, or use delete --force",
-			    c->id);
+		            c->id);
 	if (c->status == ST_CREATED || c->status == ST_RUNNING) {
 		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 

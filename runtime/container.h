@@ -21,7 +21,7 @@ struct create_opts {
  * c is open and locked; *pidfd (when pidfd != NULL) is a pidfd of the init,
  * whose parent is this process. On failure nothing is left behind. */
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
-		     struct container *c, int *pidfd);
+                     struct container *c, int *pidfd);
 /* Release the init blocked on the start fifo. */
 int container_start(struct container *c);
 /* Signal the init (all: every process of the container). */

@@ -16,12 +16,14 @@ struct create_cli {
 
 #define CREATE_CLI_OPTS(cc)                                                                        \
 	{"bundle", 'b', OPT_STR, &(cc).bundle}, {"pid-file", 0, OPT_STR, &(cc).pid_file},          \
-		{"console-socket", 0, OPT_STR, &(cc).console_socket},                              \
-		{"no-pivot", 0, OPT_FLAG, &(cc).no_pivot},                                         \
-		{"no-new-keyring", 0, OPT_FLAG, &(cc).no_new_keyring},                             \
-		{"preserve-fds", 0, OPT_INT, &(cc).preserve_fds}
+	    {"console-socket", 0, OPT_STR, &(cc).console_socket},                                  \
+	    {"no-pivot", 0, OPT_FLAG, &(cc).no_pivot},                                             \
+	    {"no-new-keyring", 0, OPT_FLAG, &(cc).no_new_keyring},                                 \
+	{                                                                                          \
+		"preserve-fds", 0, OPT_INT, &(cc).preserve_fds                                     \
+	}
 
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
-		    struct container *c, int *pidfd);
+                    struct container *c, int *pidfd);
 
 #endif

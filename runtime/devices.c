@@ -16,16 +16,15 @@ static const struct {
 	const char *name;
 	unsigned int major, minor;
 } default_nodes[] = {
-	{"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8}, {"urandom", 1, 9},
-	{"tty", 5, 0},
+    {"null", 1, 3},   {"zero", 1, 5},    {"full", 1, 7},
+    {"random", 1, 8}, {"urandom", 1, 9}, {"tty", 5, 0},
 };
 
 static const struct {
 	const char *name, *target;
 } default_links[] = {
-	{"fd", "/proc/self/fd"},	 {"stdin", "/proc/self/fd/0"},
-	{"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
-	{"ptmx", "pts/ptmx"},
+    {"fd", "/proc/self/fd"},       {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
+    {"stderr", "/proc/self/fd/2"}, {"ptmx", "pts/ptmx"},
 };
 
 static bool has_mount(const struct oci_config *c, const char *dest)
@@ -47,7 +46,7 @@ int dev_mount_tmpfs(int rootfd, const struct oci_config *c)
 		return werr_ctx("default /dev");
 	close(fd);
 	if (mount_fs_at(rootfd, "/dev", "tmpfs", "tmpfs", MS_NOSUID | MS_STRICTATIME,
-			"mode=755,size=65536k") < 0)
+	                "mode=755,size=65536k") < 0)
 		return werr_ctx("default /dev");
 	return 0;
 }
@@ -106,7 +105,7 @@ int dev_populate(int rootfd, const struct oci_config *c, bool userns)
 		return werr(errno, "opening /dev");
 	for (size_t i = 0; r == 0 && i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++)
 		r = make_node(devfd, default_nodes[i].name, default_nodes[i].major,
-			      default_nodes[i].minor, userns);
+		              default_nodes[i].minor, userns);
 	for (size_t i = 0; r == 0 && i < sizeof(default_links) / sizeof(default_links[0]); i++)
 		if (symlinkat(default_links[i].target, devfd, default_links[i].name) < 0 &&
 		    errno != EEXIST)
@@ -116,16 +115,16 @@ int dev_populate(int rootfd, const struct oci_config *c, bool userns)
 			r = werr(errno, "mkdir /dev/pts");
 		else
 			r = mount_fs_at(rootfd, "/dev/pts", "devpts", "devpts",
-					MS_NOSUID | MS_NOEXEC,
-					userns ? "newinstance,ptmxmode=0666,mode=0620"
-					       : "newinstance,ptmxmode=0666,mode=0620,gid=5");
+			                MS_NOSUID | MS_NOEXEC,
+			                userns ? "newinstance,ptmxmode=0666,mode=0620"
+			                       : "newinstance,ptmxmode=0666,mode=0620,gid=5");
 	}
 	if (r == 0 && !has_mount(c, "/dev/shm")) {
 		if (mkdirat(devfd, "shm", 01777) < 0 && errno != EEXIST)
 			r = werr(errno, "mkdir /dev/shm");
 		else
 			r = mount_fs_at(rootfd, "/dev/shm", "tmpfs", "shm",
-					MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=65536k");
+			                MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=65536k");
 	}
 	close(devfd);
 	return r < 0 ? werr_ctx("populating /dev") : 0;

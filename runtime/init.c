@@ -61,19 +61,31 @@ static int seal_fds(int preserve)
 static int setup(const struct init_args *a, char exe[PATH_MAX])
 {
 	const struct oci_config *c = a->cfg;
-	struct rootfs_args ra = {c, a->rootfs, a->bundle, a->no_pivot, a->userns};
+	struct rootfs_args ra = {.cfg = c,
+	                         .rootfs = a->rootfs,
+	                         .bundle = a->bundle,
+	                         .no_pivot = a->no_pivot,
+	                         .userns = a->userns};
+	struct rootfs_handles h = {.rootfd = -1};
 
-	if (a->userns && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0))
+	if (rootfs_open(&ra, &h) < 0) {
+		rootfs_handles_close(&h);
+		return -1;
+	}
+	/* From here on, files we create belong to the container's root. */
+	if (a->userns && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)) {
+		rootfs_handles_close(&h);
 		return werr(errno, "becoming root in the user namespace");
-	if (setsid() < 0)
-		return werr(errno, "setsid");
+	}
 	/* Not dumpable: nothing in the container may ptrace us or open our
 	 * /proc entries (exe, fd, mem) before execve. */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return werr(errno, "PR_SET_DUMPABLE");
+	if (setsid() < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		rootfs_handles_close(&h);
+		return werr(errno, "setsid/PR_SET_DUMPABLE");
+	}
 	/* Device nodes and mount points get the modes asked for. */
 	umask(0);
-	if (rootfs_setup(&ra) < 0 || set_names(c) < 0 || process_limits(c->process) < 0 ||
+	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0 || process_limits(c->process) < 0 ||
 	    process_chdir(c->process) < 0 || process_credentials(c->process, a->userns) < 0)
 		return -1;
 	/* Changing credentials cleared the parent-death signal. */
@@ -102,6 +114,7 @@ _Noreturn void init_run(const struct init_args *a)
 	if (sync_send(a->sync_fd, SYNC_READY) < 0 || sync_expect(a->sync_fd, SYNC_ACK) < 0)
 		_exit(1);
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
+	/* Closing tells the parent it may exit now without taking us along. */
 	close(a->sync_fd);
 
 	/* The start channel: `ward start` writes one byte. */
@@ -111,8 +124,8 @@ _Noreturn void init_run(const struct init_args *a)
 	if (n != 1)
 		_exit(1);
 	close(a->fifo_fd);
-	execve(exe, a->cfg->process->args, a->cfg->process->env ? a->cfg->process->env
-								 : (char *[]){NULL});
+	execve(exe, a->cfg->process->args,
+	       a->cfg->process->env ? a->cfg->process->env : (char *[]){NULL});
 	{
 		char msg[PATH_MAX + 64];
 		int len = snprintf(msg, sizeof(msg), "ward: exec %s: %s\n", exe, strerror(errno));

@@ -89,7 +89,7 @@ static void emit(enum log_level lvl, const char *msg, int to_stderr)
 			yajl_gen_map_open(g);
 			yajl_gen_string(g, (const unsigned char *)"level", 5);
 			yajl_gen_string(g, (const unsigned char *)level_names[lvl],
-					strlen(level_names[lvl]));
+			                strlen(level_names[lvl]));
 			yajl_gen_string(g, (const unsigned char *)"msg", 3);
 			yajl_gen_string(g, (const unsigned char *)msg, strlen(msg));
 			yajl_gen_string(g, (const unsigned char *)"time", 4);
@@ -104,7 +104,8 @@ static void emit(enum log_level lvl, const char *msg, int to_stderr)
 	} else if (log_fd >= 0) {
 		n = snprintf(line, sizeof(line), "%s %s: %s\n", ts, level_names[lvl], msg);
 		if (n > 0)
-			write_all(log_fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+			write_all(log_fd, line,
+			          (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 	}
 	if (to_stderr) {
 		if (lvl == LOG_ERROR)

@@ -15,16 +15,16 @@ extern char **environ;
 #endif
 
 static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx, bool *version,
-			 bool *help)
+                         bool *help)
 {
 	const struct opt opts[] = {
-		{"root", 0, OPT_STR, &g->root},
-		{"log", 0, OPT_STR, &g->log},
-		{"log-format", 0, OPT_STR, &g->log_format},
-		{"log-level", 0, OPT_STR, &g->log_level},
-		{"debug", 0, OPT_FLAG, &g->debug},
-		{"version", 'v', OPT_FLAG, version},
-		{"help", 'h', OPT_FLAG, help},
+	    {"root", 0, OPT_STR, &g->root},
+	    {"log", 0, OPT_STR, &g->log},
+	    {"log-format", 0, OPT_STR, &g->log_format},
+	    {"log-level", 0, OPT_STR, &g->log_level},
+	    {"debug", 0, OPT_FLAG, &g->debug},
+	    {"version", 'v', OPT_FLAG, version},
+	    {"help", 'h', OPT_FLAG, help},
 	};
 	char *pos[1];
 	size_t n_pos;

@@ -44,7 +44,8 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 		char *vfs1 = NULL, *fs1 = NULL;
 
 		if (opts[i][0] == '\0' || strchr(opts[i], ',') != NULL)
-			return werr(0, "option \"%s\": must be a single, non-empty option", opts[i]);
+			return werr(0, "option \"%s\": must be a single, non-empty option",
+			            opts[i]);
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
 			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {
@@ -120,14 +121,14 @@ static void atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
 }
 
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
-		  unsigned long attr_clr)
+                  unsigned long attr_clr)
 {
 	struct mount_attr attr = {.attr_set = attr_set, .attr_clr = attr_clr};
 	int tree, r = 0;
 
 	tree = open_tree(src_fd, "",
-			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
-				 (recursive ? AT_RECURSIVE : 0));
+	                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+	                     (recursive ? AT_RECURSIVE : 0));
 	if (tree < 0)
 		return werr(errno, "open_tree");
 	/* Attributes go on the detached copy, so the mount is never visible
@@ -136,14 +137,14 @@ int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_
 	    mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
 		r = werr(errno, "setting mount attributes");
 	if (r == 0 && move_mount(tree, "", target_fd, "",
-				 MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+	                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = werr(errno, "move_mount");
 	close(tree);
 	return r;
 }
 
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
-		unsigned long flags, const char *data)
+                unsigned long flags, const char *data)
 {
 	int fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
 	int r = 0;
@@ -179,46 +180,51 @@ static int verify_fs_type(int rootfd, const char *dest, const char *type)
 	return r;
 }
 
-static int bind_entry(int rootfd, const struct oci_mount *m, const char *bundle,
-		      const struct mount_opts *o)
+int mount_open_source(const struct oci_mount *m, const char *bundle, size_t idx)
 {
 	char src[PATH_MAX];
-	unsigned long set, clr;
-	struct stat st;
-	int sfd, dfd, r;
+	int fd;
 
-	if (o->data != NULL)
-		return werr(EINVAL, "unknown bind mount option(s) \"%s\"", o->data);
+	if (!mount_is_bind(m))
+		return -2;
 	if (m->source == NULL || m->source[0] == '\0')
-		return werr(EINVAL, "a bind mount needs a source");
+		return werr(EINVAL, "mounts[%zu] (%s): a bind mount needs a source", idx,
+		            m->destination);
 	if (m->source[0] == '/')
 		snprintf(src, sizeof(src), "%s", m->source);
 	else if ((size_t)snprintf(src, sizeof(src), "%s/%s", bundle, m->source) >= sizeof(src))
-		return werr(ENAMETOOLONG, "source");
-	/* The source is a host path chosen by whoever wrote config.json. */
-	sfd = open(src, O_PATH | O_CLOEXEC);
-	if (sfd < 0)
-		return werr(errno, "source %s", src);
-	if (fstat(sfd, &st) < 0) {
-		close(sfd);
-		return werr(errno, "source %s", src);
-	}
+		return werr(ENAMETOOLONG, "mounts[%zu] (%s): source", idx, m->destination);
+	/* A host path chosen by whoever wrote config.json: resolved on the
+	 * host, with the credentials ward was started with. */
+	fd = open(src, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination, src);
+	return fd;
+}
+
+static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, const struct mount_opts *o)
+{
+	unsigned long set, clr;
+	struct stat st;
+	int dfd, r;
+
+	if (o->data != NULL)
+		return werr(EINVAL, "unknown bind mount option(s) \"%s\"", o->data);
+	if (fstat(sfd, &st) < 0)
+		return werr(errno, "source %s", m->source);
 	dfd = S_ISDIR(st.st_mode) ? root_mkdir_p(rootfd, m->destination, 0755)
-				  : root_mkfile(rootfd, m->destination, 0644);
-	if (dfd < 0) {
-		close(sfd);
+	                          : root_mkfile(rootfd, m->destination, 0644);
+	if (dfd < 0)
 		return -1;
-	}
 	set = ms_to_attr(o->flags);
 	clr = ms_to_attr(o->cleared);
 	atime_attr(o->flags, &set, &clr);
 	r = mount_bind_fd(sfd, dfd, o->recursive, set, clr);
-	close(sfd);
 	close(dfd);
 	return r;
 }
 
-int mount_entry(int rootfd, const struct oci_mount *m, const char *bundle, size_t idx)
+int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx)
 {
 	struct mount_opts o;
 	int r;
@@ -226,7 +232,7 @@ int mount_entry(int rootfd, const struct oci_mount *m, const char *bundle, size_
 	if (mount_parse_options(m->options, m->n_options, &o) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_is_bind(m)) {
-		r = bind_entry(rootfd, m, bundle, &o);
+		r = bind_entry(rootfd, m, src_fd, &o);
 	} else {
 		const char *type = m->type && m->type[0] ? m->type : NULL;
 		int dfd;
@@ -234,14 +240,14 @@ int mount_entry(int rootfd, const struct oci_mount *m, const char *bundle, size_
 		if (type == NULL) {
 			mount_opts_free(&o);
 			return werr(EINVAL, "mounts[%zu] (%s): type is required unless binding",
-				    idx, m->destination);
+			            idx, m->destination);
 		}
 		dfd = root_mkdir_p(rootfd, m->destination, 0755);
 		r = dfd;
 		if (dfd >= 0) {
 			close(dfd);
 			r = mount_fs_at(rootfd, m->destination, type, m->source,
-					o.flags & ~(unsigned long)PROPAGATION_MASK, o.data);
+			                o.flags & ~(unsigned long)PROPAGATION_MASK, o.data);
 		}
 		if (r == 0)
 			r = verify_fs_type(rootfd, m->destination, type);

@@ -7,8 +7,8 @@
 #include "config.h"
 
 struct mount_opts {
-	unsigned long flags;	 /* MS_* to set */
-	unsigned long cleared;	 /* MS_* explicitly cleared ("rw", "suid", ...) */
+	unsigned long flags;       /* MS_* to set */
+	unsigned long cleared;     /* MS_* explicitly cleared ("rw", "suid", ...) */
 	unsigned long propagation; /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE, | MS_REC */
 	bool bind, recursive;
 	char *data; /* filesystem-specific options, NULL if none */
@@ -20,15 +20,18 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o);
 void mount_opts_free(struct mount_opts *o);
 bool mount_is_bind(const struct oci_mount *m);
 
-/* Mount m inside the root at rootfd. bundle: base for relative bind
- * sources. idx: the entry's index, for error messages. */
-int mount_entry(int rootfd, const struct oci_mount *m, const char *bundle, size_t idx);
+/* O_PATH fd of a bind mount's source (relative sources are relative to the
+ * bundle); -2 for a mount that is not a bind; -1 with werr on failure. */
+int mount_open_source(const struct oci_mount *m, const char *bundle, size_t idx);
+/* Mount m inside the root at rootfd; src_fd from mount_open_source. idx:
+ * the entry's index, for error messages. */
+int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx);
 /* Mount a filesystem (not a bind) on the directory at path in the root. */
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
-		unsigned long flags, const char *data);
+                unsigned long flags, const char *data);
 /* Bind-mount the object at src_fd (O_PATH) onto target_fd, optionally
  * recursive and with MOUNT_ATTR_* set. */
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
-		  unsigned long attr_clr);
+                  unsigned long attr_clr);
 
 #endif

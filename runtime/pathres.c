@@ -14,8 +14,8 @@
 int root_open(int rootfd, const char *path, int flags)
 {
 	struct open_how how = {
-		.flags = (unsigned long long)(flags | O_CLOEXEC),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	    .flags = (unsigned long long)(flags | O_CLOEXEC),
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd;
 
@@ -112,8 +112,8 @@ int root_mkfile(int rootfd, const char *path, mode_t mode)
 		close(pfd);
 		if (dfd < 0)
 			return werr(errno, "%s", parent);
-		fd = openat(dfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-			    mode);
+		fd = openat(dfd, base,
+		            O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
 		if (fd >= 0 || errno == EEXIST) {
 			if (fd >= 0)
 				close(fd);

@@ -26,10 +26,10 @@ int process_limits(const struct oci_process *p)
 			if (errno == EPERM && getrlimit(r->resource, &cur) == 0 &&
 			    r->hard > cur.rlim_max)
 				return werr(EPERM,
-					    "process.rlimits[%zu] %s: hard limit %llu is above the "
-					    "current %llu and raising it needs CAP_SYS_RESOURCE",
-					    i, r->type, (unsigned long long)r->hard,
-					    (unsigned long long)cur.rlim_max);
+				            "process.rlimits[%zu] %s: hard limit %llu is above the "
+				            "current %llu and raising it needs CAP_SYS_RESOURCE",
+				            i, r->type, (unsigned long long)r->hard,
+				            (unsigned long long)cur.rlim_max);
 			return werr(errno, "process.rlimits[%zu] %s", i, r->type);
 		}
 	}

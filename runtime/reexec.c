@@ -55,7 +55,7 @@ int reexec_sealed(char **argv, char **envp)
 	fexecve(mfd, argv, envp);
 	/* fexecve returned: it failed. */
 	self = -1;
-fail: {
+fail : {
 	int e = errno;
 
 	if (self >= 0)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -64,8 +65,9 @@ static int mask_paths(int rootfd, const struct oci_linux *l)
 		if (fstat(fd, &st) < 0) {
 			r = werr(errno, "maskedPaths[%zu] %s", i, path);
 		} else if (S_ISDIR(st.st_mode)) {
-			if (mount("tmpfs", fd_path(fd).s, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV |
-						 MS_NOEXEC, "size=0,mode=0555") < 0)
+			if (mount("tmpfs", fd_path(fd).s, "tmpfs",
+			          MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			          "size=0,mode=0555") < 0)
 				r = werr(errno, "maskedPaths[%zu] %s", i, path);
 		} else {
 			if (nullfd < 0)
@@ -92,8 +94,8 @@ static int readonly_paths(int rootfd, const struct oci_linux *l)
 				continue;
 			return werr(errno, "readonlyPaths[%zu] %s", i, path);
 		}
-		r = mount_bind_fd(fd, fd, true, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-						      MOUNT_ATTR_NODEV, 0);
+		r = mount_bind_fd(fd, fd, true,
+		                  MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
 		close(fd);
 		if (r < 0)
 			return werr_ctx("readonlyPaths[%zu] %s", i, path);
@@ -136,26 +138,56 @@ static int do_pivot(int rootfd, bool no_pivot)
 	return chdir("/") < 0 ? werr(errno, "chdir /") : 0;
 }
 
-int rootfs_setup(const struct rootfs_args *a)
+void rootfs_handles_close(struct rootfs_handles *h)
+{
+	if (h->rootfd >= 0)
+		close(h->rootfd);
+	for (size_t i = 0; h->src_fds && i < h->n; i++)
+		if (h->src_fds[i] >= 0)
+			close(h->src_fds[i]);
+	free(h->src_fds);
+	h->src_fds = NULL;
+	h->rootfd = -1;
+}
+
+int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 {
 	const struct oci_config *c = a->cfg;
-	const struct oci_linux *l = c->linux;
-	int rootfd, r = -1;
 
+	h->rootfd = -1;
+	h->n = c->n_mounts;
+	h->src_fds = malloc((c->n_mounts ? c->n_mounts : 1) * sizeof(int));
+	if (h->src_fds == NULL)
+		return werr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->n_mounts; i++)
+		h->src_fds[i] = -1;
 	/* Nothing mounted from here on may propagate to the host. */
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(errno, "making / a slave mount");
-	/* The rootfs must be a mount point for pivot_root. */
+	/* pivot_root needs the rootfs to be a mount point. */
 	if (mount(a->rootfs, a->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return werr(errno, "bind-mounting rootfs %s", a->rootfs);
-	rootfd = open(a->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
+	h->rootfd = open(a->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (h->rootfd < 0)
 		return werr(errno, "opening rootfs %s", a->rootfs);
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		h->src_fds[i] = mount_open_source(&c->mounts[i], a->bundle, i);
+		if (h->src_fds[i] == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
+{
+	const struct oci_config *c = a->cfg;
+	const struct oci_linux *l = c->linux;
+	int rootfd = h->rootfd, r = -1;
 
 	if (dev_mount_tmpfs(rootfd, c) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
-		if (mount_entry(rootfd, &c->mounts[i], a->bundle, i) < 0)
+		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], i) < 0)
 			goto out;
 	if (dev_populate(rootfd, c, a->userns) < 0 || mask_paths(rootfd, l) < 0 ||
 	    readonly_paths(rootfd, l) < 0)
@@ -177,6 +209,6 @@ int rootfs_setup(const struct rootfs_args *a)
 	}
 	r = 0;
 out:
-	close(rootfd);
+	rootfs_handles_close(h);
 	return r;
 }

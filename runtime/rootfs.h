@@ -14,7 +14,18 @@ struct rootfs_args {
 	bool userns;
 };
 
+/* Host-side handles, taken before the init becomes root of its user
+ * namespace: until then it still has the host uid 0 (and so may walk
+ * root-only host directories), afterwards it must not need host paths. */
+struct rootfs_handles {
+	int rootfd;   /* the rootfs, bound onto itself (a mount point) */
+	int *src_fds; /* per config mount: O_PATH fd of a bind source, or -1 */
+	size_t n;
+};
+
+int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h);
 /* Everything from the first mount to pivot_root and the read-only root. */
-int rootfs_setup(const struct rootfs_args *a);
+int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h);
+void rootfs_handles_close(struct rootfs_handles *h);
 
 #endif

@@ -9,6 +9,7 @@
 
 int signal_parse(const char *s)
 {
+	const char *given = s;
 	char *end;
 	long n;
 
@@ -27,5 +28,5 @@ int signal_parse(const char *s)
 		if (abbrev && strcasecmp(abbrev, s) == 0)
 			return sig;
 	}
-	return werr(0, "unknown signal \"%s\"", s);
+	return werr(0, "unknown signal \"%s\"", given);
 }

@@ -59,23 +59,41 @@ int store_check_id(const char *id)
 	for (size_t i = 0; i < n; i++) {
 		char c = id[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || (i > 0 && strchr("_.+-", c) != NULL);
+		          (c >= '0' && c <= '9') || (i > 0 && strchr("_.+-", c) != NULL);
 
 		if (!ok)
 			return werr(0,
-				    "invalid container id \"%s\": use letters, digits and _.+- "
-				    "(not first)",
-				    id);
+			            "invalid container id \"%s\": use letters, digits and _.+- "
+			            "(not first)",
+			            id);
 	}
 	return 0;
 }
 
-static int lock_dir(int dirfd)
+#define LOCK_WAIT_MS 15000
+
+/* Bounded: a stuck holder must produce an error, not a hung engine. */
+static int lock_dir(int dirfd, const char *id)
 {
-	while (flock(dirfd, LOCK_EX) < 0)
-		if (errno != EINTR)
-			return werr(errno, "locking container state");
+	for (int waited = 0; flock(dirfd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return werr(errno, "locking the state of \"%s\"", id);
+		if (waited >= LOCK_WAIT_MS)
+			return werr(EBUSY, "container \"%s\" is locked by another ward process",
+			            id);
+		usleep(10000);
+	}
 	return 0;
+}
+
+void store_unlock(struct container *c)
+{
+	flock(c->dirfd, LOCK_UN);
+}
+
+int store_relock(struct container *c)
+{
+	return lock_dir(c->dirfd, c->id);
 }
 
 int store_create(int rootfd, const char *id, struct container *c)
@@ -87,12 +105,12 @@ int store_create(int rootfd, const char *id, struct container *c)
 		return -1;
 	if (mkdirat(rootfd, id, 0700) < 0) {
 		if (errno == EEXIST)
-			return werr(EEXIST, "container \"%s\" already exists", id);
+			return werr(0, "container \"%s\" already exists", id);
 		return werr(errno, "cannot create state directory for \"%s\"", id);
 	}
 	c->id = strdup(id);
 	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (c->id == NULL || c->dirfd < 0 || lock_dir(c->dirfd) < 0) {
+	if (c->id == NULL || c->dirfd < 0 || lock_dir(c->dirfd, id) < 0) {
 		int e = errno;
 
 		unlinkat(rootfd, id, AT_REMOVEDIR);
@@ -134,10 +152,10 @@ int store_open(int rootfd, const char *id, bool lock, struct container *c)
 	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (c->dirfd < 0) {
 		if (errno == ENOENT)
-			return werr(ENOENT, "container \"%s\" does not exist", id);
+			return werr(0, "container \"%s\" does not exist", id);
 		return werr(errno, "cannot open state of \"%s\"", id);
 	}
-	if (lock && lock_dir(c->dirfd) < 0)
+	if (lock && lock_dir(c->dirfd, id) < 0)
 		return -1;
 	if (load_state(c) < 0)
 		return -1;
@@ -172,8 +190,8 @@ int store_save(struct container *c)
 
 	if (oci_state_to_json(c->st, true, &json, &len) < 0)
 		return -1;
-	fd = openat(c->dirfd, STATE_FILE ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
+	fd = openat(c->dirfd, STATE_FILE ".tmp",
+	            O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		free(json);
 		return werr(errno, "writing state of \"%s\"", c->id);
@@ -217,6 +235,7 @@ int store_remove(struct container *c)
 		}
 	}
 	closedir(d);
+	/* ENOENT: removed meanwhile by a `delete --force` elsewhere. */
 	if (unlinkat(c->rootfd, c->id, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		return werr(errno, "removing state directory of \"%s\"", c->id);
 	return 0;

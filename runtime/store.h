@@ -30,6 +30,9 @@ int store_check_id(const char *id);
 int store_create(int rootfd, const char *id, struct container *c);
 /* Open an existing container; lock = take the exclusive lock. */
 int store_open(int rootfd, const char *id, bool lock, struct container *c);
+/* Drop and retake the lock (a foreground `run` must not block `delete`). */
+void store_unlock(struct container *c);
+int store_relock(struct container *c);
 /* Write state.json atomically (temp file + rename). */
 int store_save(struct container *c);
 /* Recompute c->status from the process. */

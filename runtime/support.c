@@ -20,15 +20,17 @@ static int check_mounts(const struct oci_config *c)
 		bool ok = mount_is_bind(m);
 
 		if (m->n_uid_mappings || m->n_gid_mappings)
-			return werr(0, "config.json: .mounts[%zu]: idmapped mounts are not "
-				       "supported by ward yet",
-				    i);
+			return werr(0,
+			            "config.json: .mounts[%zu]: idmapped mounts are not "
+			            "supported by ward yet",
+			            i);
 		for (size_t t = 0; !ok && m->type && mount_types[t]; t++)
 			ok = strcmp(m->type, mount_types[t]) == 0;
 		if (!ok)
-			return werr(0, "config.json: .mounts[%zu].type: mount type \"%s\" is not "
-				       "supported by ward yet",
-				    i, m->type ? m->type : "");
+			return werr(0,
+			            "config.json: .mounts[%zu].type: mount type \"%s\" is not "
+			            "supported by ward yet",
+			            i, m->type ? m->type : "");
 	}
 	return 0;
 }
@@ -49,16 +51,16 @@ static int check_namespaces(const struct oci_config *c)
 	}
 	if (userns && (l->n_uid_mappings == 0 || l->n_gid_mappings == 0))
 		return werr(0, "config.json: .linux.uidMappings: a user namespace needs uid and "
-			       "gid mappings");
+		               "gid mappings");
 	if (!userns && l && (l->n_uid_mappings || l->n_gid_mappings))
 		return werr(0, "config.json: .linux.uidMappings: mappings need a \"user\" entry in "
-			       ".linux.namespaces");
+		               ".linux.namespaces");
 	if ((c->hostname && c->hostname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
 		return werr(0, "config.json: .hostname: setting a hostname needs a \"uts\" "
-			       "namespace");
+		               "namespace");
 	if ((c->domainname && c->domainname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
 		return werr(0, "config.json: .domainname: setting a domain name needs a \"uts\" "
-			       "namespace");
+		               "namespace");
 	if (!oci_config_namespace(c, CLONE_NEWNS))
 		return werr(0, "config.json: .linux.namespaces: a \"mount\" namespace is required");
 	return 0;
@@ -99,7 +101,7 @@ int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH
 	if (c->root->path[0] == '/')
 		snprintf(joined, sizeof(joined), "%s", c->root->path);
 	else if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", bundle, c->root->path) >=
-		 sizeof(joined))
+	         sizeof(joined))
 		return werr(ENAMETOOLONG, "config.json: .root.path");
 	if (realpath(joined, out) == NULL)
 		return werr(errno, "config.json: .root.path: %s", joined);

@@ -57,7 +57,7 @@ int sync_expect(int fd, enum sync_type type)
 		return -1;
 	if (m.type == SYNC_ERROR)
 		return werr_set(m.err, m.text);
-	if (m.type == SYNC_EOF)
+	if (m.type == SYNC_EOF && type != SYNC_EOF)
 		return werr(EPIPE, "container init exited during setup");
 	if (m.type != type)
 		return werr(EPROTO, "sync channel: unexpected message %u", m.type);

@@ -8,11 +8,11 @@
 #include "error.h"
 
 enum sync_type {
-	SYNC_EOF = 0,	/* peer closed */
-	SYNC_MAPPED,	/* parent → child: id maps written, go on */
-	SYNC_READY,	/* child → parent: set up, waiting on the start fifo */
-	SYNC_ACK,	/* parent → child: state saved, keep waiting */
-	SYNC_ERROR,	/* child → parent: setup failed, text says why */
+	SYNC_EOF = 0, /* peer closed */
+	SYNC_MAPPED,  /* parent → child: id maps written, go on */
+	SYNC_READY,   /* child → parent: set up, waiting on the start fifo */
+	SYNC_ACK,     /* parent → child: state saved, keep waiting */
+	SYNC_ERROR,   /* child → parent: setup failed, text says why */
 };
 
 struct sync_msg {

@@ -15,7 +15,7 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 
 	for (size_t i = 0; i < n; i++) {
 		int w = snprintf(buf + len, sizeof(buf) - len, "%u %u %u\n", m[i].container_id,
-				 m[i].host_id, m[i].size);
+		                 m[i].host_id, m[i].size);
 
 		if (w < 0 || (size_t)w >= sizeof(buf) - len)
 			return werr(E2BIG, "%s: too many ranges", file);

@@ -24,7 +24,7 @@ static void test_paths(void)
 static void test_numbers(void)
 {
 	const char *doc = "[0, 18446744073709551615, -9223372036854775808, 9223372036854775807,"
-			  " -1, 1.0, 2e2, 18446744073709551616]";
+	                  " -1, 1.0, 2e2, 18446744073709551616]";
 	yajl_val t = jparse_document(doc, strlen(doc), 4, "t");
 	uint64_t u;
 	int64_t i;
@@ -43,7 +43,7 @@ static void test_numbers(void)
 	ok(jget_u64(t->u.array.values[6], NULL, UINT64_MAX, &u) < 0, "2e2 is not an integer");
 	ok(jget_u64(t->u.array.values[7], NULL, UINT64_MAX, &u) < 0, "2^64 out of range");
 	ok(jget_u64(t->u.array.values[1], NULL, 10, &u) < 0 &&
-		   strstr(werr_msg(), "maximum 10") != NULL,
+	       strstr(werr_msg(), "maximum 10") != NULL,
 	   "caller's maximum enforced");
 	yajl_tree_free(t);
 }
@@ -55,7 +55,7 @@ static void test_prescan(void)
 	const char *in_string = "{\"a\":\"[[[[[[[[[[[[\"}";
 
 	ok(jparse_document(deep, strlen(deep), 4, "t") == NULL &&
-		   strstr(werr_msg(), "deeper than 4"),
+	       strstr(werr_msg(), "deeper than 4"),
 	   "depth limit");
 	{
 		yajl_val t = jparse_document(in_string, strlen(in_string), 2, "t");
@@ -71,7 +71,7 @@ static void test_prescan(void)
 	}
 	ok(jparse_document("{\"a\":\"\\u0000\"}", 14, 4, "t") == NULL, "\\u0000 refused");
 	ok(jparse_document("{\"a\":\"\\U0000\"}", 14, 4, "t") == NULL ||
-		   strstr(werr_msg(), "invalid JSON"),
+	       strstr(werr_msg(), "invalid JSON"),
 	   "\\U0000 is not valid JSON either");
 }
 
@@ -87,7 +87,7 @@ static void test_strv(void)
 	jfree_strv(v);
 	ok(jget_strv(t->u.array.values[1], NULL, true, &v, &n) < 0, "empty refused when nonempty");
 	ok(jget_strv(t->u.array.values[2], NULL, false, &v, &n) < 0 &&
-		   strstr(werr_msg(), "[1]: must be a string"),
+	       strstr(werr_msg(), "[1]: must be a string"),
 	   "null element refused with its index");
 	yajl_tree_free(t);
 }

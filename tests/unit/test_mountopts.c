@@ -20,7 +20,7 @@ int main(void)
 
 		ok(parse(v, 5, &o) == 0, "tmpfs options parse");
 		ok((o.flags & (MS_NOSUID | MS_NOEXEC | MS_STRICTATIME)) ==
-			   (MS_NOSUID | MS_NOEXEC | MS_STRICTATIME),
+		       (MS_NOSUID | MS_NOEXEC | MS_STRICTATIME),
 		   "vfs flags");
 		ok(o.data && strcmp(o.data, "mode=755,size=65536k") == 0, "fs data kept in order");
 		mount_opts_free(&o);
@@ -53,7 +53,8 @@ int main(void)
 	{
 		const char *v[] = {"ro,nosuid"};
 
-		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(), "single"), "comma-joined option refused");
+		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(), "single"),
+		   "comma-joined option refused");
 	}
 	return tap_done();
 }

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The demo: ward's built-in default bundle (`ward spec`) around a busybox
+# rootfs, run as a sandboxed container. No network needed.
+set -eu
+ward=$1
+busybox=${2:-/bin/busybox}
+here=$(cd "$(dirname "$0")/.." && pwd)
+bundle=${DEMO_BUNDLE:-$(pwd)/demo-bundle}
+state=$(mktemp -d /tmp/ward-demo-state.XXXXXX)
+trap 'rm -rf "$state"' EXIT
+
+rm -rf "$bundle"
+mkdir -p "$bundle"
+sh "$here/tests/helpers/mkrootfs.sh" "$busybox" "$bundle/rootfs"
+"$ward" spec --bundle "$bundle"
+# Replace the default `sh` with a short tour of the sandbox.
+script='echo "== inside a ward container =="
+echo "pid: $$ (own pid namespace); hostname: $(hostname)"
+echo "user: $(id)"
+echo "processes visible:"; ps -o pid,comm
+echo "network interfaces: $(ls /sys/class/net | tr "\n" " ")"
+grep -E "^(CapEff|CapBnd|NoNewPrivs)" /proc/self/status
+touch /etc/demo 2>/dev/null || echo "root filesystem: read-only"
+echo "/proc/timer_list reads $(wc -c </proc/timer_list) bytes (masked)"'
+jq --arg s "$script" '.process.args = ["sh", "-c", $s]' "$bundle/config.json" >"$bundle/config.json.new"
+mv "$bundle/config.json.new" "$bundle/config.json"
+echo "ward run --bundle $bundle demo"
+"$ward" --root "$state" run --bundle "$bundle" demo
+echo "== container exited with status $?; state left behind: $(ls -A "$state" | wc -l) =="

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Quick start, step 2 (and CI): the whole test suite.
+#   unit tests + bats integration tests (make check), the unit tests again
+#   under ASan/UBSan, a bounded libFuzzer run of the config parser, and
+#   clang-format / cppcheck over the sources. Ends with "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+sh scripts/install-deps.sh || exit 1
+sh scripts/build.sh >/dev/null || { echo "build failed"; exit 1; }
+
+passed=0
+failed=0
+step() { # step NAME COMMAND...: a check outside make check counts as one test
+	name=$1
+	shift
+	if "$@"; then
+		echo "PASS: $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $name"
+		failed=$((failed + 1))
+	fi
+}
+
+make -j1 check >make-check.out 2>&1
+check_rc=$?
+grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' make-check.out
+p=$(grep -cE '^(PASS|XFAIL):' make-check.out)
+f=$(grep -cE '^(FAIL|XPASS|ERROR):' make-check.out)
+s=$(grep -cE '^SKIP:' make-check.out)
+passed=$((passed + p))
+failed=$((failed + f))
+if [ "$check_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	echo "FAIL: make check exited $check_rc"
+	tail -30 make-check.out
+	failed=$((failed + 1))
+fi
+[ "$f" -eq 0 ] || cat test-suite.log 2>/dev/null | tail -200
+
+step "unit tests under ASan/UBSan" make -s check-asan
+step "fuzz config parser (${FUZZ_SECONDS:-30}s)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+step "clang-format" sh -c 'clang-format --dry-run -Werror runtime/*.[ch] oci/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c'
+step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
+	--inline-suppr -D__linux__ -Ulinux -Ioci -Iruntime runtime oci
+
+echo "skipped: $s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

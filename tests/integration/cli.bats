@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# Command line: help, version, option forms, spec, list.
+
+load ../helpers/common
+
+@test "--version prints the version and spec" {
+	run "$WARD" --version
+	assert_success
+	assert_line --regexp '^ward version [0-9]+\.[0-9]+\.[0-9]+'
+	assert_line 'spec: 1.2.0'
+}
+
+@test "--help lists every command; no command is a usage error" {
+	run "$WARD" --help
+	assert_success
+	for c in create start run state kill delete list spec; do
+		assert_output --partial "  $c "
+	done
+	run "$WARD"
+	assert_failure 1
+	assert_output --partial "usage: ward"
+}
+
+@test "the man page documents every command and global option of --help" {
+	man="$WARD_SRCDIR/doc/ward.1"
+	for c in $("$WARD" --help | awk '/^commands:/{f=1;next} f && /^  [a-z]/{print $1}'); do
+		grep -q "^\.B $c\b\|^\.SS $c\b" "$man" || fail "ward.1 lacks command $c"
+	done
+	for o in $("$WARD" --help | grep -o '^  --[a-z-]*'); do
+		esc=$(printf '%s' "$o" | sed 's/-/\\-/g')
+		grep -qF -- "$esc" "$man" || fail "ward.1 lacks option $o"
+	done
+}
+
+@test "unknown command and unknown option are clear errors" {
+	run "$WARD" frobnicate
+	assert_failure 1
+	assert_output 'ward: unknown command "frobnicate" (see ward --help)'
+	run ward create --frob "$ID"
+	assert_failure 1
+	assert_output 'ward: create: unknown option "--frob"'
+	run ward create --bundle
+	assert_failure 1
+	assert_output 'ward: create: option --bundle needs a value'
+}
+
+@test "--opt value, --opt=value and -opt value are the same" {
+	cmd 'true'
+	run "$WARD" --root="$ROOT" run --bundle="$BUNDLE" "$ID-a"
+	assert_success
+	run "$WARD" -root "$ROOT" run -bundle "$BUNDLE" "$ID-b"
+	assert_success
+	run "$WARD" --root "$ROOT" run -b "$BUNDLE" "$ID-c"
+	assert_success
+	assert_no_leftovers
+}
+
+@test "spec writes a config ward accepts, and never overwrites one" {
+	run jq -r '.ociVersion, .root.path, .process.noNewPrivileges' "$BUNDLE/config.json"
+	assert_output $'1.2.0\nrootfs\ntrue'
+	run "$WARD" spec --bundle "$BUNDLE"
+	assert_failure 1
+	assert_output --partial "config.json: File exists"
+	cmd 'echo hello'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output hello
+}
+
+@test "--log-format json writes errors as runc-style JSON lines" {
+	run "$WARD" --root "$ROOT" --log "$TMP/log.json" --log-format json start nosuch
+	assert_failure 1
+	assert_output 'ward: container "nosuch" does not exist'
+	run jq -r '.level + "|" + .msg' "$TMP/log.json"
+	assert_output 'error|container "nosuch" does not exist'
+	run jq -r '.time' "$TMP/log.json"
+	assert_output --regexp '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$'
+	run "$WARD" --log-format yaml list
+	assert_failure 1
+	assert_output --partial 'must be text or json'
+}
+
+@test "--debug logs the steps of create" {
+	cmd 'true'
+	run "$WARD" --root "$ROOT" --debug --log "$TMP/log.txt" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run grep -c "init is pid" "$TMP/log.txt"
+	assert_output 1
+}
+
+@test "list shows containers as table, quiet and json" {
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	run ward list
+	assert_success
+	assert_line --index 0 --regexp '^ID +PID +STATUS +BUNDLE'
+	assert_line --index 1 --regexp "^$ID +[0-9]+ +created +$BUNDLE"
+	run ward list -q
+	assert_output "$ID"
+	run ward list --format json
+	run jq -r '.[0].id + " " + .[0].status' <<<"$output"
+	assert_output "$ID created"
+	run ward list --format xml
+	assert_failure 1
+	assert_output --partial 'must be table or json'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}

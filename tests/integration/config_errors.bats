@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# Bad input: one clear line, exit 1, nothing left behind.
+
+load ../helpers/common
+
+# create must fail with exactly this message and leave nothing.
+create_fails_with() {
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "$1"
+	assert_no_leftovers
+}
+
+@test "malformed JSON" {
+	echo '{"ociVersion": "1.2.0",' >"$BUNDLE/config.json"
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp "^ward: bundle $BUNDLE: config.json: invalid JSON: "
+	assert_no_leftovers
+}
+
+@test "missing config.json" {
+	rm "$BUNDLE/config.json"
+	create_fails_with "ward: bundle $BUNDLE: cannot open $BUNDLE/config.json: No such file or directory"
+}
+
+@test "missing bundle directory" {
+	run ward create --bundle "$TMP/nope" "$ID"
+	assert_failure 1
+	assert_output "ward: bundle $TMP/nope: No such file or directory"
+	assert_no_leftovers
+}
+
+@test "wrong type names the JSON path" {
+	cfg '.process.args = "sh"'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .process.args: must be a non-empty array of strings"
+}
+
+@test "missing required field names the JSON path" {
+	cfg 'del(.process.cwd)'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .process.cwd: required field is missing"
+}
+
+@test "unknown capability, rlimit and namespace are refused" {
+	cfg '.process.capabilities.bounding += ["CAP_TELEPORT"]'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .process.capabilities.bounding[3]: unknown capability \"CAP_TELEPORT\""
+	cfg '.process.capabilities.bounding |= .[0:3] | .process.rlimits[0].type = "RLIMIT_BOGUS"'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .process.rlimits[0].type: unknown rlimit \"RLIMIT_BOGUS\""
+	cfg '.process.rlimits[0].type = "RLIMIT_NOFILE" | .linux.namespaces += [{"type": "chroot"}]'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.namespaces[6].type: unknown namespace type \"chroot\""
+}
+
+@test "out-of-range number and unknown ociVersion major" {
+	cfg '.process.user.uid = 4294967296'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .process.user.uid: out of range (got 4294967296, maximum 4294967295)"
+	cfg '.process.user.uid = 0 | .ociVersion = "2.0.0"'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .ociVersion: unsupported version \"2.0.0\": ward implements runtime-spec 1.x"
+}
+
+@test "unknown properties are ignored as the spec requires" {
+	cfg '.futureThing = {"a": [1, 2]} | .process.futureFlag = true'
+	cmd 'echo ok'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ok
+	assert_no_leftovers
+}
+
+@test "features not implemented yet are refused, never ignored" {
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ERRNO"}'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.seccomp: not supported by ward: seccomp filters are not implemented yet"
+	cfg 'del(.linux.seccomp) | .linux.resources = {"pids": {"limit": 10}}'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.resources: not supported by ward: cgroup resource limits are not implemented yet"
+	cfg 'del(.linux.resources) | .process.terminal = true'
+	create_fails_with "ward: config.json: .process.terminal: a terminal is not supported by ward yet"
+	cfg '.process.terminal = false | .hooks = {"prestart": [{"path": "/bin/true"}]}'
+	create_fails_with "ward: config.json: .hooks: running hooks is not supported by ward yet"
+	cfg 'del(.hooks) | .linux.namespaces[0].path = "/proc/1/ns/pid"'
+	create_fails_with "ward: config.json: .linux.namespaces[0]: joining an existing namespace by path is not supported by ward yet"
+}
+
+@test "missing rootfs" {
+	rm -rf "$BUNDLE/rootfs"
+	create_fails_with "ward: config.json: .root.path: $BUNDLE/rootfs: No such file or directory"
+}
+
+@test "rootfs that is a file" {
+	rm -rf "$BUNDLE/rootfs"
+	touch "$BUNDLE/rootfs"
+	create_fails_with "ward: config.json: .root.path: $BUNDLE/rootfs: Not a directory"
+}
+
+@test "hostname without a UTS namespace is refused" {
+	cfg '.linux.namespaces |= map(select(.type != "uts"))'
+	create_fails_with "ward: config.json: .hostname: setting a hostname needs a \"uts\" namespace"
+}
+
+@test "user namespace without mappings is refused" {
+	cfg '.linux.namespaces += [{"type": "user"}]'
+	create_fails_with "ward: config.json: .linux.uidMappings: a user namespace needs uid and gid mappings"
+}
+
+@test "invalid container ids are refused" {
+	for bad in "../x" "a/b" ".hidden" "-x" ""; do
+		run ward create --bundle "$BUNDLE" -- "$bad"
+		assert_failure 1
+		assert_output --partial "container id"
+	done
+	assert_no_leftovers
+}
+
+@test "a failing mount in the container is reported by the parent" {
+	cfg '.mounts += [{"destination": "/data", "type": "bind", "source": "/nonexistent-ward-src"}]'
+	create_fails_with "ward: mounts[7] (/data): source /nonexistent-ward-src: No such file or directory"
+}
+
+@test "an unknown filesystem type fails with the mount's index" {
+	cfg '.mounts += [{"destination": "/data", "type": "tmpfs", "source": "tmpfs", "options": ["nosuchopt=1"]}]'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial "ward: mounts[7] (/data): mounting tmpfs on /data: Invalid argument"
+	assert_no_leftovers
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# The root filesystem and mounts, checked from inside the container.
+
+load ../helpers/common
+
+@test "root.readonly makes / read-only but not the tmpfs mounts" {
+	cmd 'touch /x 2>&1; touch /tmp/y && echo tmp-ok'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --partial "Read-only file system"
+	assert_line tmp-ok
+}
+
+@test "a writable root when readonly is false" {
+	cfg '.root.readonly = false'
+	cmd 'echo data >/root/file'
+	ward run --bundle "$BUNDLE" "$ID"
+	run cat "$BUNDLE/rootfs/root/file"
+	assert_output data
+}
+
+@test "absolute root.path" {
+	mv "$BUNDLE/rootfs" "$TMP/elsewhere"
+	cfg --arg p "$TMP/elsewhere" '.root.path = $p'
+	cmd 'echo ok'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ok
+}
+
+@test "bind mounts: directory, file, relative source, read-only" {
+	mkdir -p "$TMP/data" && echo hello >"$TMP/data/f"
+	echo single >"$BUNDLE/single.txt"
+	cfg --arg d "$TMP/data" '.mounts += [
+	  {"destination": "/data", "type": "bind", "source": $d, "options": ["rbind", "ro"]},
+	  {"destination": "/etc/single.txt", "type": "bind", "source": "single.txt", "options": ["bind"]},
+	  {"destination": "/rw", "type": "bind", "source": $d, "options": ["bind"]}]'
+	cmd 'cat /data/f /etc/single.txt; touch /data/g 2>&1; echo more >/rw/h; test -f /etc/single.txt && echo is-file'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line hello
+	assert_line single
+	assert_line --partial "Read-only file system"
+	assert_line is-file
+	run cat "$TMP/data/h"
+	assert_output more
+	[ ! -e "$TMP/data/g" ]
+}
+
+@test "mount options: nosuid, nodev, noexec, tmpfs size and mode" {
+	cfg '.mounts += [{"destination": "/scratch", "type": "tmpfs", "source": "tmpfs",
+	     "options": ["nosuid", "nodev", "noexec", "size=1m", "mode=0700"]}]'
+	cmd 'grep " /scratch " /proc/self/mountinfo; stat -c %a /scratch; cp /bin/busybox /scratch/b 2>/dev/null; /scratch/b true 2>&1 || echo noexec-ok'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp ' /scratch .*nosuid,nodev,noexec.* tmpfs .*size=1024k'
+	assert_line 700
+	assert_line noexec-ok
+}
+
+@test "default /dev: nodes, links, pts and shm" {
+	cmd 'ls -l /dev | awk "{print \$1, \$5, \$6, \$NF}"; awk "{for (i = 7; i <= NF; i++) if (\$i == \"-\") print \$5, \$(i+1)}" /proc/self/mountinfo | grep "^/dev"'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line 'crw-rw-rw- 1, 3 null'
+	assert_line 'crw-rw-rw- 1, 5 zero'
+	assert_line 'crw-rw-rw- 1, 7 full'
+	assert_line 'crw-rw-rw- 1, 8 random'
+	assert_line 'crw-rw-rw- 1, 9 urandom'
+	assert_line 'crw-rw-rw- 5, 0 tty'
+	assert_line --regexp '^lrwxrwxrwx .* /proc/self/fd$'
+	assert_line --regexp '^lrwxrwxrwx .* pts/ptmx$'
+	assert_line '/dev tmpfs'
+	assert_line '/dev/pts devpts'
+	assert_line '/dev/shm tmpfs'
+}
+
+@test "a /dev tmpfs is supplied when config.json has none" {
+	cfg '.mounts |= map(select(.destination | startswith("/dev") | not))'
+	cmd 'awk "{for (i = 7; i <= NF; i++) if (\$i == \"-\") print \$5, \$(i+1)}" /proc/self/mountinfo | grep "^/dev"; echo x >/dev/null && echo null-ok'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line '/dev tmpfs'
+	assert_line '/dev/pts devpts'
+	assert_line '/dev/shm tmpfs'
+	assert_line null-ok
+	# The image's own /dev was not written to.
+	run ls -A "$BUNDLE/rootfs/dev"
+	assert_output ""
+}
+
+@test "masked paths: files read empty, directories are empty and read-only" {
+	cmd 'wc -c </proc/timer_list; ls /proc/acpi | wc -l; touch /proc/acpi/x 2>&1; cat /proc/keys | wc -c'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 0
+	assert_line --index 1 0
+	assert_line --partial "Read-only file system"
+	assert_line --index 3 0
+}
+
+@test "readonly paths cannot be written even by root" {
+	cmd 'echo 1 >/proc/sys/kernel/domainname 2>&1; echo rc=$?'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_line --partial "Read-only file system"
+	assert_line rc=1
+}
+
+@test "a masked path that does not exist is skipped" {
+	cfg '.linux.maskedPaths += ["/proc/does-not-exist", "/no/such/dir"]'
+	cmd 'echo ok'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ok
+}
+
+@test "/proc is a real procfs" {
+	cmd 'stat -f -c %T /proc; stat -f -c %T /sys'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'proc\nsysfs'
+}
+
+@test "--no-pivot works" {
+	cmd 'cat /proc/self/mountinfo | head -1 | cut -d" " -f5; echo ok'
+	run ward run --no-pivot --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 /
+	assert_line ok
+	assert_no_leftovers
+}
+
+@test "rootfsPropagation is applied" {
+	cfg '.linux.rootfsPropagation = "rprivate"'
+	cmd 'awk "\$5 == \"/\"" /proc/self/mountinfo'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	refute_output --partial "shared:"
+	refute_output --partial "master:"
+}
+
+@test "mount propagation options on a bind mount" {
+	mkdir -p "$TMP/data"
+	cfg --arg d "$TMP/data" '.mounts += [{"destination": "/data", "type": "bind", "source": $d, "options": ["rbind", "rprivate"]}]'
+	cmd 'grep " /data " /proc/self/mountinfo'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	refute_output --partial "shared:"
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# Each namespace seen from inside the container.
+
+load ../helpers/common
+
+ns_of() { readlink "/proc/$1/ns/$2"; }
+
+@test "pid, ipc, uts, net, mount and cgroup namespaces are new" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	pid=$(init_pid "$ID")
+	for ns in pid ipc uts net mnt cgroup; do
+		[ "$(ns_of "$pid" $ns)" != "$(ns_of $$ $ns)" ] || fail "$ns namespace is shared with the host"
+	done
+	# Not asked for: the user namespace stays the host's.
+	assert_equal "$(ns_of "$pid" user)" "$(ns_of $$ user)"
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "the process is pid 1 and sees only its own processes" {
+	cmd 'echo $$; ps -o pid | wc -l'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 1
+	# header + sh + ps + wc at most
+	[ "${lines[1]}" -le 4 ] || fail "container sees ${lines[1]} ps lines"
+}
+
+@test "hostname and domainname are set in the UTS namespace" {
+	cfg '.hostname = "box" | .domainname = "example.test"'
+	cmd 'hostname; cat /proc/sys/kernel/domainname'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'box\nexample.test'
+	[ "$(hostname)" != box ]
+}
+
+@test "a new network namespace has only loopback" {
+	cmd 'ls /sys/class/net'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output lo
+}
+
+@test "without a network namespace entry the host network is shared" {
+	cfg '.linux.namespaces |= map(select(.type != "network"))'
+	cfg '.mounts |= map(select(.type != "sysfs"))'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	assert_equal "$(ns_of "$(init_pid "$ID")" net)" "$(ns_of $$ net)"
+	ward delete --force "$ID"
+}
+
+@test "mounts made for the container are invisible on the host" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run grep -c " $BUNDLE/rootfs" /proc/self/mountinfo
+	assert_output 0
+	pid=$(init_pid "$ID")
+	run grep -c " /proc " "/proc/$pid/mountinfo"
+	assert_output 1
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "user namespace: mapped by the parent, several ranges" {
+	cfg '.linux.namespaces += [{"type": "user"}]
+	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 1000}, {"containerID": 1000, "hostID": 300000, "size": 10}]
+	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .root.readonly = false'
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	cmd 'cat /proc/self/uid_map /proc/self/gid_map; id -u; touch /home/f'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 --regexp '^ +0 +200000 +1000$'
+	assert_line --index 1 --regexp '^ +1000 +300000 +10$'
+	assert_line --index 2 --regexp '^ +0 +200000 +65536$'
+	assert_line --index 3 0
+	run stat -c %u "$BUNDLE/rootfs/home/f"
+	assert_output 200000
+	assert_no_leftovers
+}
+
+@test "user namespace: devices are bind-mounted from the host" {
+	cfg '.linux.namespaces += [{"type": "user"}]
+	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .mounts |= map(if .type == "devpts" then .options -= ["gid=5"] else . end)'
+	cmd 'echo x >/dev/null && head -c 4 /dev/zero | wc -c && ls -l /dev/null'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 4
+	assert_line --index 1 --regexp '^crw-rw-rw- .* 1, +3 .*/dev/null$'
+}
+
+@test "overlapping id mappings fail with the field named" {
+	cfg '.linux.namespaces += [{"type": "user"}]
+	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 100}, {"containerID": 50, "hostID": 300000, "size": 100}]
+	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 100}]'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'ward: config.json: .linux.uidMappings: writing uid_map'
+	assert_no_leftovers
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bats
+# What ward writes matches the schemas in config-schema/.
+
+load ../helpers/common
+
+validate() { # validate SCHEMA FILE
+	/usr/bin/python3 - "$WARD_SRCDIR/config-schema/$1" "$2" <<'PY'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
+for e in errors:
+    print("/".join(map(str, e.path)), e.message)
+sys.exit(1 if errors else 0)
+PY
+}
+
+@test "ward spec output matches config.schema.json" {
+	run validate config.schema.json "$BUNDLE/config.json"
+	assert_success
+}
+
+@test "the schema catches what ward refuses" {
+	cfg '.process.args = []'
+	run validate config.schema.json "$BUNDLE/config.json"
+	assert_failure
+	assert_output --partial "process/args"
+}
+
+@test "ward state output matches state.schema.json" {
+	cmd 'sleep 100'
+	cfg '.annotations = {"a": "b"}'
+	ward create --bundle "$BUNDLE" "$ID"
+	ward state "$ID" >"$TMP/state.json"
+	run validate state.schema.json "$TMP/state.json"
+	assert_success
+	ward delete "$ID"
+	assert_no_leftovers
+}

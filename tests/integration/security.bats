@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# Attacks on the runtime itself. Every hostile path is confined to the test's
+# temp dir, so even a vulnerable ward could only damage that.
+
+load ../helpers/common
+
+@test "no runtime fd reaches the container" {
+	cmd 'ls /proc/self/fd'
+	exec 7>"$TMP/leak"
+	run ward run --bundle "$BUNDLE" "$ID"
+	exec 7>&-
+	assert_success
+	# 0 1 2 and the fd ls itself opens to read the directory.
+	assert_output $'0\n1\n2\n3'
+}
+
+@test "--preserve-fds passes exactly the first N extra fds" {
+	cmd 'cat <&3; ls /proc/self/fd | tr "\n" " "'
+	echo "from-fd3" >"$TMP/fd3"
+	# fd 3 is bats' own in this shell: set up 3 and 4 in a child.
+	run bash -c 'exec 3<"$1" 4<"$1"; exec "$2" --root "$3" run --preserve-fds 1 --bundle "$4" "$5"' \
+		_ "$TMP/fd3" "$WARD" "$ROOT" "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 from-fd3
+	# fd 4 (beyond the preserved one) is closed; ls's own is 4 now.
+	assert_line --index 1 "0 1 2 3 4 "
+}
+
+@test "CVE-2019-5736: the init runs from a sealed memfd, not the ward binary" {
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	pid=$(init_pid "$ID")
+	run readlink "/proc/$pid/exe"
+	assert_output --regexp '^/memfd:ward \(deleted\)$'
+	# Writing through the init's exe must fail: the copy is sealed.
+	run sh -c "echo x >>/proc/$pid/exe"
+	assert_failure
+	ward delete "$ID"
+	assert_no_leftovers
+}
+
+@test "the waiting init is not dumpable" {
+	cfg '.linux.namespaces += [{"type": "user"}]
+	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .mounts |= map(if .type == "devpts" then .options -= ["gid=5"] else . end)'
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	pid=$(init_pid "$ID")
+	# The init runs as host uid 200000, yet its /proc files belong to host
+	# root: the kernel's sign of a non-dumpable process, which the
+	# container's processes can neither ptrace nor read through /proc.
+	run awk '/^Uid:/{print $2}' "/proc/$pid/status"
+	assert_output 200000
+	run stat -c %u "/proc/$pid/environ" "/proc/$pid/mem"
+	assert_output $'0\n0'
+	ward delete "$ID"
+	assert_no_leftovers
+}
+
+@test "CVE-2024-21626: cwd cannot be a leaked host directory" {
+	cfg '.process.cwd = "/proc/self/fd/7"'
+	exec 7<"$TMP"
+	run ward run --bundle "$BUNDLE" "$ID"
+	exec 7<&-
+	assert_failure 1
+	assert_output 'ward: process.cwd /proc/self/fd/7 is outside the container: Operation not permitted'
+	assert_no_leftovers
+}
+
+@test "a mount destination through an absolute symlink stays in the rootfs" {
+	mkdir -p "$TMP/outside"
+	ln -s "$TMP/outside" "$BUNDLE/rootfs/mnt/evil"
+	# (the link's target is under /tmp: keep the image's /tmp visible)
+	cfg '.mounts |= map(select(.destination != "/tmp"))'
+	cfg '.mounts += [{"destination": "/mnt/evil/sub", "type": "tmpfs", "source": "tmpfs"}]'
+	cmd 'true'
+	# The link resolves (as if the rootfs were /) to a directory the image
+	# lacks: ward refuses rather than guess.
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'ward: mounts[6] (/mnt/evil/sub): /mnt/evil: '
+	run ls -A "$TMP/outside"
+	assert_output ""
+	# With the target present inside the rootfs, the mount lands there.
+	mkdir -p "$BUNDLE/rootfs$TMP/outside"
+	cmd 'grep -c " '"$TMP"'/outside/sub " /proc/self/mountinfo'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output 1
+	[ -d "$BUNDLE/rootfs$TMP/outside/sub" ] || fail "destination not created inside the rootfs"
+	run ls -A "$TMP/outside"
+	assert_output ""
+	assert_no_leftovers
+}
+
+@test "a mount destination with .. cannot climb out of the rootfs" {
+	cfg '.mounts += [{"destination": "/../../../../escape-ward-test", "type": "tmpfs", "source": "tmpfs"}]'
+	cmd 'true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	[ ! -e /escape-ward-test ] || { rmdir /escape-ward-test; fail "created /escape-ward-test on the host"; }
+	[ -d "$BUNDLE/rootfs/escape-ward-test" ]
+	assert_no_leftovers
+}
+
+@test "a relative symlink chain out of the rootfs is contained" {
+	mkdir -p "$TMP/outside2"
+	ln -s ../../../../../../../../"$TMP"/outside2 "$BUNDLE/rootfs/mnt/up"
+	cfg '.mounts += [{"destination": "/mnt/up/x", "type": "tmpfs", "source": "tmpfs"}]'
+	cmd 'true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	run ls -A "$TMP/outside2"
+	assert_output ""
+	assert_no_leftovers
+}
+
+@test "a planted /dev symlink does not make ward create nodes on the host" {
+	mkdir -p "$TMP/hostdev"
+	rmdir "$BUNDLE/rootfs/dev"
+	ln -s "$TMP/hostdev" "$BUNDLE/rootfs/dev"
+	cmd 'ls /dev/null'
+	run ward run --bundle "$BUNDLE" "$ID"
+	run ls -A "$TMP/hostdev"
+	assert_output ""
+	assert_no_leftovers
+}
+
+@test "a file bind destination that is a symlink to a host file is contained" {
+	echo original >"$TMP/hostfile"
+	echo payload >"$TMP/payload"
+	ln -s "$TMP/hostfile" "$BUNDLE/rootfs/etc/target"
+	cfg --arg p "$TMP/payload" '.mounts += [{"destination": "/etc/target", "type": "bind", "source": $p, "options": ["bind"]}]'
+	cmd 'cat /etc/target'
+	run ward run --bundle "$BUNDLE" "$ID"
+	run cat "$TMP/hostfile"
+	assert_output original
+	assert_no_leftovers
+}
+
+@test "masking uses a verified /dev/null" {
+	cmd 'stat -c "%t:%T %F" /proc/timer_list'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output "1:3 character special file"
+}
+
+@test "the state directory is private" {
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	run stat -c %a "$ROOT/$ID" "$ROOT/$ID/state.json" "$ROOT/$ID/exec.fifo"
+	assert_output $'700\n600\n600'
+	ward delete "$ID"
+	assert_no_leftovers
+}
