@@ -483,27 +483,7 @@ static const struct jschema config_schema =
 
 struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what)
 {
-	struct oci_config *c;
-	yajl_val tree;
-	int r;
-
-	tree = jparse_document(buf, len, OCI_MAX_DEPTH, what);
-	if (tree == NULL)
-		return NULL;
-	c = calloc(1, sizeof(*c));
-	if (c == NULL) {
-		yajl_tree_free(tree);
-		werr(ENOMEM, "out of memory");
-		return NULL;
-	}
-	r = jwalk_object(&config_schema, tree, NULL, c);
-	yajl_tree_free(tree);
-	if (r < 0) {
-		werr_ctx("%s", what);
-		oci_config_free(c);
-		return NULL;
-	}
-	return c;
+	return jdecode_document(&config_schema, buf, len, OCI_MAX_DEPTH, what);
 }
 
 void oci_config_free(struct oci_config *c)

@@ -376,6 +376,27 @@ void jwalk_free(const struct jschema *s, void *obj)
 	}
 }
 
+void *jdecode_document(const struct jschema *s, const char *buf, size_t len, unsigned max_depth,
+                       const char *what)
+{
+	yajl_val tree = jparse_document(buf, len, max_depth, what);
+	void *obj;
+
+	if (tree == NULL)
+		return NULL;
+	obj = calloc(1, s->size);
+	if (obj == NULL) {
+		werr(ENOMEM, "out of memory");
+	} else if (jwalk_object(s, tree, NULL, obj) < 0) {
+		werr_ctx("%s", what);
+		jwalk_free(s, obj);
+		free(obj);
+		obj = NULL;
+	}
+	yajl_tree_free(tree);
+	return obj;
+}
+
 yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what)
 {
 	char errbuf[256];

@@ -92,4 +92,10 @@ void jfree_strv(char **v);
  * recurses). what names the source in errors, e.g. "config.json". */
 yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what);
 
+/* jparse_document + jwalk_object into a calloc'd struct of s->size bytes;
+ * NULL with werr ("<what>: <path>: <problem>") on any error. Free with
+ * jwalk_free + free. */
+void *jdecode_document(const struct jschema *s, const char *buf, size_t len, unsigned max_depth,
+                       const char *what);
+
 #endif

@@ -111,24 +111,7 @@ int oci_state_to_json(const struct oci_state *s, bool with_private, char **out, 
 
 struct oci_state *oci_state_parse(const char *buf, size_t len, const char *what)
 {
-	struct oci_state *s;
-	yajl_val tree = jparse_document(buf, len, 8, what);
-
-	if (tree == NULL)
-		return NULL;
-	s = calloc(1, sizeof(*s));
-	if (s == NULL) {
-		yajl_tree_free(tree);
-		werr(ENOMEM, "out of memory");
-		return NULL;
-	}
-	if (jwalk_object(&state_schema, tree, NULL, s) < 0) {
-		werr_ctx("%s", what);
-		oci_state_free(s);
-		s = NULL;
-	}
-	yajl_tree_free(tree);
-	return s;
+	return jdecode_document(&state_schema, buf, len, 8, what);
 }
 
 void oci_state_free(struct oci_state *s)

@@ -36,20 +36,6 @@ static int clone_flags(const struct oci_config *c)
 	return flags;
 }
 
-static char *now_rfc3339(void)
-{
-	char buf[64];
-	struct timespec ts;
-	struct tm tm;
-	size_t n;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, sizeof(buf) - n, ".%09ldZ", ts.tv_nsec);
-	return strdup(buf);
-}
-
 static int write_pid_file(const char *path, pid_t pid)
 {
 	char tmp[PATH_MAX];
@@ -95,7 +81,12 @@ static int record_state(struct container *c, const struct create_opts *o,
 	s->id = strdup(o->id);
 	s->bundle = strdup(o->bundle);
 	s->rootfs = strdup(rootfs);
-	s->created = now_rfc3339();
+	{
+		char ts[64];
+
+		log_timestamp(ts, sizeof(ts));
+		s->created = strdup(ts);
+	}
 	s->owner = strdup("root");
 	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
 	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||

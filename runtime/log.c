@@ -67,18 +67,25 @@ static void write_all(int fd, const char *buf, size_t len)
 	}
 }
 
+void log_timestamp(char *buf, size_t len)
+{
+	struct timespec now;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%09ldZ", now.tv_nsec);
+}
+
 static void emit(enum log_level lvl, const char *msg, int to_stderr)
 {
 	char line[WERR_MAX + 256];
 	char ts[64];
-	struct timespec now;
-	struct tm tm;
 	int n;
 
-	clock_gettime(CLOCK_REALTIME, &now);
-	gmtime_r(&now.tv_sec, &tm);
-	n = (int)strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(ts + n, sizeof(ts) - (size_t)n, ".%09ldZ", now.tv_nsec);
+	log_timestamp(ts, sizeof(ts));
 
 	if (log_fd >= 0 && log_json) {
 		yajl_gen g = yajl_gen_alloc(NULL);

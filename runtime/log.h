@@ -4,6 +4,8 @@
 #ifndef WARD_LOG_H
 #define WARD_LOG_H
 
+#include <stddef.h>
+
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 int log_setup(const char *path, const char *format, const char *level, int debug);
@@ -13,6 +15,8 @@ void log_fatal(const char *msg);
 /* Close the log fd (before handing the process to the container). */
 void log_close(void);
 int log_is_debug(void);
+/* Now as RFC 3339 UTC with nanoseconds ("2026-01-02T03:04:05.123456789Z"). */
+void log_timestamp(char *buf, size_t len);
 
 #define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
 #define log_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)

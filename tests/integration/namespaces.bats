@@ -83,10 +83,7 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 }
 
 @test "user namespace: devices are bind-mounted from the host" {
-	cfg '.linux.namespaces += [{"type": "user"}]
-	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
-	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
-	     | .mounts |= map(if .type == "devpts" then .options -= ["gid=5"] else . end)'
+	cfg_userns
 	cmd 'echo x >/dev/null && head -c 4 /dev/zero | wc -c && ls -l /dev/null'
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_success

@@ -40,10 +40,7 @@ load ../helpers/common
 }
 
 @test "the waiting init is not dumpable" {
-	cfg '.linux.namespaces += [{"type": "user"}]
-	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
-	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
-	     | .mounts |= map(if .type == "devpts" then .options -= ["gid=5"] else . end)'
+	cfg_userns
 	cmd 'sleep 100'
 	ward create --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
