@@ -1,7 +1,10 @@
 /* config.json schema tables and the checks that cross fields. */
 #include "config.h"
 #include "error.h"
+#include "jwalk_macros.h"
 #include "names.h"
+#include "resources.h"
+#include "seccomp_spec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,40 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define FLD(k, kind_, T, m, fl)                                                                    \
-	{                                                                                          \
-		.key = k, .kind = kind_, .flags = fl, .off = offsetof(T, m), .has_off = -1         \
-	}
-#define FLD_HAS(k, kind_, T, m, fl)                                                                \
-	{                                                                                          \
-		.key = k, .kind = kind_, .flags = fl, .off = offsetof(T, m),                       \
-		.has_off = offsetof(T, has_##m)                                                    \
-	}
-#define FLD_N(k, kind_, T, m, fl, sub_)                                                            \
-	{                                                                                          \
-		.key = k, .kind = kind_, .flags = fl, .off = offsetof(T, m), .has_off = -1,        \
-		.n_off = offsetof(T, n_##m), .sub = sub_                                           \
-	}
-#define FLD_OBJ(k, T, m, fl, sub_)                                                                 \
-	{                                                                                          \
-		.key = k, .kind = JK_OBJ, .flags = fl, .off = offsetof(T, m), .has_off = -1,       \
-		.sub = sub_                                                                        \
-	}
-#define FLD_CUSTOM(k, T, m, fn)                                                                    \
-	{                                                                                          \
-		.key = k, .kind = JK_CUSTOM, .off = offsetof(T, m),                                \
-		.has_off = offsetof(T, has_##m), .custom = fn                                      \
-	}
-#define FLD_REFUSE(k, why)                                                                         \
-	{                                                                                          \
-		.key = k, .kind = JK_REFUSE, .has_off = -1, .note = why                            \
-	}
-#define SCHEMA(T, f, check_, free_)                                                                \
-	{                                                                                          \
-		sizeof(T), f, ARRAY_SIZE(f), check_, free_                                         \
-	}
 
 static int check_abs(const char *s, const struct jpath *p)
 {
@@ -423,6 +392,62 @@ static int check_linux(void *obj, const struct jpath *p)
 	return 0;
 }
 
+static int check_personality(void *obj, const struct jpath *p)
+{
+	struct oci_personality *pe = obj;
+
+	if (strcmp(pe->domain, "LINUX") != 0 && strcmp(pe->domain, "LINUX32") != 0) {
+		struct jpath dp = {p, "domain", 0};
+
+		return jerr(&dp, "must be LINUX or LINUX32 (got \"%s\")", pe->domain);
+	}
+	return 0;
+}
+
+static const struct jfield personality_fields[] = {
+    FLD("domain", JK_STR, struct oci_personality, domain, JF_REQUIRED | JF_NONEMPTY),
+    FLD_N("flags", JK_STRV, struct oci_personality, flags, 0, NULL),
+};
+static const struct jschema personality_schema =
+    SCHEMA(struct oci_personality, personality_fields, check_personality, NULL);
+
+static int check_time_offset(void *obj, const struct jpath *p)
+{
+	struct oci_time_offset *t = obj;
+
+	if (t->nanosecs >= 1000000000u) {
+		struct jpath np = {p, "nanosecs", 0};
+
+		return jerr(&np, "must be below 1000000000");
+	}
+	return 0;
+}
+
+static const struct jfield time_offset_fields[] = {
+    FLD("secs", JK_I64, struct oci_time_offset, secs, 0),
+    FLD("nanosecs", JK_U32, struct oci_time_offset, nanosecs, 0),
+};
+static const struct jschema time_offset_schema =
+    SCHEMA(struct oci_time_offset, time_offset_fields, check_time_offset, NULL);
+
+static const struct jfield time_offsets_fields[] = {
+    FLD_OBJ("monotonic", struct oci_time_offsets, monotonic, 0, &time_offset_schema),
+    FLD_OBJ("boottime", struct oci_time_offsets, boottime, 0, &time_offset_schema),
+};
+static const struct jschema time_offsets_schema =
+    SCHEMA(struct oci_time_offsets, time_offsets_fields, NULL, NULL);
+
+static const struct jfield intel_rdt_fields[] = {
+    FLD("closID", JK_STR, struct oci_intel_rdt, clos_id, 0),
+    FLD("l3CacheSchema", JK_STR, struct oci_intel_rdt, l3_cache_schema, 0),
+    FLD("memBwSchema", JK_STR, struct oci_intel_rdt, mem_bw_schema, 0),
+    FLD_N("schemata", JK_STRV, struct oci_intel_rdt, schemata, 0, NULL),
+    FLD("enableCMT", JK_BOOL, struct oci_intel_rdt, enable_cmt, 0),
+    FLD("enableMBM", JK_BOOL, struct oci_intel_rdt, enable_mbm, 0),
+};
+static const struct jschema intel_rdt_schema =
+    SCHEMA(struct oci_intel_rdt, intel_rdt_fields, NULL, NULL);
+
 static const struct jfield linux_fields[] = {
     FLD_N("namespaces", JK_ARR, struct oci_linux, namespaces, 0, &namespace_schema),
     FLD_N("uidMappings", JK_ARR, struct oci_linux, uid_mappings, 0, &idmap_schema),
@@ -434,11 +459,11 @@ static const struct jfield linux_fields[] = {
     FLD_N("maskedPaths", JK_STRV, struct oci_linux, masked_paths, 0, NULL),
     FLD_N("readonlyPaths", JK_STRV, struct oci_linux, readonly_paths, 0, NULL),
     FLD("mountLabel", JK_STR, struct oci_linux, mount_label, 0),
-    FLD_REFUSE("resources", "cgroup resource limits are not implemented yet"),
-    FLD_REFUSE("seccomp", "seccomp filters are not implemented yet"),
-    FLD_REFUSE("timeOffsets", "time namespace offsets are not implemented yet"),
-    FLD_REFUSE("personality", "personality is not implemented yet"),
-    FLD_REFUSE("intelRdt", "Intel RDT is not implemented"),
+    FLD_OBJ("resources", struct oci_linux, resources, 0, &oci_resources_schema),
+    FLD_OBJ("seccomp", struct oci_linux, seccomp, 0, &oci_seccomp_schema),
+    FLD_OBJ("timeOffsets", struct oci_linux, time_offsets, 0, &time_offsets_schema),
+    FLD_OBJ("personality", struct oci_linux, personality, 0, &personality_schema),
+    FLD_OBJ("intelRdt", struct oci_linux, intel_rdt, 0, &intel_rdt_schema),
     FLD_REFUSE("memoryPolicy", "NUMA memory policy is not implemented"),
     FLD_REFUSE("netDevices", "network device moves are not implemented"),
 };

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "jwalk.h"
+#include "resources.h"
+#include "seccomp_spec.h"
 
 struct oci_user {
 	uint32_t uid;
@@ -127,6 +129,31 @@ struct oci_device {
 	bool has_uid, has_gid;
 };
 
+struct oci_personality {
+	char *domain; /* LINUX or LINUX32 */
+	char **flags;
+	size_t n_flags;
+};
+
+struct oci_time_offset {
+	int64_t secs;
+	uint32_t nanosecs;
+};
+
+struct oci_time_offsets {
+	struct oci_time_offset *monotonic;
+	struct oci_time_offset *boottime;
+};
+
+struct oci_intel_rdt {
+	char *clos_id;
+	char *l3_cache_schema;
+	char *mem_bw_schema;
+	char **schemata;
+	size_t n_schemata;
+	bool enable_cmt, enable_mbm;
+};
+
 struct oci_linux {
 	struct oci_namespace *namespaces;
 	size_t n_namespaces;
@@ -145,6 +172,11 @@ struct oci_linux {
 	char **readonly_paths;
 	size_t n_readonly_paths;
 	char *mount_label;
+	struct oci_resources *resources;
+	struct oci_seccomp *seccomp;
+	struct oci_personality *personality;
+	struct oci_time_offsets *time_offsets;
+	struct oci_intel_rdt *intel_rdt;
 };
 
 struct oci_config {

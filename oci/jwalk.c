@@ -249,8 +249,9 @@ static int decode_field(const struct jfield *f, yajl_val v, const struct jpath *
 			return jerr(p, "must be true or false");
 		*MEMBER(obj, f->off, bool) = YAJL_IS_TRUE(v);
 		return 0;
+	case JK_U16:
 	case JK_U32:
-		if (jget_u64(v, p, UINT32_MAX, &u) < 0)
+		if (jget_u64(v, p, f->kind == JK_U16 ? UINT16_MAX : UINT32_MAX, &u) < 0)
 			return -1;
 		*MEMBER(obj, f->off, uint32_t) = (uint32_t)u;
 		return 0;

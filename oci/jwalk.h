@@ -30,6 +30,7 @@ int jerr(const struct jpath *p, const char *fmt, ...) __attribute__((format(prin
 enum jkind {
 	JK_STR,    /* char * */
 	JK_BOOL,   /* bool */
+	JK_U16,    /* uint32_t holding a uint16 */
 	JK_U32,    /* uint32_t */
 	JK_I32,    /* int32_t */
 	JK_U64,    /* uint64_t */

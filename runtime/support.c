@@ -88,6 +88,16 @@ int support_check(const struct oci_config *c)
 		return NOT_YET(".linux.sysctl", "sysctl");
 	if (l && l->mount_label && l->mount_label[0])
 		return NOT_YET(".linux.mountLabel", "SELinux");
+	if (l && !oci_resources_empty(l->resources))
+		return NOT_YET(".linux.resources", "setting cgroup resource limits");
+	if (l && l->seccomp)
+		return NOT_YET(".linux.seccomp", "a seccomp filter");
+	if (l && l->personality)
+		return NOT_YET(".linux.personality", "personality");
+	if (l && l->time_offsets)
+		return NOT_YET(".linux.timeOffsets", "a time namespace");
+	if (l && l->intel_rdt)
+		return NOT_YET(".linux.intelRdt", "Intel RDT");
 	if (check_namespaces(c) < 0 || check_mounts(c) < 0)
 		return -1;
 	return 0;

@@ -68,9 +68,14 @@ create_fails_with() {
 
 @test "features not implemented yet are refused, never ignored" {
 	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ERRNO"}'
-	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.seccomp: not supported by ward: seccomp filters are not implemented yet"
+	create_fails_with "ward: config.json: .linux.seccomp: a seccomp filter is not supported by ward yet"
 	cfg 'del(.linux.seccomp) | .linux.resources = {"pids": {"limit": 10}}'
-	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.resources: not supported by ward: cgroup resource limits are not implemented yet"
+	create_fails_with "ward: config.json: .linux.resources: setting cgroup resource limits is not supported by ward yet"
+	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}]}'
+	create_fails_with "ward: config.json: .linux.resources: setting cgroup resource limits is not supported by ward yet"
+	cfg '.linux.resources = {} | .linux.personality = {"domain": "LINUX"}'
+	create_fails_with "ward: config.json: .linux.personality: personality is not supported by ward yet"
+	cfg 'del(.linux.personality)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal: a terminal is not supported by ward yet"
 	cfg '.process.terminal = false | .hooks = {"prestart": [{"path": "/bin/true"}]}'

@@ -172,10 +172,38 @@ static const struct err_case errors[] = {
      ".linux.devices[0].type: must be one of c, b, u, p"},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"devices\":[{\"type\":\"c\",\"path\":\"/dev/x\"}]}}",
      ".linux.devices[0]: major and minor are required"},
-    {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"pids\":{\"limit\":5}}}}",
-     ".linux.resources: not supported by ward: cgroup resource limits"},
-    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}}}",
-     ".linux.seccomp: not supported by ward"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"pids\":{}}}}",
+     ".linux.resources.pids.limit: required field is missing"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"memory\":{\"swappiness\":101}}}}",
+     ".linux.resources.memory.swappiness: must be between 0 and 100"},
+    {MIN_HEAD MIN_PROC
+     ",\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"access\":\"rwx\"}]}}}",
+     ".linux.resources.devices[0].access: must be made of r, w and m"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"blockIO\":{\"weight\":70000}}}}",
+     ".linux.resources.blockIO.weight: out of range"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"rdma\":{\"mlx\":{\"hcaHandles\":-1}}}}}",
+     ".linux.resources.rdma.mlx.hcaHandles: must not be negative"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_NOPE\"}}}",
+     ".linux.seccomp.defaultAction: unknown action \"SCMP_ACT_NOPE\""},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+                       "\"architectures\":[\"SCMP_ARCH_Z80\"]}}}",
+     ".linux.seccomp.architectures[0]: unknown architecture \"SCMP_ARCH_Z80\""},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":"
+                       "[{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":"
+                       "6,\"value\":1,\"op\":\"SCMP_CMP_EQ\"}]}]}}}",
+     ".linux.seccomp.syscalls[0].args[0].index: must be between 0 and 5"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":"
+                       "[{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":"
+                       "0,\"value\":1,\"op\":\"SCMP_CMP_LIKE\"}]}]}}}",
+     ".linux.seccomp.syscalls[0].args[0].op: unknown operator \"SCMP_CMP_LIKE\""},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":"
+                       "[{\"names\":[],\"action\":\"SCMP_ACT_ERRNO\"}]}}}",
+     ".linux.seccomp.syscalls[0].names: must be a non-empty array of strings"},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"personality\":{\"domain\":\"BSD\"}}}",
+     ".linux.personality.domain: must be LINUX or LINUX32"},
+    {MIN_HEAD MIN_PROC
+     ",\"linux\":{\"timeOffsets\":{\"boottime\":{\"secs\":1,\"nanosecs\":1000000000}}}}",
+     ".linux.timeOffsets.boottime.nanosecs: must be below 1000000000"},
     {MIN_HEAD MIN_PROC ",\"mounts\":[{\"destination\":\"rel\",\"type\":\"tmpfs\"}]}",
      ".mounts[0].destination: must be an absolute path (got \"rel\")"},
     {MIN_HEAD MIN_PROC ",\"mounts\":[{\"type\":\"tmpfs\"}]}",
@@ -207,6 +235,78 @@ static void test_errors(void)
 	}
 }
 
+static void test_linux_sections(void)
+{
+	struct oci_config *c = parse(
+	    MIN_HEAD MIN_PROC
+	    ",\"linux\":{"
+	    "\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"},{\"allow\":true,\""
+	    "type\":\"c\",\"major\":1,\"minor\":3,\"access\":\"rw\"}],\"memory\":{\"limit\":-1,\"sw"
+	    "ap\":536870912,\"swappiness\":10,\"disableOOMKiller\":true},\"cpu\":{\"shares\""
+	    ":1024,\"quota\":50000,\"period\":100000,\"cpus\":\"0-1\",\"idle\":1},\"pids\":{\"li"
+	    "mit\":32},\"blockIO\":{\"weight\":500,\"throttleReadBpsDevice\":[{\"major\":8,\""
+	    "minor\":0,\"rate\":1048576}]},\"hugepageLimits\":[{\"pageSize\":\"2MB\",\"limit\""
+	    ":0}],\"network\":{\"classID\":1048577,\"priorities\":[{\"name\":\"eth0\",\"priori"
+	    "ty\":5}]},\"rdma\":{\"mlx5_1\":{\"hcaHandles\":3,\"hcaObjects\":10000}},\"unifie"
+	    "d\":{\"memory.high\":\"1G\"}},\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\""
+	    "defaultErrnoRet\":1,\"architectures\":[\"SCMP_ARCH_X86_64\",\"SCMP_ARCH_X86\""
+	    "],\"flags\":[\"SECCOMP_FILTER_FLAG_LOG\"],\"listenerPath\":\"/run/agent.sock\""
+	    ",\"listenerMetadata\":\"m\",\"syscalls\":[{\"names\":[\"read\",\"write\"],\"action\""
+	    ":\"SCMP_ACT_ALLOW\"},{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\","
+	    "\"args\":[{\"index\":0,\"value\":4294967295,\"valueTwo\":0,\"op\":\"SCMP_CMP_MASK"
+	    "ED_EQ\"}]}]},\"personality\":{\"domain\":\"LINUX32\",\"flags\":[]},\"timeOffsets"
+	    "\":{\"monotonic\":{\"secs\":-5,\"nanosecs\":7}},\"intelRdt\":{\"closID\":\"g\",\"ena"
+	    "bleCMT\":true}"
+	    "}}");
+	const struct oci_resources *r;
+	const struct oci_seccomp *s;
+
+	if (!ok(c != NULL, "all linux sections parse")) {
+		diag("%s", werr_msg());
+		return;
+	}
+	r = c->linux->resources;
+	ok(r->n_devices == 2 && !r->devices[0].allow && r->devices[1].has_major &&
+	       !r->devices[0].has_major && strcmp(r->devices[1].type, "c") == 0,
+	   "device rules, wildcards absent");
+	ok(r->memory->has_limit && r->memory->limit == -1 && r->memory->swap == 536870912 &&
+	       r->memory->disable_oom_killer && !r->memory->has_reservation,
+	   "memory");
+	ok(r->cpu->shares == 1024 && r->cpu->quota == 50000 && strcmp(r->cpu->cpus, "0-1") == 0 &&
+	       r->cpu->has_idle,
+	   "cpu");
+	ok(r->pids->limit == 32, "pids");
+	ok(r->block_io->weight == 500 && r->block_io->n_throttle_read_bps == 1 &&
+	       r->block_io->throttle_read_bps[0].rate == 1048576,
+	   "blockIO");
+	ok(r->n_hugepage_limits == 1 && strcmp(r->hugepage_limits[0].page_size, "2MB") == 0,
+	   "hugepage limits");
+	ok(r->network->class_id == 1048577 && r->network->n_priorities == 1, "network");
+	ok(r->n_rdma == 1 && strcmp(r->rdma[0].device, "mlx5_1") == 0 &&
+	       r->rdma[0].hca_objects == 10000,
+	   "rdma keyed by device");
+	ok(r->n_unified == 1 && strcmp(r->unified[0].key, "memory.high") == 0, "unified");
+	ok(!oci_resources_empty(r), "resources not empty");
+	s = c->linux->seccomp;
+	ok(strcmp(s->default_action, "SCMP_ACT_ERRNO") == 0 && s->has_default_errno_ret &&
+	       s->default_errno_ret == 1,
+	   "seccomp default");
+	ok(s->n_architectures == 2 && s->n_flags == 1 &&
+	       strcmp(s->listener_path, "/run/agent.sock") == 0,
+	   "seccomp arches, flags, listener");
+	ok(s->n_syscalls == 2 && s->syscalls[0].n_names == 2 && s->syscalls[1].n_args == 1 &&
+	       s->syscalls[1].args[0].value == 4294967295u &&
+	       strcmp(s->syscalls[1].args[0].op, "SCMP_CMP_MASKED_EQ") == 0,
+	   "seccomp rules and args");
+	ok(strcmp(c->linux->personality->domain, "LINUX32") == 0, "personality");
+	ok(c->linux->time_offsets->monotonic->secs == -5 &&
+	       c->linux->time_offsets->boottime == NULL,
+	   "time offsets");
+	ok(c->linux->intel_rdt->enable_cmt && strcmp(c->linux->intel_rdt->clos_id, "g") == 0,
+	   "intelRdt");
+	oci_config_free(c);
+}
+
 static void test_null_and_unknown(void)
 {
 	struct oci_config *c =
@@ -216,7 +316,8 @@ static void test_null_and_unknown(void)
 	ok(c && c->hostname == NULL && c->linux == NULL, "null reads as absent; unknown ignored");
 	oci_config_free(c);
 	c = parse(MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{},\"seccomp\":null}}");
-	ok(c != NULL, "empty resources and null seccomp are accepted as unset");
+	ok(c != NULL && oci_resources_empty(c->linux->resources) && c->linux->seccomp == NULL,
+	   "empty resources and null seccomp read as unset");
 	oci_config_free(c);
 }
 
@@ -340,6 +441,7 @@ int main(void)
 {
 	test_full();
 	test_errors();
+	test_linux_sections();
 	test_null_and_unknown();
 	test_hostile();
 	test_many_keys();
