@@ -177,6 +177,77 @@ static int check_process(void *obj, const struct jpath *p)
 	return 0;
 }
 
+static const char *const sched_policies[] = {"SCHED_OTHER",    "SCHED_FIFO", "SCHED_RR",
+                                             "SCHED_BATCH",    "SCHED_ISO",  "SCHED_IDLE",
+                                             "SCHED_DEADLINE", NULL};
+static const char *const ioprio_classes[] = {"IOPRIO_CLASS_RT", "IOPRIO_CLASS_BE",
+                                             "IOPRIO_CLASS_IDLE", NULL};
+
+static int check_one_of(const char *v, const char *const *allowed, const struct jpath *p,
+                        const char *key)
+{
+	struct jpath kp = {p, key, 0};
+
+	for (; *allowed; allowed++)
+		if (strcmp(v, *allowed) == 0)
+			return 0;
+	return jerr(&kp, "unknown value \"%s\"", v);
+}
+
+static int check_scheduler(void *obj, const struct jpath *p)
+{
+	struct oci_scheduler *s = obj;
+
+	if (check_one_of(s->policy, sched_policies, p, "policy") < 0)
+		return -1;
+	if (s->nice < -20 || s->nice > 19) {
+		struct jpath np = {p, "nice", 0};
+
+		return jerr(&np, "must be between -20 and 19 (got %d)", s->nice);
+	}
+	return 0;
+}
+
+static const struct jfield scheduler_fields[] = {
+    FLD("policy", JK_STR, struct oci_scheduler, policy, JF_REQUIRED | JF_NONEMPTY),
+    FLD("nice", JK_I32, struct oci_scheduler, nice, 0),
+    FLD("priority", JK_I32, struct oci_scheduler, priority, 0),
+    FLD_N("flags", JK_STRV, struct oci_scheduler, flags, 0, NULL),
+    FLD("runtime", JK_U64, struct oci_scheduler, runtime, 0),
+    FLD("deadline", JK_U64, struct oci_scheduler, deadline, 0),
+    FLD("period", JK_U64, struct oci_scheduler, period, 0),
+};
+static const struct jschema scheduler_schema =
+    SCHEMA(struct oci_scheduler, scheduler_fields, check_scheduler, NULL);
+
+static int check_io_priority(void *obj, const struct jpath *p)
+{
+	struct oci_io_priority *io = obj;
+
+	if (check_one_of(io->klass, ioprio_classes, p, "class") < 0)
+		return -1;
+	if (io->priority < 0 || io->priority > 7) {
+		struct jpath pp = {p, "priority", 0};
+
+		return jerr(&pp, "must be between 0 and 7 (got %d)", io->priority);
+	}
+	return 0;
+}
+
+static const struct jfield io_priority_fields[] = {
+    FLD("class", JK_STR, struct oci_io_priority, klass, JF_REQUIRED | JF_NONEMPTY),
+    FLD("priority", JK_I32, struct oci_io_priority, priority, 0),
+};
+static const struct jschema io_priority_schema =
+    SCHEMA(struct oci_io_priority, io_priority_fields, check_io_priority, NULL);
+
+static const struct jfield affinity_fields[] = {
+    FLD("initial", JK_STR, struct oci_cpu_affinity, initial, 0),
+    FLD("final", JK_STR, struct oci_cpu_affinity, final, 0),
+};
+static const struct jschema affinity_schema =
+    SCHEMA(struct oci_cpu_affinity, affinity_fields, NULL, NULL);
+
 static const struct jfield process_fields[] = {
     FLD("terminal", JK_BOOL, struct oci_process, terminal, 0),
     FLD_OBJ("consoleSize", struct oci_process, console_size, 0, &console_schema),
@@ -191,9 +262,9 @@ static const struct jfield process_fields[] = {
     FLD("apparmorProfile", JK_STR, struct oci_process, apparmor_profile, 0),
     FLD_HAS("oomScoreAdj", JK_I32, struct oci_process, oom_score_adj, 0),
     FLD("selinuxLabel", JK_STR, struct oci_process, selinux_label, 0),
-    FLD_REFUSE("scheduler", "process.scheduler is not implemented yet"),
-    FLD_REFUSE("ioPriority", "process.ioPriority is not implemented yet"),
-    FLD_REFUSE("execCPUAffinity", "process.execCPUAffinity is not implemented yet"),
+    FLD_OBJ("scheduler", struct oci_process, scheduler, 0, &scheduler_schema),
+    FLD_OBJ("ioPriority", struct oci_process, io_priority, 0, &io_priority_schema),
+    FLD_OBJ("execCPUAffinity", struct oci_process, exec_cpu_affinity, 0, &affinity_schema),
 };
 static const struct jschema process_schema =
     SCHEMA(struct oci_process, process_fields, check_process, NULL);

@@ -34,6 +34,26 @@ struct oci_rlimit {
 	uint64_t soft;
 };
 
+struct oci_scheduler {
+	char *policy; /* SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_BATCH, SCHED_ISO,
+	               * SCHED_IDLE, SCHED_DEADLINE */
+	int32_t nice;
+	int32_t priority;
+	char **flags;
+	size_t n_flags;
+	uint64_t runtime, deadline, period;
+};
+
+struct oci_io_priority {
+	char *klass; /* IOPRIO_CLASS_RT, _BE, _IDLE */
+	int32_t priority;
+};
+
+struct oci_cpu_affinity {
+	char *initial;
+	char *final;
+};
+
 struct oci_process {
 	bool terminal;
 	struct oci_console_size *console_size;
@@ -52,6 +72,9 @@ struct oci_process {
 	int32_t oom_score_adj;
 	bool has_oom_score_adj;
 	char *selinux_label;
+	struct oci_scheduler *scheduler;
+	struct oci_io_priority *io_priority;
+	struct oci_cpu_affinity *exec_cpu_affinity;
 };
 
 struct oci_console_size {

@@ -77,6 +77,12 @@ int support_check(const struct oci_config *c)
 		return NOT_YET(".process.apparmorProfile", "AppArmor");
 	if (p->selinux_label && p->selinux_label[0])
 		return NOT_YET(".process.selinuxLabel", "SELinux");
+	if (p->scheduler)
+		return NOT_YET(".process.scheduler", "a scheduling policy");
+	if (p->io_priority)
+		return NOT_YET(".process.ioPriority", "an I/O priority");
+	if (p->exec_cpu_affinity)
+		return NOT_YET(".process.execCPUAffinity", "CPU affinity");
 	for (int i = 0; c->hooks && i < HOOK_POINTS; i++)
 		if (c->hooks->point[i].n > 0)
 			return NOT_YET(".hooks", "running hooks");

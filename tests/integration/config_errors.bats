@@ -76,6 +76,9 @@ create_fails_with() {
 	cfg '.linux.resources = {} | .linux.personality = {"domain": "LINUX"}'
 	create_fails_with "ward: config.json: .linux.personality: personality is not supported by ward yet"
 	cfg 'del(.linux.personality)'
+	cfg '.process.scheduler = {"policy": "SCHED_BATCH"}'
+	create_fails_with "ward: config.json: .process.scheduler: a scheduling policy is not supported by ward yet"
+	cfg 'del(.process.scheduler)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal: a terminal is not supported by ward yet"
 	cfg '.process.terminal = false | .hooks = {"prestart": [{"path": "/bin/true"}]}'

@@ -155,8 +155,11 @@ static const struct err_case errors[] = {
               "\"terminal\":\"yes\"}}",
      ".process.terminal: must be true or false"},
     {MIN_HEAD "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"a\"],\"cwd\":\"/\","
-              "\"scheduler\":{\"policy\":\"SCHED_FIFO\"}}}",
-     ".process.scheduler: not supported by ward"},
+              "\"scheduler\":{\"policy\":\"SCHED_PANIC\"}}}",
+     ".process.scheduler.policy: unknown value \"SCHED_PANIC\""},
+    {MIN_HEAD "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"a\"],\"cwd\":\"/\","
+              "\"ioPriority\":{\"class\":\"IOPRIO_CLASS_BE\",\"priority\":9}}}",
+     ".process.ioPriority.priority: must be between 0 and 7 (got 9)"},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"pid\"}]}}",
      ".linux.namespaces[1]: duplicate namespace \"pid\""},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"namespaces\":[{\"type\":\"bogus\"}]}}",
