@@ -1,5 +1,6 @@
 #include "spec.h"
 #include "error.h"
+#include "seccomp_default.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -143,6 +144,8 @@ int oci_spec_default(char **out, size_t *len)
 	yajl_gen_array_close(g);
 	strings(g, "maskedPaths", masked);
 	strings(g, "readonlyPaths", readonly);
+	S(g, "seccomp");
+	oci_seccomp_default_gen(g);
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 

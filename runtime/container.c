@@ -3,6 +3,8 @@
 #include "init.h"
 #include "log.h"
 #include "proc.h"
+#include "seccomp_filter.h"
+#include "seccomp_notify.h"
 #include "support.h"
 #include "sync.h"
 #include "userns.h"
@@ -102,6 +104,29 @@ static int record_state(struct container *c, const struct create_opts *o,
 	return store_save(c);
 }
 
+/* The init sends its seccomp listener before READY; hand it to the agent. */
+static int forward_listener(int sock, const struct create_opts *o, const struct oci_config *cfg,
+                            pid_t pid)
+{
+	struct oci_state st = {.oci_version = cfg->oci_version,
+	                       .id = (char *)o->id,
+	                       .status = "creating",
+	                       .pid = pid,
+	                       .bundle = (char *)o->bundle,
+	                       .annotations = cfg->annotations,
+	                       .n_annotations = cfg->n_annotations};
+	int fd, r;
+
+	if (sync_expect_fd(sock, SYNC_SECCOMP_FD, &fd) < 0)
+		return -1;
+	if (fd < 0)
+		return werr(EPROTO, "seccomp listener fd missing");
+	r = seccomp_notify_send(cfg->linux->seccomp->listener_path,
+	                        cfg->linux->seccomp->listener_metadata, &st, fd);
+	close(fd);
+	return r;
+}
+
 static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2])
 {
 	struct clone_args ca = {
@@ -137,6 +162,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 {
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1;
+	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
+	struct filter_prog prog = {0};
 	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
 	pid_t pid = -1;
 
@@ -144,8 +171,13 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	c->dirfd = -1;
 	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
 		return -1;
-	if (store_create(rootfd, o->id, c) < 0)
+	/* Compiled before the clone: the init inherits the program. */
+	if (sc && filter_compile_cached(sc, store_cache_dir(rootfd, "seccomp"), &prog) < 0)
 		return -1;
+	if (store_create(rootfd, o->id, c) < 0) {
+		filter_prog_free(&prog);
+		return -1;
+	}
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
 		werr(errno, "creating the start fifo");
 		goto fail;
@@ -166,7 +198,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .fifo_fd = fifo,
 		                      .no_pivot = o->no_pivot,
 		                      .userns = userns,
-		                      .preserve_fds = o->preserve_fds};
+		                      .preserve_fds = o->preserve_fds,
+		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child);
@@ -180,7 +213,11 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
 	if (userns && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
-	if (sync_send(sv[0], SYNC_MAPPED) < 0 || sync_expect(sv[0], SYNC_READY) < 0)
+	if (sync_send(sv[0], SYNC_MAPPED) < 0)
+		goto fail;
+	if (prog.notify && forward_listener(sv[0], o, cfg, pid) < 0)
+		goto fail;
+	if (sync_expect(sv[0], SYNC_READY) < 0)
 		goto fail;
 	if (record_state(c, o, cfg, rootfs, pid) < 0)
 		goto fail;
@@ -191,6 +228,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (sync_send(sv[0], SYNC_ACK) < 0 || sync_expect(sv[0], SYNC_EOF) < 0)
 		goto fail;
 	close(sv[0]);
+	filter_prog_free(&prog);
 	c->status = ST_CREATED;
 	if (pidfd_out)
 		*pidfd_out = pidfd;
@@ -213,6 +251,7 @@ fail : {
 		close(fifo);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
+	filter_prog_free(&prog);
 	store_remove(c);
 	store_close(c);
 	return werr_set(e, msg);

@@ -2,6 +2,7 @@
 #include "error.h"
 #include "process.h"
 #include "rootfs.h"
+#include "seccomp_filter.h"
 #include "sync.h"
 
 #include <errno.h>
@@ -58,7 +59,27 @@ static int seal_fds(int preserve)
 	return 0;
 }
 
-static int setup(const struct init_args *a, char exe[PATH_MAX])
+/* Install the filter now and, with SCMP_ACT_NOTIFY rules, hand the
+ * listener to the parent, which forwards it to the agent. */
+static int load_seccomp(const struct init_args *a, bool *loaded)
+{
+	int nfd = -1;
+
+	if (a->seccomp == NULL || *loaded)
+		return 0;
+	if (filter_load(a->seccomp, &nfd) < 0)
+		return -1;
+	*loaded = true;
+	if (nfd >= 0) {
+		int r = sync_send_fd(a->sync_fd, SYNC_SECCOMP_FD, nfd);
+
+		close(nfd);
+		return r;
+	}
+	return 0;
+}
+
+static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
 {
 	const struct oci_config *c = a->cfg;
 	struct rootfs_args ra = {.cfg = c,
@@ -86,18 +107,40 @@ static int setup(const struct init_args *a, char exe[PATH_MAX])
 	/* Device nodes and mount points get the modes asked for. */
 	umask(0);
 	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0 || process_limits(c->process) < 0 ||
-	    process_chdir(c->process) < 0 || process_credentials(c->process, a->userns) < 0)
+	    process_chdir(c->process) < 0)
+		return -1;
+	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
+	 * while we still have it (the filter then also covers the privilege
+	 * drop, as with runc). */
+	if (!c->process->no_new_privileges && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
+	if (process_credentials(c->process, a->userns) < 0)
 		return -1;
 	/* Changing credentials cleared the parent-death signal. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		return werr(errno, "PR_SET_PDEATHSIG");
 	if (process_chdir(c->process) < 0 || process_find_exec(c->process, exe) < 0)
 		return -1;
+	/* A listener must reach the agent through the parent, before READY. */
+	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
 	return seal_fds(a->preserve_fds);
+}
+
+static _Noreturn void die_after_start(const char *what, const char *why)
+{
+	char msg[WERR_MAX + 64];
+	int len = snprintf(msg, sizeof(msg), "ward: %s: %s\n", what, why);
+
+	/* The creator is gone: stderr is the only way left to say why. */
+	if (len > 0 && write(2, msg, (size_t)len) < 0)
+		_exit(127);
+	_exit(127);
 }
 
 _Noreturn void init_run(const struct init_args *a)
 {
+	bool seccomp_loaded = false;
 	char exe[PATH_MAX];
 	char b;
 	ssize_t n;
@@ -107,7 +150,7 @@ _Noreturn void init_run(const struct init_args *a)
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (sync_expect(a->sync_fd, SYNC_MAPPED) < 0)
 		_exit(1);
-	if (setup(a, exe) < 0) {
+	if (setup(a, exe, &seccomp_loaded) < 0) {
 		sync_send_error(a->sync_fd);
 		_exit(1);
 	}
@@ -124,14 +167,10 @@ _Noreturn void init_run(const struct init_args *a)
 	if (n != 1)
 		_exit(1);
 	close(a->fifo_fd);
+	/* As late as possible: from here on only execve must be allowed. */
+	if (!seccomp_loaded && a->seccomp && filter_load(a->seccomp, NULL) < 0)
+		die_after_start("seccomp", werr_msg());
 	execve(exe, a->cfg->process->args,
 	       a->cfg->process->env ? a->cfg->process->env : (char *[]){NULL});
-	{
-		char msg[PATH_MAX + 64];
-		int len = snprintf(msg, sizeof(msg), "ward: exec %s: %s\n", exe, strerror(errno));
-
-		if (len > 0 && write(2, msg, (size_t)len) < 0)
-			_exit(127);
-	}
-	_exit(127);
+	die_after_start(exe, strerror(errno));
 }

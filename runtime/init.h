@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "config.h"
+#include "seccomp_filter.h"
 
 struct init_args {
 	const struct oci_config *cfg;
@@ -16,6 +17,7 @@ struct init_args {
 	bool no_pivot;
 	bool userns;
 	int preserve_fds;
+	const struct filter_prog *seccomp; /* NULL: no filter */
 };
 
 _Noreturn void init_run(const struct init_args *a);

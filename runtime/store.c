@@ -241,6 +241,24 @@ int store_remove(struct container *c)
 	return 0;
 }
 
+int store_cache_dir(int rootfd, const char *name)
+{
+	char dir[64];
+	struct stat st;
+	int fd;
+
+	snprintf(dir, sizeof(dir), ".%s", name);
+	if (mkdirat(rootfd, dir, 0700) < 0 && errno != EEXIST)
+		return -1;
+	fd = openat(rootfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Ours only if nobody else could have put things in it. */
+	if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 void store_close(struct container *c)
 {
 	if (c->dirfd >= 0)

@@ -40,5 +40,8 @@ void store_refresh(struct container *c);
 /* Remove <root>/<id> and everything in it. */
 int store_remove(struct container *c);
 void store_close(struct container *c);
+/* <root>/.<name>/ (0700), for ward's own caches; -1 if it cannot be had
+ * (callers then work without the cache). Ids never start with '.'. */
+int store_cache_dir(int rootfd, const char *name);
 
 #endif

@@ -96,8 +96,7 @@ int support_check(const struct oci_config *c)
 		return NOT_YET(".linux.mountLabel", "SELinux");
 	if (l && !oci_resources_empty(l->resources))
 		return NOT_YET(".linux.resources", "setting cgroup resource limits");
-	if (l && l->seccomp)
-		return NOT_YET(".linux.seccomp", "a seccomp filter");
+
 	if (l && l->personality)
 		return NOT_YET(".linux.personality", "personality");
 	if (l && l->time_offsets)

@@ -8,11 +8,12 @@
 #include "error.h"
 
 enum sync_type {
-	SYNC_EOF = 0, /* peer closed */
-	SYNC_MAPPED,  /* parent → child: id maps written, go on */
-	SYNC_READY,   /* child → parent: set up, waiting on the start fifo */
-	SYNC_ACK,     /* parent → child: state saved, keep waiting */
-	SYNC_ERROR,   /* child → parent: setup failed, text says why */
+	SYNC_EOF = 0,    /* peer closed */
+	SYNC_MAPPED,     /* parent → child: id maps written, go on */
+	SYNC_READY,      /* child → parent: set up, waiting on the start fifo */
+	SYNC_ACK,        /* parent → child: state saved, keep waiting */
+	SYNC_ERROR,      /* child → parent: setup failed, text says why */
+	SYNC_SECCOMP_FD, /* child → parent: the seccomp listener fd (SCM_RIGHTS) */
 };
 
 struct sync_msg {
@@ -24,8 +25,12 @@ struct sync_msg {
 int sync_send(int fd, enum sync_type type);
 /* Send the current werr() message as SYNC_ERROR. */
 void sync_send_error(int fd);
-int sync_recv(int fd, struct sync_msg *m);
+/* passfd: where an fd sent along is stored (-1 if none); NULL closes any. */
+int sync_recv(int fd, struct sync_msg *m, int *passfd);
 /* Receive and insist on one type; a SYNC_ERROR becomes the current error. */
 int sync_expect(int fd, enum sync_type type);
+/* The same, with one fd passed along (SCM_RIGHTS). */
+int sync_send_fd(int fd, enum sync_type type, int passfd);
+int sync_expect_fd(int fd, enum sync_type type, int *passfd);
 
 #endif

@@ -1,0 +1,23 @@
+/* ward's built-in seccomp profile: what a normal Linux program needs, and
+ * nothing that reaches into the kernel or the host beyond that. Applied by the
+ * hardening layer when config.json has no seccomp section; `ward spec` writes
+ * it into the config it generates. */
+#ifndef WARD_OCI_SECCOMP_DEFAULT_H
+#define WARD_OCI_SECCOMP_DEFAULT_H
+
+#include <stddef.h>
+
+struct yajl_gen_t;
+
+/* A group of syscalls the profile denies, and why. */
+struct seccomp_deny_group {
+	const char *why;
+	const char *const *names;
+};
+
+/* Emit the profile as a runtime-spec "seccomp" object. */
+int oci_seccomp_default_gen(struct yajl_gen_t *g);
+/* The denied groups (documentation, `ward features`, tests). */
+const struct seccomp_deny_group *oci_seccomp_default_denied(size_t *n);
+
+#endif

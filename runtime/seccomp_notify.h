@@ -1,0 +1,12 @@
+#ifndef WARD_SECCOMP_NOTIFY_H
+#define WARD_SECCOMP_NOTIFY_H
+
+#include "oci_state.h"
+
+/* Hand a seccomp listener fd to the agent at listenerPath, with the
+ * container process state as runc sends it: {"ociVersion", "fds":
+ * ["seccompFd"], "pid", "metadata", "state"} and the fd as SCM_RIGHTS. */
+int seccomp_notify_send(const char *path, const char *metadata, const struct oci_state *st,
+                        int listener_fd);
+
+#endif
