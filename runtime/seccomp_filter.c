@@ -37,10 +37,8 @@ static int permissiveness(uint32_t act)
 		return 4;
 	case SCMP_ACT_NOTIFY:
 		return 5;
-	case SCMP_ACT_LOG:
+	default: /* SCMP_ACT_ALLOW, and SCMP_ACT_LOG, which allows too */
 		return 6;
-	default: /* SCMP_ACT_ALLOW */
-		return 7;
 	}
 }
 
@@ -207,7 +205,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 				/* Profiles list syscalls newer kernels have: fine to skip
 				 * when the rule would let more through than the default;
 				 * a deny rule silently dropped would be a hole. */
-				if (permissiveness(act) > permissiveness(def_act)) {
+				if (permissiveness(act) >= permissiveness(def_act)) {
 					log_debug("seccomp: skipping unknown syscall \"%s\"",
 					          sc->names[n]);
 					continue;
@@ -380,7 +378,7 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 	}
 	if (export_bpf(ctx, out) < 0)
 		goto out;
-	if (permissiveness(def_act) < permissiveness(SCMP_ACT_LOG) &&
+	if (permissiveness(def_act) < permissiveness(SCMP_ACT_ALLOW) &&
 	    seccomp_arch_native() == SCMP_ARCH_X86_64 && prepend_enosys(s, ctx, out) < 0)
 		goto out;
 	r = 0;
