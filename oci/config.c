@@ -590,24 +590,16 @@ void oci_config_free(struct oci_config *c)
 	free(c);
 }
 
-struct oci_config *oci_config_load(const char *bundle)
+int oci_read_file(const char *path, char **out, size_t *out_len)
 {
-	char path[PATH_MAX];
-	struct oci_config *c = NULL;
 	struct stat st;
 	char *buf = NULL;
 	size_t got = 0;
-	int fd;
+	int fd, r = -1;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path)) {
-		werr(ENAMETOOLONG, "bundle path %s", bundle);
-		return NULL;
-	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		werr(errno, "cannot open %s", path);
-		return NULL;
-	}
+	if (fd < 0)
+		return werr(errno, "cannot open %s", path);
 	if (fstat(fd, &st) < 0) {
 		werr(errno, "cannot stat %s", path);
 		goto out;
@@ -637,11 +629,45 @@ struct oci_config *oci_config_load(const char *bundle)
 		got += (size_t)n;
 	}
 	buf[got] = '\0';
-	c = oci_config_parse(buf, got, "config.json");
+	*out = buf;
+	*out_len = got;
+	buf = NULL;
+	r = 0;
 out:
 	free(buf);
 	close(fd);
+	return r;
+}
+
+struct oci_config *oci_config_load(const char *bundle)
+{
+	char path[PATH_MAX];
+	struct oci_config *c;
+	char *buf;
+	size_t len;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path)) {
+		werr(ENAMETOOLONG, "bundle path %s", bundle);
+		return NULL;
+	}
+	if (oci_read_file(path, &buf, &len) < 0)
+		return NULL;
+	c = oci_config_parse(buf, len, "config.json");
+	free(buf);
 	return c;
+}
+
+struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what)
+{
+	return jdecode_document(&process_schema, buf, len, OCI_MAX_DEPTH, what);
+}
+
+void oci_process_free(struct oci_process *p)
+{
+	if (p == NULL)
+		return;
+	jwalk_free(&process_schema, p);
+	free(p);
 }
 
 const struct oci_namespace *oci_config_namespace(const struct oci_config *c, int flag)

@@ -221,6 +221,12 @@ struct oci_config {
 struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what);
 /* Read and parse <bundle>/config.json. */
 struct oci_config *oci_config_load(const char *bundle);
+/* Read a JSON file (regular, at most OCI_MAX_CONFIG_SIZE) into *buf (NUL
+ * terminated; caller frees). */
+int oci_read_file(const char *path, char **buf, size_t *len);
+/* Parse a runtime-spec process object (`exec --process FILE`). */
+struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what);
+void oci_process_free(struct oci_process *p);
 void oci_config_free(struct oci_config *c);
 
 /* Lookups used by the runtime. */

@@ -19,6 +19,13 @@ const struct command commands[] = {
      "run [--bundle DIR] [--pid-file FILE] [--detach] [--no-pivot] [--preserve-fds N] "
      "[--keep] ID",
      "create and start a container; without --detach wait and pass on its exit status", true},
+    {"exec", cmd_exec,
+     "exec [--process FILE] [--detach] [--pid-file FILE] [--cwd DIR] [--env K=V]... "
+     "[--user UID[:GID]] [--additional-gids GID]... [--cap CAP]... [--no-new-privs] "
+     "[--preserve-fds N] ID [COMMAND [ARG...]]",
+     "run another process in a container, in all its namespaces and under its seccomp "
+     "filter",
+     true},
     {"state", cmd_state, "state ID", "print the state of a container as JSON", false},
     {"kill", cmd_kill, "kill [--all] ID [SIGNAL]",
      "send a signal (name or number, default SIGTERM) to a container", false},
@@ -71,6 +78,16 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 	case OPT_STR:
 		*(const char **)o->dst = val;
 		return 0;
+	case OPT_LIST: {
+		struct optlist *l = o->dst;
+		char **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+
+		if (nv == NULL)
+			return werr(ENOMEM, "out of memory");
+		nv[l->n++] = (char *)val;
+		l->v = nv;
+		return 0;
+	}
 	case OPT_INT: {
 		char *end;
 		long v;

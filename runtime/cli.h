@@ -15,13 +15,19 @@ struct globals {
 	int rootfd; /* opened on demand by cli_root() */
 };
 
-enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT };
+enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_LIST };
+
+/* Values of a repeatable option, in order (argv strings, not copies). */
+struct optlist {
+	char **v;
+	size_t n;
+};
 
 struct opt {
 	const char *name;
 	char short_name;
 	enum opt_kind kind;
-	void *dst; /* bool *, const char **, int * */
+	void *dst; /* bool *, const char **, int *, struct optlist * */
 };
 
 /* Parse options of one command. Positional arguments are collected in
@@ -53,6 +59,7 @@ int cmd_delete(struct globals *g, int argc, char **argv);
 int cmd_run(struct globals *g, int argc, char **argv);
 int cmd_list(struct globals *g, int argc, char **argv);
 int cmd_spec(struct globals *g, int argc, char **argv);
+int cmd_exec(struct globals *g, int argc, char **argv);
 
 void cli_usage(int fd);
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -10,7 +11,10 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
                     struct container *c, int *pidfd)
 {
 	char bundle[PATH_MAX];
+	char path[PATH_MAX + 16];
 	struct oci_config *cfg;
+	char *json;
+	size_t len;
 	struct create_opts o = {.id = id,
 	                        .bundle = bundle,
 	                        .pid_file = cc->pid_file,
@@ -26,11 +30,19 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		               "support yet");
 	if (cli_root(g) < 0)
 		return -1;
-	cfg = oci_config_load(bundle);
-	if (cfg == NULL)
+	snprintf(path, sizeof(path), "%s/config.json", bundle);
+	if (oci_read_file(path, &json, &len) < 0)
 		return werr_ctx("bundle %s", bundle);
+	cfg = oci_config_parse(json, len, "config.json");
+	if (cfg == NULL) {
+		free(json);
+		return werr_ctx("bundle %s", bundle);
+	}
+	o.config_json = json;
+	o.config_len = len;
 	r = container_create(g->rootfd, &o, cfg, c, pidfd);
 	oci_config_free(cfg);
+	free(json);
 	return r;
 }
 

@@ -1,5 +1,6 @@
 #include "create_cli.h"
 #include "error.h"
+#include "waitfwd.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -11,44 +12,6 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Signals a foreground `run` passes on to the container's init. */
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
-
-/* Wait for the init, passing signals on; returns its exit status the way a
- * shell reports it (128+N for a signal). */
-static int wait_forwarding(int pidfd, const sigset_t *set)
-{
-	int sfd = signalfd(-1, set, SFD_CLOEXEC);
-	struct pollfd pfd[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
-	siginfo_t si = {0};
-
-	if (sfd < 0)
-		return werr(errno, "signalfd");
-	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			close(sfd);
-			return werr(errno, "poll");
-		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo ssi;
-
-			if (read(sfd, &ssi, sizeof(ssi)) == sizeof(ssi))
-				pidfd_send_signal(pidfd, (int)ssi.ssi_signo, NULL, 0);
-		}
-		if (pfd[0].revents & POLLIN)
-			break;
-	}
-	close(sfd);
-	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0)
-		if (errno != EINTR)
-			return werr(errno, "waiting for the container");
-	if (si.si_code == CLD_EXITED)
-		return si.si_status;
-	return 128 + si.si_status;
-}
 
 int cmd_run(struct globals *g, int argc, char **argv)
 {
@@ -70,10 +33,7 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		return -1;
 	/* Blocked before the clone so that no signal is lost; the init resets
 	 * its mask before anything else. */
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaddset(&set, forwarded[i]);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	fwd_block(&set, &old);
 	if (create_from_cli(g, &cc, pos[0], &c, &pidfd) < 0)
 		return -1;
 	if (container_start(&c) < 0) {
@@ -92,7 +52,7 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		return 0;
 	}
 	store_unlock(&c);
-	status = wait_forwarding(pidfd, &set);
+	status = fwd_wait(pidfd, &set);
 	close(pidfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!cc.keep) {

@@ -115,16 +115,8 @@ static int forward_listener(int sock, const struct create_opts *o, const struct 
 	                       .bundle = (char *)o->bundle,
 	                       .annotations = cfg->annotations,
 	                       .n_annotations = cfg->n_annotations};
-	int fd, r;
 
-	if (sync_expect_fd(sock, SYNC_SECCOMP_FD, &fd) < 0)
-		return -1;
-	if (fd < 0)
-		return werr(EPROTO, "seccomp listener fd missing");
-	r = seccomp_notify_send(cfg->linux->seccomp->listener_path,
-	                        cfg->linux->seccomp->listener_metadata, &st, fd);
-	close(fd);
-	return r;
+	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st);
 }
 
 static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2])
@@ -178,6 +170,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		filter_prog_free(&prog);
 		return -1;
 	}
+	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
+		goto fail;
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
 		werr(errno, "creating the start fifo");
 		goto fail;

@@ -15,6 +15,8 @@ struct create_opts {
 	const char *console_socket;
 	bool no_pivot;
 	int preserve_fds;
+	const char *config_json; /* the bytes cfg was parsed from, saved for exec */
+	size_t config_len;
 };
 
 /* Build the container up to the start fifo and save its state. On success

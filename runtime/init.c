@@ -44,41 +44,6 @@ static int set_names(const struct oci_config *c)
 	return 0;
 }
 
-/* Exactly fds 0-2 and 3..3+preserve-1 reach the user process; everything
- * else ward or its caller had open is closed by execve. */
-static int seal_fds(int preserve)
-{
-	for (int fd = 3; fd < 3 + preserve; fd++) {
-		int fl = fcntl(fd, F_GETFD);
-
-		if (fl >= 0 && fcntl(fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
-			return werr(errno, "--preserve-fds: fd %d", fd);
-	}
-	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
-		return werr(errno, "close_range");
-	return 0;
-}
-
-/* Install the filter now and, with SCMP_ACT_NOTIFY rules, hand the
- * listener to the parent, which forwards it to the agent. */
-static int load_seccomp(const struct init_args *a, bool *loaded)
-{
-	int nfd = -1;
-
-	if (a->seccomp == NULL || *loaded)
-		return 0;
-	if (filter_load(a->seccomp, &nfd) < 0)
-		return -1;
-	*loaded = true;
-	if (nfd >= 0) {
-		int r = sync_send_fd(a->sync_fd, SYNC_SECCOMP_FD, nfd);
-
-		close(nfd);
-		return r;
-	}
-	return 0;
-}
-
 static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
 {
 	const struct oci_config *c = a->cfg;
@@ -106,36 +71,18 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	}
 	/* Device nodes and mount points get the modes asked for. */
 	umask(0);
-	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0 || process_limits(c->process) < 0 ||
-	    process_chdir(c->process) < 0)
+	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0)
 		return -1;
-	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
-	 * while we still have it (the filter then also covers the privilege
-	 * drop, as with runc). */
-	if (!c->process->no_new_privileges && load_seccomp(a, seccomp_loaded) < 0)
-		return -1;
-	if (process_credentials(c->process, a->userns) < 0)
-		return -1;
-	/* Changing credentials cleared the parent-death signal. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-		return werr(errno, "PR_SET_PDEATHSIG");
-	if (process_chdir(c->process) < 0 || process_find_exec(c->process, exe) < 0)
-		return -1;
-	/* A listener must reach the agent through the parent, before READY. */
-	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
-		return -1;
-	return seal_fds(a->preserve_fds);
-}
+	{
+		struct prepare_args pa = {.proc = c->process,
+		                          .seccomp = a->seccomp,
+		                          .sync_fd = a->sync_fd,
+		                          .userns = a->userns,
+		                          .preserve_fds = a->preserve_fds,
+		                          .pdeathsig = true};
 
-static _Noreturn void die_after_start(const char *what, const char *why)
-{
-	char msg[WERR_MAX + 64];
-	int len = snprintf(msg, sizeof(msg), "ward: %s: %s\n", what, why);
-
-	/* The creator is gone: stderr is the only way left to say why. */
-	if (len > 0 && write(2, msg, (size_t)len) < 0)
-		_exit(127);
-	_exit(127);
+		return process_prepare(&pa, exe, seccomp_loaded);
+	}
 }
 
 _Noreturn void init_run(const struct init_args *a)
@@ -167,10 +114,5 @@ _Noreturn void init_run(const struct init_args *a)
 	if (n != 1)
 		_exit(1);
 	close(a->fifo_fd);
-	/* As late as possible: from here on only execve must be allowed. */
-	if (!seccomp_loaded && a->seccomp && filter_load(a->seccomp, NULL) < 0)
-		die_after_start("seccomp", werr_msg());
-	execve(exe, a->cfg->process->args,
-	       a->cfg->process->env ? a->cfg->process->env : (char *[]){NULL});
-	die_after_start(exe, strerror(errno));
+	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp);
 }

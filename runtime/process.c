@@ -1,6 +1,7 @@
 #include "process.h"
 #include "caps.h"
 #include "error.h"
+#include "sync.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,4 +138,90 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
 			return 0;
 	}
 	return werr(0, "exec: \"%s\": executable file not found in $PATH", arg0);
+}
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* Exactly fds 0-2 and 3..3+preserve-1 reach the user process; everything
+ * else ward or its caller had open is closed by execve. */
+static int seal_fds(int preserve)
+{
+	for (int fd = 3; fd < 3 + preserve; fd++) {
+		int fl = fcntl(fd, F_GETFD);
+
+		if (fl >= 0 && fcntl(fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
+			return werr(errno, "--preserve-fds: fd %d", fd);
+	}
+	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		return werr(errno, "close_range");
+	return 0;
+}
+
+/* Install the filter now and, with SCMP_ACT_NOTIFY rules, hand the
+ * listener to the parent, which forwards it to the agent. */
+static int load_seccomp(const struct prepare_args *a, bool *loaded)
+{
+	int nfd = -1;
+
+	if (a->seccomp == NULL || *loaded)
+		return 0;
+	if (filter_load(a->seccomp, &nfd) < 0)
+		return -1;
+	*loaded = true;
+	if (nfd >= 0) {
+		int r = sync_send_fd(a->sync_fd, SYNC_SECCOMP_FD, nfd);
+
+		close(nfd);
+		return r;
+	}
+	return 0;
+}
+
+int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
+{
+	const struct oci_process *p = a->proc;
+
+	*seccomp_loaded = false;
+	if (process_limits(p) < 0 || process_chdir(p) < 0)
+		return -1;
+	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
+	 * while we still have it (the filter then also covers the privilege
+	 * drop, as with runc). */
+	if (!p->no_new_privileges && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
+	if (process_credentials(p, a->userns) < 0)
+		return -1;
+	/* Changing credentials cleared the parent-death signal. */
+	if (a->pdeathsig && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return werr(errno, "PR_SET_PDEATHSIG");
+	/* Again as the final user: it must be allowed to be there. */
+	if (process_chdir(p) < 0 || process_find_exec(p, exe) < 0)
+		return -1;
+	/* A listener must reach the agent through the parent, before READY. */
+	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
+	return seal_fds(a->preserve_fds);
+}
+
+static _Noreturn void die(const char *what, const char *why)
+{
+	char msg[WERR_MAX + 64];
+	int len = snprintf(msg, sizeof(msg), "ward: %s: %s\n", what, why);
+
+	/* The creator may be gone: stderr is the only way left to say why. */
+	if (len > 0 && write(2, msg, (size_t)len) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+_Noreturn void process_exec(const struct oci_process *p, const char *exe,
+                            const struct filter_prog *seccomp_due)
+{
+	/* As late as possible: from here on only execve must be allowed. */
+	if (seccomp_due && filter_load(seccomp_due, NULL) < 0)
+		die("seccomp", werr_msg());
+	execve(exe, p->args, p->env ? p->env : (char *[]){NULL});
+	die(exe, strerror(errno));
 }

@@ -1,5 +1,7 @@
 #include "seccomp_notify.h"
 #include "error.h"
+#include "seccomp_spec.h"
+#include "sync.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -75,5 +77,18 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	if (sock >= 0)
 		close(sock);
 	yajl_gen_free(g);
+	return r;
+}
+
+int seccomp_notify_forward(int sock, const struct oci_seccomp *s, const struct oci_state *st)
+{
+	int fd, r;
+
+	if (sync_expect_fd(sock, SYNC_SECCOMP_FD, &fd) < 0)
+		return -1;
+	if (fd < 0)
+		return werr(EPROTO, "seccomp listener fd missing");
+	r = seccomp_notify_send(s->listener_path, s->listener_metadata, st, fd);
+	close(fd);
 	return r;
 }

@@ -9,4 +9,9 @@
 int seccomp_notify_send(const char *path, const char *metadata, const struct oci_state *st,
                         int listener_fd);
 
+/* Receive the listener fd the process sends over sync socket sock (a
+ * SYNC_SECCOMP_FD message) and hand it to the agent of section s. */
+struct oci_seccomp;
+int seccomp_notify_forward(int sock, const struct oci_seccomp *s, const struct oci_state *st);
+
 #endif

@@ -181,34 +181,68 @@ void store_refresh(struct container *c)
 	c->st->status = strdup(status_name(c->status));
 }
 
-int store_save(struct container *c)
+int store_write(struct container *c, const char *name, const char *buf, size_t len)
 {
-	char *json = NULL;
-	size_t len;
+	char tmp[64];
 	ssize_t n;
 	int fd;
 
-	if (oci_state_to_json(c->st, true, &json, &len) < 0)
-		return -1;
-	fd = openat(c->dirfd, STATE_FILE ".tmp",
-	            O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		free(json);
-		return werr(errno, "writing state of \"%s\"", c->id);
-	}
-	n = write(fd, json, len);
-	free(json);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return werr(errno, "writing %s of \"%s\"", name, c->id);
+	n = write(fd, buf, len);
 	if (n != (ssize_t)len || fsync(fd) < 0) {
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		unlinkat(c->dirfd, STATE_FILE ".tmp", 0);
-		return werr(e, "writing state of \"%s\"", c->id);
+		unlinkat(c->dirfd, tmp, 0);
+		return werr(e, "writing %s of \"%s\"", name, c->id);
 	}
 	close(fd);
-	if (renameat(c->dirfd, STATE_FILE ".tmp", c->dirfd, STATE_FILE) < 0)
-		return werr(errno, "writing state of \"%s\"", c->id);
+	if (renameat(c->dirfd, tmp, c->dirfd, name) < 0)
+		return werr(errno, "writing %s of \"%s\"", name, c->id);
 	return 0;
+}
+
+int store_save(struct container *c)
+{
+	char *json = NULL;
+	size_t len;
+	int r;
+
+	if (oci_state_to_json(c->st, true, &json, &len) < 0)
+		return -1;
+	r = store_write(c, STATE_FILE, json, len);
+	free(json);
+	return r;
+}
+
+struct oci_config *store_load_config(struct container *c)
+{
+	char buf[32];
+	char *json;
+	size_t len;
+	struct oci_config *cfg;
+	int fd;
+
+	/* The copy taken at create: the bundle may have changed since. */
+	snprintf(buf, sizeof(buf), "%s", CONFIG_FILE);
+	fd = openat(c->dirfd, buf, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		werr(errno, "config of \"%s\"", c->id);
+		return NULL;
+	}
+	snprintf(buf, sizeof(buf), "/proc/self/fd/%d", fd);
+	if (oci_read_file(buf, &json, &len) < 0) {
+		close(fd);
+		werr_ctx("config of \"%s\"", c->id);
+		return NULL;
+	}
+	close(fd);
+	cfg = oci_config_parse(json, len, "saved config.json");
+	free(json);
+	return cfg;
 }
 
 int store_remove(struct container *c)

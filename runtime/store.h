@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "config.h"
 #include "oci_state.h"
 
 enum container_status { ST_CREATING, ST_CREATED, ST_RUNNING, ST_STOPPED };
@@ -18,8 +19,9 @@ struct container {
 	enum container_status status;
 };
 
-#define EXEC_FIFO  "exec.fifo"
-#define STATE_FILE "state.json"
+#define EXEC_FIFO   "exec.fifo"
+#define STATE_FILE  "state.json"
+#define CONFIG_FILE "config.json" /* the bytes create parsed */
 
 const char *status_name(enum container_status s);
 /* Open (creating if needed, 0700) the state root. */
@@ -35,6 +37,10 @@ void store_unlock(struct container *c);
 int store_relock(struct container *c);
 /* Write state.json atomically (temp file + rename). */
 int store_save(struct container *c);
+/* Write any file of the state dir atomically. */
+int store_write(struct container *c, const char *name, const char *buf, size_t len);
+/* The config.json saved at create. */
+struct oci_config *store_load_config(struct container *c);
 /* Recompute c->status from the process. */
 void store_refresh(struct container *c);
 /* Remove <root>/<id> and everything in it. */

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define HEAD                                                                                       \
-	"{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,"      \
+	"{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"r\"},\"process\":{\"user\":{\"uid\":0,"    \
 	"\"gid\":0},\"args\":[\"a\"],\"cwd\":\"/\"},\"linux\":{\"seccomp\":"
 
 static struct oci_config *cfg;
@@ -78,30 +78,34 @@ static int probe(const struct filter_prog *p, long nr, long a0, long a1)
 
 static void test_errors(void)
 {
-	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"flags\":[\"SECCOMP_FILTER_FLAG_X\"]}",
-		       ".linux.seccomp.flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_X\""),
+	ok(compile_err(
+	       "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"flags\":[\"SECCOMP_FILTER_FLAG_X\"]}",
+	       ".linux.seccomp.flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_X\""),
 	   "unknown flag refused");
-	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
-		       "\"action\":\"SCMP_ACT_NOTIFY\"}]}",
-		       "listenerPath: required with SCMP_ACT_NOTIFY"),
+	ok(compile_err(
+	       "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
+	       "\"action\":\"SCMP_ACT_NOTIFY\"}]}",
+	       "listenerPath: required with SCMP_ACT_NOTIFY"),
 	   "NOTIFY needs a listener");
 	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_NOTIFY\",\"listenerPath\":\"/x\"}",
-		       "SCMP_ACT_NOTIFY as the default"),
+	               "SCMP_ACT_NOTIFY as the default"),
 	   "NOTIFY as the default action refused");
 	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"flags\":"
-		       "[\"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV\"]}",
-		       "needs a SCMP_ACT_NOTIFY rule"),
+	               "[\"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV\"]}",
+	               "needs a SCMP_ACT_NOTIFY rule"),
 	   "WAIT_KILLABLE_RECV without NOTIFY refused");
 	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\","
-		       "\"bogus_call\"],\"action\":\"SCMP_ACT_KILL\"}]}",
-		       ".syscalls[0].names[1]: unknown syscall \"bogus_call\" in a rule stricter"),
+	               "\"bogus_call\"],\"action\":\"SCMP_ACT_KILL\"}]}",
+	               ".syscalls[0].names[1]: unknown syscall \"bogus_call\" in a rule stricter"),
 	   "unknown syscall in a deny rule refused");
-	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
-		       "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":70000}]}",
-		       "errnoRet 70000 is out of range"),
+	ok(compile_err(
+	       "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getpid\"],"
+	       "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":70000}]}",
+	       "errnoRet 70000 is out of range"),
 	   "errnoRet beyond 16 bits refused");
-	ok(compile_err("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"architectures\":[\"SCMP_ARCH_M68K\"]}",
-		       "architectures[0]"),
+	ok(compile_err(
+	       "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"architectures\":[\"SCMP_ARCH_M68K\"]}",
+	       "architectures[0]"),
 	   "architecture unknown to libseccomp refused");
 }
 
@@ -111,17 +115,17 @@ static void test_behaviour(void)
 	const struct oci_seccomp *s;
 
 	s = section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
-		    "{\"names\":[\"getppid\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":77},"
-		    "{\"names\":[\"getpgrp\"],\"action\":\"SCMP_ACT_ERRNO\"},"
-		    "{\"names\":[\"sched_yield\"],\"action\":\"SCMP_ACT_KILL_PROCESS\"},"
-		    "{\"names\":[\"getpgid\"],\"action\":\"SCMP_ACT_TRAP\"},"
-		    "{\"names\":[\"dup\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":70,\"args\":["
-		    "{\"index\":0,\"value\":100,\"op\":\"SCMP_CMP_EQ\"},"
-		    "{\"index\":0,\"value\":101,\"op\":\"SCMP_CMP_EQ\"}]},"
-		    "{\"names\":[\"dup2\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":70,\"args\":["
-		    "{\"index\":0,\"value\":100,\"op\":\"SCMP_CMP_EQ\"},"
-		    "{\"index\":1,\"value\":200,\"op\":\"SCMP_CMP_EQ\"}]},"
-		    "{\"names\":[\"no_such_call_99\"],\"action\":\"SCMP_ACT_LOG\"}]}");
+	            "{\"names\":[\"getppid\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":77},"
+	            "{\"names\":[\"getpgrp\"],\"action\":\"SCMP_ACT_ERRNO\"},"
+	            "{\"names\":[\"sched_yield\"],\"action\":\"SCMP_ACT_KILL_PROCESS\"},"
+	            "{\"names\":[\"getpgid\"],\"action\":\"SCMP_ACT_TRAP\"},"
+	            "{\"names\":[\"dup\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":70,\"args\":["
+	            "{\"index\":0,\"value\":100,\"op\":\"SCMP_CMP_EQ\"},"
+	            "{\"index\":0,\"value\":101,\"op\":\"SCMP_CMP_EQ\"}]},"
+	            "{\"names\":[\"dup2\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":70,\"args\":["
+	            "{\"index\":0,\"value\":100,\"op\":\"SCMP_CMP_EQ\"},"
+	            "{\"index\":1,\"value\":200,\"op\":\"SCMP_CMP_EQ\"}]},"
+	            "{\"names\":[\"no_such_call_99\"],\"action\":\"SCMP_ACT_LOG\"}]}");
 	if (!ok(s && filter_compile(s, &p) == 0, "permissive filter compiles")) {
 		diag("%s", werr_msg());
 		return;
@@ -133,15 +137,15 @@ static void test_behaviour(void)
 	ok(probe(&p, SYS_getpgid, 0, 0) == 1000 + SIGSYS, "TRAP raises SIGSYS");
 	ok(probe(&p, SYS_getpid, 0, 0) == 0, "default ALLOW");
 	ok(probe(&p, SYS_dup, 100, 0) == 70 && probe(&p, SYS_dup, 101, 0) == 70 &&
-		   probe(&p, SYS_dup, 102, 0) == EBADF,
+	       probe(&p, SYS_dup, 102, 0) == EBADF,
 	   "two conditions on one argument: either matches");
 	ok(probe(&p, SYS_dup2, 100, 200) == 70 && probe(&p, SYS_dup2, 100, 201) == EBADF,
 	   "conditions on two arguments: both must match");
 	filter_prog_free(&p);
 
 	s = section("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":99,\"syscalls\":["
-		    "{\"names\":[\"exit_group\",\"exit\",\"getpid\",\"prctl\",\"seccomp\"],"
-		    "\"action\":\"SCMP_ACT_ALLOW\"}]}");
+	            "{\"names\":[\"exit_group\",\"exit\",\"getpid\",\"prctl\",\"seccomp\"],"
+	            "\"action\":\"SCMP_ACT_ALLOW\"}]}");
 	if (!ok(s && filter_compile(s, &p) == 0, "deny-by-default filter compiles"))
 		return;
 	ok(p.insns[0].code == (BPF_LD | BPF_W | BPF_ABS), "ENOSYS prefix loads the arch first");
@@ -183,8 +187,8 @@ static void test_cache(void)
 	int dfd;
 
 	const struct oci_seccomp *s =
-		section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getppid\"],"
-			"\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":77}]}");
+	    section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getppid\"],"
+	            "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":77}]}");
 
 	if (s == NULL || mkdtemp(dir) == NULL)
 		return;
@@ -192,11 +196,11 @@ static void test_cache(void)
 	ok(filter_canonical(s, &k1, &l1) == 0, "canonical form");
 	ok(filter_compile_cached(s, dfd, &a) == 0, "first compile writes the cache");
 	ok(filter_compile_cached(s, dfd, &b) == 0 && a.len == b.len &&
-		   memcmp(a.insns, b.insns, a.len * sizeof(*a.insns)) == 0,
+	       memcmp(a.insns, b.insns, a.len * sizeof(*a.insns)) == 0,
 	   "second compile reads the same program back");
 	filter_prog_free(&b);
 	s = section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getppid\"],"
-		    "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":78}]}");
+	            "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":78}]}");
 	ok(filter_canonical(s, &k2, &l2) == 0 && (l1 != l2 || memcmp(k1, k2, l1) != 0),
 	   "a different errnoRet is a different key");
 	ok(filter_compile_cached(s, dfd, &b) == 0 && probe(&b, SYS_getppid, 0, 0) == 78,

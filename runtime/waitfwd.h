@@ -1,0 +1,15 @@
+/* Waiting for a process of ours while passing the caller's signals on to
+ * it, as `run` and `exec` do in the foreground. */
+#ifndef WARD_WAITFWD_H
+#define WARD_WAITFWD_H
+
+#include <signal.h>
+
+/* Block the forwarded signals (before the clone: nothing gets lost; the
+ * child resets its mask). */
+void fwd_block(sigset_t *set, sigset_t *old);
+/* Wait for the process behind pidfd, forwarding set; its exit status as a
+ * shell reports it (128+N after signal N), or -1 with werr. */
+int fwd_wait(int pidfd, const sigset_t *set);
+
+#endif

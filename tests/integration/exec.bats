@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# exec: another process in every namespace of a container, under its filter.
+
+load ../helpers/common
+
+setup() {
+	ward_setup
+	cp "$WARD_BUILDDIR/tests/helpers/sysprobe" "$BUNDLE/rootfs/bin/sysprobe"
+	cmd 'sleep 1000'
+	cfg '.process.env += ["FROM_CONFIG=1"] | .process.rlimits = [{"type": "RLIMIT_NOFILE", "hard": 300, "soft": 200}]'
+}
+
+@test "exec joins every namespace of the container" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" sh -c 'for n in pid mnt net ipc uts cgroup; do [ "$(readlink /proc/1/ns/$n)" = "$(readlink /proc/self/ns/$n)" ] || echo "differs: $n"; done; echo pid=$$; hostname'
+	assert_success
+	refute_output --partial differs
+	assert_line --regexp '^pid=[0-9]+$'
+	assert_line ward
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "exec gets the container's filter, capabilities, no_new_privs, rlimits and env" {
+	cfg '.linux.seccomp.defaultErrnoRet = 200'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec --env EXTRA=2 "$ID" sh -c 'grep -E "^(CapEff|NoNewPrivs|Seccomp):" /proc/self/status; ulimit -n; echo $FROM_CONFIG$EXTRA; sysprobe keyctl 0; sysprobe unshare 0'
+	assert_success
+	assert_output "$(printf 'CapEff:\t0000000020000420\nNoNewPrivs:\t1\nSeccomp:\t2\n200\n12\nerrno 200\nerrno 200')"
+	ward delete --force "$ID"
+}
+
+@test "exec: --user, --additional-gids, --cwd and --cap" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec --user 1000:1001 -g 7 --cwd /etc "$ID" sh -c 'id -u; id -G; pwd'
+	assert_success
+	assert_output $'1000\n1001 7\n/etc'
+	run ward exec --cap CAP_CHOWN "$ID" grep CapEff /proc/self/status
+	assert_output "CapEff:	0000000020000421"
+	run ward exec --cap CAP_FLY "$ID" true
+	assert_failure 1
+	assert_output 'ward: exec: --cap: unknown capability "CAP_FLY"'
+	ward delete --force "$ID"
+}
+
+@test "exec passes on the exit status and the output" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" sh -c 'echo out; echo err >&2; exit 42'
+	assert_failure 42
+	assert_line out
+	assert_line err
+	ward delete --force "$ID"
+}
+
+@test "exec --process FILE runs a runtime-spec process object" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	cat >"$TMP/process.json" <<-'JSON'
+	{"user": {"uid": 5, "gid": 6}, "args": ["sh", "-c", "id -u; id -g; echo $ONLY; pwd"],
+	 "env": ["ONLY=proc", "PATH=/bin"], "cwd": "/tmp", "noNewPrivileges": true}
+	JSON
+	run ward exec --process "$TMP/process.json" "$ID"
+	assert_success
+	assert_output $'5\n6\nproc\n/tmp'
+	echo '{"user": {"uid": 0, "gid": 0}, "cwd": "/", "args": []}' >"$TMP/bad.json"
+	run ward exec --process "$TMP/bad.json" "$ID"
+	assert_failure 1
+	assert_output "ward: $TMP/bad.json: .args: must be a non-empty array of strings"
+	ward delete --force "$ID"
+}
+
+@test "exec --detach --pid-file leaves the process running in the container" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	ward exec --detach --pid-file "$TMP/exec.pid" "$ID" sleep 999 >/dev/null 2>&1
+	pid=$(cat "$TMP/exec.pid")
+	pid_alive "$pid"
+	[ "$(readlink "/proc/$pid/ns/pid")" = "$(readlink "/proc/$(init_pid "$ID")/ns/pid")" ]
+	ward kill --all "$ID" KILL
+	wait_dead "$pid"
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "exec errors: not found, stopped container, unknown id, terminal" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" no-such-binary
+	assert_failure 1
+	assert_output 'ward: exec: "no-such-binary": executable file not found in $PATH'
+	run ward exec --tty "$ID" sh
+	assert_failure 1
+	assert_output --partial "terminal support"
+	run ward exec nosuch true
+	assert_failure 1
+	assert_output 'ward: container "nosuch" does not exist'
+	pid=$(init_pid "$ID")
+	ward kill "$ID" KILL
+	wait_dead "$pid"
+	run ward exec "$ID" true
+	assert_failure 1
+	assert_output "ward: container \"$ID\" is stopped: exec needs a created or running container"
+	ward delete "$ID"
+	assert_no_leftovers
+}
+
+@test "CVE-2024-21626: exec --cwd through a leaked fd cannot reach the host" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	for fd in 3 4 5 6 7 8 9; do
+		run ward exec --cwd "/proc/self/fd/$fd" "$ID" sh -c 'ls ..'
+		assert_failure
+		refute_output --partial bundle
+	done
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "exec gets no runtime fd" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	exec 7<"$TMP"
+	run ward exec "$ID" ls /proc/self/fd
+	exec 7<&-
+	assert_output $'0\n1\n2\n3'
+	ward delete --force "$ID"
+}
+
+@test "exec into a user-namespaced container" {
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" sh -c 'id -u; cat /proc/self/uid_map'
+	assert_success
+	assert_line --index 0 0
+	assert_line --index 1 --regexp '^ +0 +200000 +65536$'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "the config exec uses is the one create saw, not the bundle's current one" {
+	ward run -d --bundle "$BUNDLE" "$ID"
+	cfg '.process.env = ["PATH=/bin", "FROM_CONFIG=changed-later"]'
+	run ward exec "$ID" sh -c 'echo $FROM_CONFIG'
+	assert_output 1
+	run stat -c %a "$ROOT/$ID/config.json"
+	assert_output 600
+	ward delete --force "$ID"
+}
