@@ -1,5 +1,6 @@
 #include "container.h"
 #include "error.h"
+#include "hooks.h"
 #include "init.h"
 #include "log.h"
 #include "proc.h"
@@ -104,6 +105,28 @@ static int record_state(struct container *c, const struct create_opts *o,
 	return store_save(c);
 }
 
+/* With its mounts done the init asks for prestart and createRuntime, which
+ * run here, in the runtime namespace; the answer tells it its host pid. */
+static int run_create_hooks(int sock, const struct create_opts *o, const struct oci_config *cfg,
+                            pid_t pid)
+{
+	struct oci_state st = {.oci_version = cfg->oci_version,
+	                       .id = (char *)o->id,
+	                       .status = "creating",
+	                       .pid = pid,
+	                       .bundle = (char *)o->bundle,
+	                       .annotations = cfg->annotations,
+	                       .n_annotations = cfg->n_annotations};
+
+	if (!hooks_any(cfg, HOOK_PRESTART) && !hooks_any(cfg, HOOK_CREATE_RUNTIME) &&
+	    !hooks_any(cfg, HOOK_CREATE_CONTAINER) && !hooks_any(cfg, HOOK_START_CONTAINER))
+		return 0;
+	if (sync_expect(sock, SYNC_HOOKS) < 0 || hooks_run(cfg, HOOK_PRESTART, &st) < 0 ||
+	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st) < 0)
+		return -1;
+	return sync_send_num(sock, SYNC_HOOKS_DONE, pid);
+}
+
 /* The init sends its seccomp listener before READY; hand it to the agent. */
 static int forward_listener(int sock, const struct create_opts *o, const struct oci_config *cfg,
                             pid_t pid)
@@ -186,6 +209,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	}
 	{
 		struct init_args a = {.cfg = cfg,
+		                      .id = o->id,
 		                      .bundle = o->bundle,
 		                      .rootfs = rootfs,
 		                      .sync_fd = sv[1],
@@ -208,6 +232,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (userns && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
+		goto fail;
+	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
 		goto fail;
 	if (prog.notify && forward_listener(sv[0], o, cfg, pid) < 0)
 		goto fail;
@@ -252,6 +278,27 @@ fail : {
 }
 }
 
+/* poststart and poststop: their failures are warnings (runtime-spec). They
+ * come from the config saved at create. */
+static void run_logged_hooks(struct container *c, enum oci_hook_point point, const char *status)
+{
+	struct oci_config *cfg;
+	struct oci_state st;
+	struct stat sb;
+
+	if (c->st == NULL || fstatat(c->dirfd, CONFIG_FILE, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	cfg = store_load_config(c);
+	if (cfg == NULL) {
+		log_warn("%s hooks not run: %s", hooks_point_name(point), werr_msg());
+		return;
+	}
+	st = *c->st;
+	st.status = (char *)status;
+	hooks_run_logged(cfg, point, &st);
+	oci_config_free(cfg);
+}
+
 int container_start(struct container *c)
 {
 	int fd;
@@ -274,6 +321,7 @@ int container_start(struct container *c)
 		return werr(errno, "container \"%s\": releasing init", c->id);
 	unlinkat(c->dirfd, EXEC_FIFO, 0);
 	c->status = ST_RUNNING;
+	run_logged_hooks(c, HOOK_POSTSTART, "running");
 	return 0;
 }
 
@@ -345,5 +393,6 @@ int container_destroy(struct container *c, bool force)
 			close(pidfd);
 		}
 	}
+	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
 	return store_remove(c) < 0 ? -1 : 0;
 }

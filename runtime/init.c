@@ -1,5 +1,6 @@
 #include "init.h"
 #include "error.h"
+#include "hooks.h"
 #include "process.h"
 #include "rootfs.h"
 #include "seccomp_filter.h"
@@ -44,6 +45,46 @@ static int set_names(const struct oci_config *c)
 	return 0;
 }
 
+/* The init's pid as the host sees it (the parent tells us): hooks get the
+ * state with that pid. */
+static pid_t host_pid;
+
+static void hook_state(const struct init_args *a, const char *status, struct oci_state *st)
+{
+	*st = (struct oci_state){.oci_version = a->cfg->oci_version,
+	                         .id = (char *)a->id,
+	                         .status = (char *)status,
+	                         .pid = host_pid,
+	                         .bundle = (char *)a->bundle,
+	                         .annotations = a->cfg->annotations,
+	                         .n_annotations = a->cfg->n_annotations};
+}
+
+static bool needs_hook_round(const struct oci_config *c)
+{
+	return hooks_any(c, HOOK_PRESTART) || hooks_any(c, HOOK_CREATE_RUNTIME) ||
+	       hooks_any(c, HOOK_CREATE_CONTAINER) || hooks_any(c, HOOK_START_CONTAINER);
+}
+
+/* Mounts done, pivot_root next: the parent runs prestart and createRuntime
+ * in the runtime namespace, then createContainer hooks run here, in the
+ * container's namespaces, where host paths still resolve. */
+static int create_hooks(void *arg)
+{
+	const struct init_args *a = arg;
+	struct sync_msg m;
+	struct oci_state st;
+
+	if (!needs_hook_round(a->cfg))
+		return 0;
+	if (sync_send(a->sync_fd, SYNC_HOOKS) < 0 ||
+	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m) < 0)
+		return -1;
+	host_pid = m.err;
+	hook_state(a, "creating", &st);
+	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st);
+}
+
 static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
 {
 	const struct oci_config *c = a->cfg;
@@ -51,7 +92,9 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .rootfs = a->rootfs,
 	                         .bundle = a->bundle,
 	                         .no_pivot = a->no_pivot,
-	                         .userns = a->userns};
+	                         .userns = a->userns,
+	                         .before_pivot = create_hooks,
+	                         .before_pivot_arg = (void *)a};
 	struct rootfs_handles h = {.rootfd = -1};
 
 	if (rootfs_open(&ra, &h) < 0) {
@@ -114,5 +157,15 @@ _Noreturn void init_run(const struct init_args *a)
 	if (n != 1)
 		_exit(1);
 	close(a->fifo_fd);
+	if (hooks_any(a->cfg, HOOK_START_CONTAINER)) {
+		struct oci_state st;
+
+		hook_state(a, "running", &st);
+		/* No one is left to report to: say it on stderr and stop. */
+		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st) < 0) {
+			dprintf(2, "ward: %s\n", werr_msg());
+			_exit(1);
+		}
+	}
 	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp);
 }

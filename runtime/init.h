@@ -10,6 +10,7 @@
 
 struct init_args {
 	const struct oci_config *cfg;
+	const char *id;
 	const char *bundle;
 	const char *rootfs;
 	int sync_fd;

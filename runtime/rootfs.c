@@ -192,6 +192,8 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (dev_populate(rootfd, c, a->userns) < 0 || mask_paths(rootfd, l) < 0 ||
 	    readonly_paths(rootfd, l) < 0)
 		goto out;
+	if (a->before_pivot && a->before_pivot(a->before_pivot_arg) < 0)
+		goto out;
 	if (do_pivot(rootfd, a->no_pivot) < 0)
 		goto out;
 	if (l && l->rootfs_propagation && l->rootfs_propagation[0] &&

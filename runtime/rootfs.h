@@ -12,6 +12,9 @@ struct rootfs_args {
 	const char *bundle;
 	bool no_pivot;
 	bool userns;
+	/* Called with the mounts done, before pivot_root (hooks). */
+	int (*before_pivot)(void *arg);
+	void *before_pivot_arg;
 };
 
 /* Host-side handles, taken before the init becomes root of its user

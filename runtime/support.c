@@ -83,9 +83,7 @@ int support_check(const struct oci_config *c)
 		return NOT_YET(".process.ioPriority", "an I/O priority");
 	if (p->exec_cpu_affinity)
 		return NOT_YET(".process.execCPUAffinity", "CPU affinity");
-	for (int i = 0; c->hooks && i < HOOK_POINTS; i++)
-		if (c->hooks->point[i].n > 0)
-			return NOT_YET(".hooks", "running hooks");
+
 	if (l && l->n_devices)
 		return NOT_YET(".linux.devices", "creating extra devices");
 	if (l && l->cgroups_path && l->cgroups_path[0])

@@ -22,6 +22,26 @@ int sync_send(int fd, enum sync_type type)
 	return send_msg(fd, &m);
 }
 
+int sync_send_num(int fd, enum sync_type type, int32_t num)
+{
+	struct sync_msg m = {.type = type, .err = num};
+
+	return send_msg(fd, &m);
+}
+
+int sync_expect_msg(int fd, enum sync_type type, struct sync_msg *m)
+{
+	if (sync_recv(fd, m, NULL) < 0)
+		return -1;
+	if (m->type == SYNC_ERROR)
+		return werr_set(m->err, m->text);
+	if (m->type == SYNC_EOF && type != SYNC_EOF)
+		return werr(EPIPE, "container init exited during setup");
+	if (m->type != type)
+		return werr(EPROTO, "sync channel: unexpected message %u", m->type);
+	return 0;
+}
+
 void sync_send_error(int fd)
 {
 	struct sync_msg m = {.type = SYNC_ERROR, .err = werr_errno()};

@@ -14,6 +14,8 @@ enum sync_type {
 	SYNC_ACK,        /* parent → child: state saved, keep waiting */
 	SYNC_ERROR,      /* child → parent: setup failed, text says why */
 	SYNC_SECCOMP_FD, /* child → parent: the seccomp listener fd (SCM_RIGHTS) */
+	SYNC_HOOKS,      /* child → parent: mounts done, run prestart/createRuntime */
+	SYNC_HOOKS_DONE, /* parent → child: done; err carries the init's host pid */
 };
 
 struct sync_msg {
@@ -23,6 +25,10 @@ struct sync_msg {
 };
 
 int sync_send(int fd, enum sync_type type);
+/* With a number in the err field (SYNC_HOOKS_DONE carries a pid). */
+int sync_send_num(int fd, enum sync_type type, int32_t num);
+/* sync_expect, giving back the message. */
+int sync_expect_msg(int fd, enum sync_type type, struct sync_msg *m);
 /* Send the current werr() message as SYNC_ERROR. */
 void sync_send_error(int fd);
 /* passfd: where an fd sent along is stored (-1 if none); NULL closes any. */

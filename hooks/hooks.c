@@ -1,0 +1,219 @@
+#include "hooks.h"
+#include "error.h"
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+#define STDERR_KEEP 512 /* bytes of a failing hook's stderr in the message */
+
+static const char *const point_names[HOOK_POINTS] = {
+    "prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"};
+
+const char *hooks_point_name(enum oci_hook_point point)
+{
+	return point_names[point];
+}
+
+bool hooks_any(const struct oci_config *c, enum oci_hook_point point)
+{
+	return c->hooks && c->hooks->point[point].n > 0;
+}
+
+static int state_json(const struct oci_state *st, char **out, size_t *len)
+{
+	return oci_state_to_json(st, false, out, len);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static _Noreturn void hook_child(const struct oci_hook *h, int in_fd, int err_fd)
+{
+	char *argv0[] = {h->path, NULL};
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (dup2(in_fd, 0) < 0 || dup2(err_fd, 2) < 0)
+		_exit(126);
+	/* The hook's stdout goes where ward's goes; nothing else is inherited:
+	 * everything of ours is close-on-exec. */
+	execve(h->path, h->args ? h->args : argv0, h->env ? h->env : (char *[]){NULL});
+	dprintf(2, "exec %s: %s", h->path, strerror(errno));
+	_exit(127);
+}
+
+/* Run one hook to completion or timeout. */
+static int run_one(const struct oci_hook *h, const char *json, size_t json_len, char *err,
+                   size_t err_size)
+{
+	int in[2] = {-1, -1}, er[2] = {-1, -1}, pidfd = -1, r = -1;
+	long long deadline = h->has_timeout ? now_ms() + (long long)h->timeout * 1000 : -1;
+	size_t err_len = 0;
+	siginfo_t si = {0};
+	pid_t pid;
+
+	err[0] = '\0';
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC | O_NONBLOCK) < 0) {
+		werr(errno, "pipe");
+		goto out;
+	}
+	{
+		struct clone_args ca = {.flags = CLONE_PIDFD,
+		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
+		                        .exit_signal = SIGCHLD};
+
+		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+	}
+	if (pid < 0) {
+		werr(errno, "clone3");
+		goto out;
+	}
+	if (pid == 0)
+		hook_child(h, in[0], er[1]);
+	close(in[0]);
+	close(er[1]);
+	in[0] = er[1] = -1;
+	/* The state is small (pipe buffer holds it); a hook that does not read
+	 * it must not block us, so a short write is fine. */
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	{
+		/* A hook may exit without reading its stdin: EPIPE, not death. */
+		struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+
+		sigaction(SIGPIPE, &ign, &old);
+		if (write(in[1], json, json_len) < 0 && errno != EAGAIN && errno != EPIPE)
+			log_debug("hook %s: writing state: %s", h->path, strerror(errno));
+		sigaction(SIGPIPE, &old, NULL);
+	}
+	close(in[1]);
+	in[1] = -1;
+	for (;;) {
+		struct pollfd p[2] = {{.fd = pidfd, .events = POLLIN},
+		                      {.fd = er[0], .events = POLLIN}};
+		int timeout = -1, n;
+
+		if (deadline >= 0) {
+			long long left = deadline - now_ms();
+
+			if (left <= 0) {
+				pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+				waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+				werr(ETIMEDOUT, "timed out after %d s", h->timeout);
+				goto out;
+			}
+			timeout = (int)left;
+		}
+		n = poll(p, 2, timeout);
+		if (n < 0 && errno != EINTR) {
+			werr(errno, "poll");
+			goto out;
+		}
+		if (n > 0 && (p[1].revents & (POLLIN | POLLHUP))) {
+			char buf[512];
+			ssize_t got = read(er[0], buf, sizeof(buf));
+
+			/* Keep the last bytes: that is where the reason usually is. */
+			for (ssize_t i = 0; i < got; i++) {
+				if (err_len + 1 >= err_size) {
+					memmove(err, err + 1, err_len - 1);
+					err_len--;
+				}
+				err[err_len++] = buf[i];
+			}
+			err[err_len] = '\0';
+			if (got == 0)
+				er[0] = (close(er[0]), -1);
+		}
+		if (n > 0 && (p[0].revents & POLLIN))
+			break;
+	}
+	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0) {
+		werr(errno, "waiting for the hook");
+		goto out;
+	}
+	if (si.si_code == CLD_EXITED && si.si_status == 0)
+		r = 0;
+	else if (si.si_code == CLD_EXITED)
+		werr(0, "exit status %d", si.si_status);
+	else
+		werr(0, "killed by signal %d", si.si_status);
+out:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (er[i] >= 0)
+			close(er[i]);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return r;
+}
+
+static int run_point(const struct oci_config *c, enum oci_hook_point point,
+                     const struct oci_state *st, bool stop_on_error)
+{
+	const struct oci_hook_list *l = &c->hooks->point[point];
+	char errbuf[STDERR_KEEP + 1];
+	char *json;
+	size_t len;
+	int failed = 0;
+
+	if (state_json(st, &json, &len) < 0)
+		return -1;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct oci_hook *h = &l->hooks[i];
+
+		log_debug("running %s hook %zu: %s", point_names[point], i, h->path);
+		if (run_one(h, json, len, errbuf, sizeof(errbuf)) == 0)
+			continue;
+		for (size_t el = strlen(errbuf); el > 0 && errbuf[el - 1] == '\n';)
+			errbuf[--el] = '\0';
+		werr_ctx("%s hook %zu (%s)", point_names[point], i, h->path);
+		if (errbuf[0]) {
+			char msg[WERR_MAX];
+
+			snprintf(msg, sizeof(msg), "%s; stderr: %s", werr_msg(), errbuf);
+			werr_set(werr_errno(), msg);
+		}
+		failed++;
+		if (stop_on_error)
+			break;
+		log_warn("%s", werr_msg());
+	}
+	free(json);
+	return stop_on_error ? (failed ? -1 : 0) : failed;
+}
+
+int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struct oci_state *st)
+{
+	return hooks_any(c, point) ? run_point(c, point, st, true) : 0;
+}
+
+int hooks_run_logged(const struct oci_config *c, enum oci_hook_point point,
+                     const struct oci_state *st)
+{
+	return hooks_any(c, point) ? run_point(c, point, st, false) : 0;
+}

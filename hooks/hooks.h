@@ -1,0 +1,22 @@
+/* OCI hooks: each runs with the container state as JSON on its stdin, with
+ * exactly the env it was given, killed when its timeout expires. */
+#ifndef WARD_HOOKS_H
+#define WARD_HOOKS_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "oci_state.h"
+
+/* Run the hooks of one point in order; the first failure stops them and is
+ * returned as an error naming the point, index, path and why (exit status,
+ * signal or timeout, with the end of the hook's stderr). */
+int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struct oci_state *st);
+/* The same for points whose failures the spec says to log only
+ * (poststart, poststop): every hook runs; returns the number that failed. */
+int hooks_run_logged(const struct oci_config *c, enum oci_hook_point point,
+                     const struct oci_state *st);
+bool hooks_any(const struct oci_config *c, enum oci_hook_point point);
+const char *hooks_point_name(enum oci_hook_point point);
+
+#endif

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# OCI hooks: all six points, state on stdin, env, args, timeouts, failures.
+
+load ../helpers/common
+
+setup() {
+	ward_setup
+	LOG="$TMP/hooklog"
+	mkdir -p "$LOG"
+	: >"$LOG/log"
+	# One script serves every point: "point status pid id" from stdin's state.
+	cat >"$TMP/hook.sh" <<-'SH'
+	#!/bin/sh
+	state=$(cat)
+	status=$(echo "$state" | sed -n 's/.*"status": *"\([a-z]*\)".*/\1/p')
+	pid=$(echo "$state" | sed -n 's/.*"pid": *\([0-9]*\).*/\1/p')
+	id=$(echo "$state" | sed -n 's/.*"id": *"\([^"]*\)".*/\1/p')
+	echo "$1 $status $pid $id $HOOKVAR" >>"$2"
+	SH
+	chmod 755 "$TMP/hook.sh"
+	# startContainer runs in the container after pivot_root: its path
+	# and log are the container's (/hooklog is bind-mounted from $LOG).
+	cp "$TMP/hook.sh" "$BUNDLE/rootfs/bin/hook.sh"
+	cfg --arg l "$LOG" '.mounts += [{"destination": "/hooklog", "type": "bind", "source": $l, "options": ["bind"]}]'
+}
+
+hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
+	printf '{"path": "%s", "args": ["hook.sh", "%s", "%s"], "env": ["HOOKVAR=v1"]}' \
+		"${2:-$TMP/hook.sh}" "$1" "${3:-$LOG/log}"
+}
+
+@test "all six hook points run, in order, with the state on stdin" {
+	cfg --argjson a "$(hook prestart)" --argjson b "$(hook createRuntime)" \
+		--argjson c "$(hook createContainer)" --argjson d "$(hook startContainer /bin/hook.sh /hooklog/log)" \
+		--argjson e "$(hook poststart)" --argjson f "$(hook poststop)" \
+		'.hooks = {"prestart": [$a], "createRuntime": [$b], "createContainer": [$c], "startContainer": [$d], "poststart": [$e], "poststop": [$f]}'
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	pid=$(init_pid "$ID")
+	run cat "$LOG/log"
+	assert_output "$(printf '%s creating %s %s v1\n' prestart "$pid" "$ID" createRuntime "$pid" "$ID" createContainer "$pid" "$ID")"
+	ward start "$ID"
+	sleep 0.3
+	ward delete --force "$ID"
+	run cat "$LOG/log"
+	assert_line --index 3 "startContainer running $pid $ID v1"
+	assert_line --index 4 "poststart running $pid $ID v1"
+	assert_line --index 5 "poststop stopped $pid $ID v1"
+	assert_no_leftovers
+}
+
+@test "hooks get exactly their env, not ward's" {
+	printf '#!/bin/sh\nenv | sort >%s\n' "$LOG/env" >"$TMP/env.sh"
+	chmod 755 "$TMP/env.sh"
+	cfg --arg p "$TMP/env.sh" '.hooks = {"prestart": [{"path": $p, "env": ["ONLY=this"]}]}'
+	cmd 'true'
+	WARD_LEAK=yes run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run cat "$LOG/env"
+	assert_output --regexp '^(ONLY=this|PWD=[^ ]*)(
+(ONLY=this|PWD=[^ ]*))*$'
+	refute_output --partial WARD_LEAK
+}
+
+@test "createContainer hooks run in the container's namespaces" {
+	printf '#!/bin/sh\nreadlink /proc/self/ns/mnt >%s\n' "$LOG/ns" >"$TMP/ns.sh"
+	chmod 755 "$TMP/ns.sh"
+	cfg --arg p "$TMP/ns.sh" '.hooks = {"createContainer": [{"path": $p}]}'
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	[ "$(cat "$LOG/ns")" = "$(readlink "/proc/$(init_pid "$ID")/ns/mnt")" ]
+	[ "$(cat "$LOG/ns")" != "$(readlink /proc/self/ns/mnt)" ]
+	ward delete "$ID"
+}
+
+@test "a failing prestart hook aborts the create: message, stderr, nothing left" {
+	printf '#!/bin/sh\necho "no network for you" >&2\nexit 3\n' >"$TMP/fail.sh"
+	chmod 755 "$TMP/fail.sh"
+	cfg --arg p "$TMP/fail.sh" '.hooks = {"prestart": [{"path": $p}]}'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: prestart hook 0 ($TMP/fail.sh): exit status 3; stderr: no network for you"
+	assert_no_leftovers
+}
+
+@test "a failing createContainer hook aborts too" {
+	cfg '.hooks = {"createContainer": [{"path": "/bin/false"}]}'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: createContainer hook 0 (/bin/false): exit status 1"
+	assert_no_leftovers
+}
+
+@test "a hook that outlives its timeout is killed and fails the create" {
+	cfg '.hooks = {"createRuntime": [{"path": "/bin/sleep", "args": ["sleep", "30"], "timeout": 1}]}'
+	SECONDS=0
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: createRuntime hook 0 (/bin/sleep): timed out after 1 s: Connection timed out"
+	[ "$SECONDS" -lt 10 ]
+	run pgrep -f "sleep 30"
+	assert_failure
+	assert_no_leftovers
+}
+
+@test "a missing hook binary fails clearly" {
+	cfg '.hooks = {"prestart": [{"path": "/nonexistent/hook"}]}'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: prestart hook 0 (/nonexistent/hook): exit status 127; stderr: exec /nonexistent/hook: No such file or directory"
+	assert_no_leftovers
+}
+
+@test "failing poststart and poststop hooks are warnings, not failures" {
+	cfg '.hooks = {"poststart": [{"path": "/bin/false"}], "poststop": [{"path": "/bin/false"}]}'
+	cmd 'sleep 100'
+	ward create --bundle "$BUNDLE" "$ID"
+	run ward start "$ID"
+	assert_success
+	assert_output "ward: warning: poststart hook 0 (/bin/false): exit status 1"
+	assert_equal "$(status_of "$ID")" running
+	run ward delete --force "$ID"
+	assert_success
+	assert_output "ward: warning: poststop hook 0 (/bin/false): exit status 1"
+	assert_no_leftovers
+}
+
+@test "a failing startContainer hook stops the container before its process" {
+	cfg '.hooks = {"startContainer": [{"path": "/bin/false"}]} | .root.readonly = false'
+	cmd 'touch /ran'
+	ward create --bundle "$BUNDLE" "$ID"
+	pid=$(init_pid "$ID")
+	ward start "$ID" 2>/dev/null
+	wait_dead "$pid"
+	[ ! -e "$BUNDLE/rootfs/ran" ] || fail "the process ran despite the failed hook"
+	ward delete "$ID"
+	assert_no_leftovers
+}
+
+@test "poststop runs when a foreground run cleans up" {
+	cfg --argjson f "$(hook poststop)" '.hooks = {"poststop": [$f]}'
+	cmd 'true'
+	ward run --bundle "$BUNDLE" "$ID"
+	run cat "$LOG/log"
+	assert_output --regexp "^poststop stopped [0-9]+ $ID v1$"
+}
