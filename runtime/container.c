@@ -22,6 +22,8 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -30,13 +32,67 @@
 
 #define KILL_TIMEOUT_MS 10000
 
+/* New namespaces: those listed without a path. */
 static int clone_flags(const struct oci_config *c)
 {
 	int flags = 0;
 
 	for (size_t i = 0; c->linux && i < c->linux->n_namespaces; i++)
-		flags |= c->linux->namespaces[i].flag;
+		if (!c->linux->namespaces[i].path || !c->linux->namespaces[i].path[0])
+			flags |= c->linux->namespaces[i].flag;
 	return flags;
+}
+
+/* Open the namespaces to join, checking each is of the type it is listed
+ * as; the user namespace goes first (the others may belong to it). A pid
+ * namespace is joined here: it applies to our next child, the init. */
+static int open_joined(const struct oci_config *c, struct init_args *a)
+{
+	const struct oci_linux *l = c->linux;
+
+	a->n_join = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; l && i < l->n_namespaces; i++) {
+			const struct oci_namespace *n = &l->namespaces[i];
+			int fd, type;
+
+			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER))
+				continue;
+			fd = open(n->path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return werr(errno, "config.json: .linux.namespaces[%zu].path %s", i,
+				            n->path);
+			type = ioctl(fd, NS_GET_NSTYPE);
+			if (type != n->flag) {
+				close(fd);
+				return werr(
+				    0,
+				    "config.json: .linux.namespaces[%zu].path: %s is not a %s "
+				    "namespace",
+				    i, n->path, n->type);
+			}
+			if (n->flag == CLONE_NEWPID) {
+				int r = setns(fd, CLONE_NEWPID);
+
+				close(fd);
+				if (r < 0)
+					return werr(errno,
+					            "config.json: .linux.namespaces[%zu]: "
+					            "joining %s",
+					            i, n->path);
+				continue;
+			}
+			a->join_fd[a->n_join] = fd;
+			a->join_flag[a->n_join++] = n->flag;
+		}
+	return 0;
+}
+
+static void close_joined(struct init_args *a)
+{
+	for (int i = 0; i < a->n_join; i++)
+		close(a->join_fd[i]);
+	a->n_join = 0;
 }
 
 static int write_pid_file(const char *path, pid_t pid)
@@ -220,7 +276,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
+		if (open_joined(cfg, &a) < 0) {
+			close_joined(&a);
+			goto fail;
+		}
 		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child);
+		close_joined(&a);
 	}
 	if (pid < 0)
 		goto fail;
@@ -229,7 +290,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	close(fifo);
 	fifo = -1;
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
-	if (userns && userns_write_maps(pid, cfg->linux) < 0)
+	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto fail;

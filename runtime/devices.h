@@ -12,5 +12,8 @@ int dev_mount_tmpfs(int rootfd, const struct oci_config *c);
 /* Nodes, links, /dev/pts and /dev/shm; after the config's mounts. userns:
  * mknod is not allowed there, so the host's nodes are bind-mounted. */
 int dev_populate(int rootfd, const struct oci_config *c, bool userns);
+/* linux.devices: each node created by fd inside the rootfs (never through a
+ * symlink out of it); under a user namespace, the host's node bind-mounted. */
+int dev_create_config_devices(int rootfd, const struct oci_config *c, bool userns);
 
 #endif

@@ -1,6 +1,7 @@
 #include "init.h"
 #include "error.h"
 #include "hooks.h"
+#include "names.h"
 #include "process.h"
 #include "rootfs.h"
 #include "seccomp_filter.h"
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -140,6 +142,15 @@ _Noreturn void init_run(const struct init_args *a)
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (sync_expect(a->sync_fd, SYNC_MAPPED) < 0)
 		_exit(1);
+	for (int i = 0; i < a->n_join; i++) {
+		if (setns(a->join_fd[i], a->join_flag[i]) < 0) {
+			werr(errno, "joining the %s namespace given by path",
+			     oci_ns_type(a->join_flag[i]));
+			sync_send_error(a->sync_fd);
+			_exit(1);
+		}
+		close(a->join_fd[i]);
+	}
 	if (setup(a, exe, &seccomp_loaded) < 0) {
 		sync_send_error(a->sync_fd);
 		_exit(1);

@@ -19,6 +19,10 @@ struct init_args {
 	bool userns;
 	int preserve_fds;
 	const struct filter_prog *seccomp; /* NULL: no filter */
+	/* Namespaces joined by path (user first), fds opened by the parent. */
+	int join_fd[8];
+	int join_flag[8];
+	int n_join;
 };
 
 _Noreturn void init_run(const struct init_args *a);

@@ -1,5 +1,6 @@
 #include "rootfs.h"
 #include "devices.h"
+#include "sysctl.h"
 #include "error.h"
 #include "mounts.h"
 #include "pathres.h"
@@ -189,8 +190,10 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], i) < 0)
 			goto out;
-	if (dev_populate(rootfd, c, a->userns) < 0 || mask_paths(rootfd, l) < 0 ||
-	    readonly_paths(rootfd, l) < 0)
+	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
+	if (dev_populate(rootfd, c, a->userns) < 0 ||
+	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
+	    mask_paths(rootfd, l) < 0 || readonly_paths(rootfd, l) < 0)
 		goto out;
 	if (a->before_pivot && a->before_pivot(a->before_pivot_arg) < 0)
 		goto out;

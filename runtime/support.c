@@ -1,6 +1,7 @@
 #include "support.h"
 #include "error.h"
 #include "mounts.h"
+#include "sysctl.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -44,10 +45,16 @@ static int check_namespaces(const struct oci_config *c)
 		char path[64];
 
 		snprintf(path, sizeof(path), ".linux.namespaces[%zu]", i);
-		if (l->namespaces[i].path && l->namespaces[i].path[0])
-			return NOT_YET(path, "joining an existing namespace by path");
 		if (strcmp(l->namespaces[i].type, "time") == 0)
 			return NOT_YET(path, "the time namespace");
+	}
+	/* A user namespace joined by path comes with its own mappings. */
+	if (userns && oci_config_namespace(c, CLONE_NEWUSER)->path &&
+	    oci_config_namespace(c, CLONE_NEWUSER)->path[0]) {
+		/* The clone would create the new namespaces before the join, owned
+		 * by the host's user namespace and out of the init's reach; doing it
+		 * right takes an intermediate process that joins first. */
+		return NOT_YET(".linux.namespaces", "joining a user namespace by path");
 	}
 	if (userns && (l->n_uid_mappings == 0 || l->n_gid_mappings == 0))
 		return werr(0, "config.json: .linux.uidMappings: a user namespace needs uid and "
@@ -84,12 +91,10 @@ int support_check(const struct oci_config *c)
 	if (p->exec_cpu_affinity)
 		return NOT_YET(".process.execCPUAffinity", "CPU affinity");
 
-	if (l && l->n_devices)
-		return NOT_YET(".linux.devices", "creating extra devices");
 	if (l && l->cgroups_path && l->cgroups_path[0])
 		return NOT_YET(".linux.cgroupsPath", "cgroup placement");
-	if (l && l->n_sysctl)
-		return NOT_YET(".linux.sysctl", "sysctl");
+	if (sysctl_check(c) < 0)
+		return -1;
 	if (l && l->mount_label && l->mount_label[0])
 		return NOT_YET(".linux.mountLabel", "SELinux");
 	if (l && !oci_resources_empty(l->resources))

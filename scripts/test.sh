@@ -39,9 +39,9 @@ fi
 
 step "unit tests under ASan/UBSan" make -s check-asan
 step "fuzz config parser (${FUZZ_SECONDS:-30}s)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
-step "clang-format" sh -c 'clang-format --dry-run -Werror runtime/*.[ch] oci/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c'
+step "clang-format" sh -c 'clang-format --dry-run -Werror runtime/*.[ch] oci/*.[ch] hooks/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
-	--inline-suppr -D__linux__ -Ulinux -Ioci -Iruntime runtime oci
+	--inline-suppr -D__linux__ -Ulinux -Ioci -Iruntime -Ihooks runtime oci hooks
 
 echo "skipped: $s"
 echo "$passed passed, $failed failed"

@@ -79,8 +79,8 @@ create_fails_with() {
 	cfg 'del(.process.scheduler)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal: a terminal is not supported by ward yet"
-	cfg '.process.terminal = false | .linux.namespaces[0].path = "/proc/1/ns/pid"'
-	create_fails_with "ward: config.json: .linux.namespaces[0]: joining an existing namespace by path is not supported by ward yet"
+	cfg '.process.terminal = false | .linux.namespaces += [{"type": "time"}]'
+	create_fails_with "ward: config.json: .linux.namespaces[6]: the time namespace is not supported by ward yet"
 }
 
 @test "missing rootfs" {

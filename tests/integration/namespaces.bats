@@ -100,3 +100,50 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	assert_output --partial 'ward: config.json: .linux.uidMappings: writing uid_map'
 	assert_no_leftovers
 }
+
+@test "joining another container's namespaces by path, as pods do" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-a"
+	pa=$(init_pid "$ID-a")
+	cfg --arg n "/proc/$pa/ns/net" --arg i "/proc/$pa/ns/ipc" --arg p "/proc/$pa/ns/pid" \
+		'.linux.namespaces |= map(if .type == "network" then .path = $n elif .type == "ipc" then .path = $i elif .type == "pid" then .path = $p else . end)'
+	cmd 'readlink /proc/self/ns/net; readlink /proc/self/ns/ipc; readlink /proc/self/ns/pid; readlink /proc/self/ns/uts'
+	run ward run --bundle "$BUNDLE" "$ID-b"
+	assert_success
+	assert_line --index 0 "$(readlink /proc/$pa/ns/net)"
+	assert_line --index 1 "$(readlink /proc/$pa/ns/ipc)"
+	assert_line --index 2 "$(readlink /proc/$pa/ns/pid)"
+	refute_line --index 3 "$(readlink /proc/$pa/ns/uts)"
+	ward delete --force "$ID-a"
+	assert_no_leftovers
+}
+
+@test "a namespace path of the wrong type, or not a namespace, is refused" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-a"
+	pa=$(init_pid "$ID-a")
+	cfg --arg n "/proc/$pa/ns/ipc" '.linux.namespaces |= map(if .type == "network" then .path = $n else . end)'
+	run ward create --bundle "$BUNDLE" "$ID-b"
+	assert_failure 1
+	assert_output "ward: config.json: .linux.namespaces[1].path: /proc/$pa/ns/ipc is not a network namespace"
+	cfg '.linux.namespaces |= map(if .type == "network" then .path = "/etc/hostname" else . end)'
+	run ward create --bundle "$BUNDLE" "$ID-b"
+	assert_failure 1
+	assert_output "ward: config.json: .linux.namespaces[1].path: /etc/hostname is not a network namespace"
+	ward delete --force "$ID-a"
+	assert_no_leftovers
+}
+
+@test "joining a user namespace by path is refused (not supported yet)" {
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-a"
+	pa=$(init_pid "$ID-a")
+	cfg --arg u "/proc/$pa/ns/user" '.linux.namespaces |= map(if .type == "user" then .path = $u else . end) | del(.linux.uidMappings, .linux.gidMappings)'
+	run ward create --bundle "$BUNDLE" "$ID-b"
+	assert_failure 1
+	assert_output 'ward: config.json: .linux.namespaces: joining a user namespace by path is not supported by ward yet'
+	ward delete --force "$ID-a"
+	assert_no_leftovers
+}
