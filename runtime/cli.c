@@ -20,7 +20,8 @@ const struct command commands[] = {
      "[--keep] ID",
      "create and start a container; without --detach wait and pass on its exit status", true},
     {"exec", cmd_exec,
-     "exec [--process FILE] [--detach] [--pid-file FILE] [--cwd DIR] [--env K=V]... "
+     "exec [--process FILE] [--detach] [--pid-file FILE] [--tty --console-socket SOCK] "
+     "[--cwd DIR] [--env K=V]... "
      "[--user UID[:GID]] [--additional-gids GID]... [--cap CAP]... [--no-new-privs] "
      "[--preserve-fds N] ID [COMMAND [ARG...]]",
      "run another process in a container, in all its namespaces and under its seccomp "

@@ -25,9 +25,6 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 
 	if (realpath(cc->bundle, bundle) == NULL)
 		return werr(errno, "bundle %s", cc->bundle);
-	if (cc->console_socket)
-		return werr(0, "--console-socket needs process.terminal, which ward does not "
-		               "support yet");
 	if (cli_root(g) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
@@ -37,6 +34,18 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	if (cfg == NULL) {
 		free(json);
 		return werr_ctx("bundle %s", bundle);
+	}
+	if (cfg->process->terminal && !cc->console_socket) {
+		oci_config_free(cfg);
+		free(json);
+		return werr(0, "config.json: .process.terminal needs --console-socket (ward does "
+		               "not relay a terminal itself)");
+	}
+	if (!cfg->process->terminal && cc->console_socket) {
+		oci_config_free(cfg);
+		free(json);
+		return werr(0, "--console-socket is for process.terminal, which config.json does "
+		               "not set");
 	}
 	o.config_json = json;
 	o.config_len = len;

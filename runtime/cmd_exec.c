@@ -92,11 +92,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		werr(0, "exec: expects a container id (see ward --help)");
 		goto out;
 	}
-	if (ec.tty || ec.console_socket) {
-		werr(0, "exec: --tty and --console-socket need terminal support, which ward does "
-		        "not have yet");
-		goto out;
-	}
+
 	if (ec.apparmor || ec.label) {
 		werr(0, "exec: AppArmor and SELinux labels are not supported by ward yet");
 		goto out;
@@ -137,7 +133,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		proc.args = pos + 1;
 		proc.n_args = n_pos - 1;
 		pos[n_pos] = NULL;
-		proc.terminal = false;
+		proc.terminal = ec.tty;
 	}
 	env = merged_env(&proc, &ec.env, &proc.n_env);
 	user = *proc.user;
@@ -192,7 +188,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		struct exec_opts o = {.proc = &proc,
 		                      .detach = ec.detach,
 		                      .pid_file = ec.pid_file,
-		                      .preserve_fds = ec.preserve_fds};
+		                      .preserve_fds = ec.preserve_fds,
+		                      .console_socket = ec.console_socket};
 
 		r = container_exec(&c, cfg, &o);
 	}

@@ -1,5 +1,6 @@
 #include "container.h"
 #include "error.h"
+#include "console.h"
 #include "hooks.h"
 #include "init.h"
 #include "log.h"
@@ -232,7 +233,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
                      struct container *c, int *pidfd_out)
 {
 	char rootfs[PATH_MAX];
-	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1;
+	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1;
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
 	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
@@ -250,6 +251,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		return -1;
 	}
 	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
+		goto fail;
+	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
 		werr(errno, "creating the start fifo");
@@ -273,6 +276,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .no_pivot = o->no_pivot,
 		                      .userns = userns,
 		                      .preserve_fds = o->preserve_fds,
+		                      .console_sock = console,
 		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
@@ -289,6 +293,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	sv[1] = -1;
 	close(fifo);
 	fifo = -1;
+	if (console >= 0)
+		close(console);
+	console = -1;
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
 	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
@@ -330,6 +337,8 @@ fail : {
 			close(sv[i]);
 	if (fifo >= 0)
 		close(fifo);
+	if (console >= 0)
+		close(console);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
 	filter_prog_free(&prog);

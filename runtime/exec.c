@@ -1,4 +1,5 @@
 #include "exec.h"
+#include "console.h"
 #include "error.h"
 #include "log.h"
 #include "process.h"
@@ -31,6 +32,7 @@ struct exec_child {
 	int ns_flags; /* namespaces to join, CLONE_NEWPID aside */
 	bool userns;
 	int sync_fd;
+	int console_sock;
 };
 
 static _Noreturn void child(const struct exec_child *x)
@@ -65,6 +67,22 @@ static _Noreturn void child(const struct exec_child *x)
 		goto fail;
 	}
 	umask(022);
+	if (x->console_sock >= 0 && setsid() < 0) {
+		werr(errno, "setsid");
+		goto fail;
+	}
+	if (x->console_sock >= 0) {
+		/* Paths resolved inside the container's root: /dev/pts is theirs. */
+		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int r = root < 0 ? werr(errno, "/")
+		                 : console_setup(root, x->console_sock, x->o->proc, 0);
+
+		if (root >= 0)
+			close(root);
+		if (r < 0)
+			goto fail;
+		close(x->console_sock);
+	}
 	if (process_prepare(&pa, exe, &seccomp_loaded) < 0)
 		goto fail;
 	process_exec(x->o->proc, exe, seccomp_loaded ? NULL : x->seccomp);
@@ -87,19 +105,22 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
 	int flags = ns_flags_of(cfg);
-	int sv[2] = {-1, -1}, init_pidfd, pidfd = -1, r = -1;
+	int sv[2] = {-1, -1}, init_pidfd, pidfd = -1, console = -1, r = -1;
 	sigset_t set, old;
 	pid_t pid;
 
 	if (c->status != ST_CREATED && c->status != ST_RUNNING)
 		return werr(0, "container \"%s\" is %s: exec needs a created or running container",
 		            c->id, status_name(c->status));
-	if (o->proc->terminal)
-		return werr(0, "exec: a terminal is not supported by ward yet");
+	if (o->proc->terminal != (o->console_socket != NULL))
+		return werr(0, o->proc->terminal ? "exec: a terminal needs --console-socket"
+		                                 : "exec: --console-socket is for --tty");
 	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (init_pidfd < 0)
 		return werr_ctx("container \"%s\"", c->id);
 	if (sc && filter_compile_cached(sc, store_cache_dir(c->rootfd, "seccomp"), &prog) < 0)
+		goto out;
+	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		werr(errno, "socketpair");
@@ -118,7 +139,8 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		                       .init_pidfd = init_pidfd,
 		                       .ns_flags = flags & ~CLONE_NEWPID,
 		                       .userns = (flags & CLONE_NEWUSER) != 0,
-		                       .sync_fd = sv[1]};
+		                       .sync_fd = sv[1],
+		                       .console_sock = console};
 		struct clone_args ca = {.flags = CLONE_PIDFD,
 		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
 		                        .exit_signal = SIGCHLD};
@@ -183,6 +205,8 @@ out:
 	if (pidfd >= 0)
 		close(pidfd);
 	close(init_pidfd);
+	if (console >= 0)
+		close(console);
 	filter_prog_free(&prog);
 	return r;
 }

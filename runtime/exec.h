@@ -12,6 +12,7 @@ struct exec_opts {
 	bool detach;
 	const char *pid_file;
 	int preserve_fds;
+	const char *console_socket; /* with proc->terminal */
 };
 
 /* Start proc in every namespace of the container's init, under the

@@ -1,5 +1,6 @@
 #include "init.h"
 #include "error.h"
+#include "console.h"
 #include "hooks.h"
 #include "names.h"
 #include "process.h"
@@ -68,15 +69,21 @@ static bool needs_hook_round(const struct oci_config *c)
 	       hooks_any(c, HOOK_CREATE_CONTAINER) || hooks_any(c, HOOK_START_CONTAINER);
 }
 
-/* Mounts done, pivot_root next: the parent runs prestart and createRuntime
- * in the runtime namespace, then createContainer hooks run here, in the
- * container's namespaces, where host paths still resolve. */
-static int create_hooks(void *arg)
+/* Mounts done, pivot_root next: the terminal, from the container's devpts;
+ * then the parent runs prestart and createRuntime in the runtime namespace,
+ * then createContainer hooks run here, in the container's namespaces, where
+ * host paths still resolve. */
+static int before_pivot(void *arg, int rootfd)
 {
 	const struct init_args *a = arg;
 	struct sync_msg m;
 	struct oci_state st;
 
+	if (a->console_sock >= 0) {
+		if (console_setup(rootfd, a->console_sock, a->cfg->process, 1) < 0)
+			return -1;
+		close(a->console_sock);
+	}
 	if (!needs_hook_round(a->cfg))
 		return 0;
 	if (sync_send(a->sync_fd, SYNC_HOOKS) < 0 ||
@@ -95,7 +102,7 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .bundle = a->bundle,
 	                         .no_pivot = a->no_pivot,
 	                         .userns = a->userns,
-	                         .before_pivot = create_hooks,
+	                         .before_pivot = before_pivot,
 	                         .before_pivot_arg = (void *)a};
 	struct rootfs_handles h = {.rootfd = -1};
 

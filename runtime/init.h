@@ -18,6 +18,7 @@ struct init_args {
 	bool no_pivot;
 	bool userns;
 	int preserve_fds;
+	int console_sock;                  /* --console-socket, connected by the parent; -1: none */
 	const struct filter_prog *seccomp; /* NULL: no filter */
 	/* Namespaces joined by path (user first), fds opened by the parent. */
 	int join_fd[8];

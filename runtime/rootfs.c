@@ -195,7 +195,7 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
 	    mask_paths(rootfd, l) < 0 || readonly_paths(rootfd, l) < 0)
 		goto out;
-	if (a->before_pivot && a->before_pivot(a->before_pivot_arg) < 0)
+	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd) < 0)
 		goto out;
 	if (do_pivot(rootfd, a->no_pivot) < 0)
 		goto out;

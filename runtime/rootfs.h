@@ -13,7 +13,7 @@ struct rootfs_args {
 	bool no_pivot;
 	bool userns;
 	/* Called with the mounts done, before pivot_root (hooks). */
-	int (*before_pivot)(void *arg);
+	int (*before_pivot)(void *arg, int rootfd);
 	void *before_pivot_arg;
 };
 

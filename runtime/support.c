@@ -78,8 +78,6 @@ int support_check(const struct oci_config *c)
 	const struct oci_process *p = c->process;
 	const struct oci_linux *l = c->linux;
 
-	if (p->terminal)
-		return NOT_YET(".process.terminal", "a terminal");
 	if (p->apparmor_profile && p->apparmor_profile[0])
 		return NOT_YET(".process.apparmorProfile", "AppArmor");
 	if (p->selinux_label && p->selinux_label[0])

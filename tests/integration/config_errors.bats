@@ -78,7 +78,7 @@ create_fails_with() {
 	create_fails_with "ward: config.json: .process.scheduler: a scheduling policy is not supported by ward yet"
 	cfg 'del(.process.scheduler)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
-	create_fails_with "ward: config.json: .process.terminal: a terminal is not supported by ward yet"
+	create_fails_with "ward: config.json: .process.terminal needs --console-socket (ward does not relay a terminal itself)"
 	cfg '.process.terminal = false | .linux.namespaces += [{"type": "time"}]'
 	create_fails_with "ward: config.json: .linux.namespaces[6]: the time namespace is not supported by ward yet"
 }

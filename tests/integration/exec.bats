@@ -87,7 +87,7 @@ setup() {
 	assert_output 'ward: exec: "no-such-binary": executable file not found in $PATH'
 	run ward exec --tty "$ID" sh
 	assert_failure 1
-	assert_output --partial "terminal support"
+	assert_output 'ward: exec: a terminal needs --console-socket'
 	run ward exec nosuch true
 	assert_failure 1
 	assert_output 'ward: container "nosuch" does not exist'

@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# process.terminal with --console-socket, for create and exec.
+
+load ../helpers/common
+
+start_receiver() { # start_receiver NAME [INPUT]
+	SOCK="$TMP/$1.sock"
+	OUT="$TMP/$1.out"
+	"$WARD_SRCDIR/tests/helpers/console-receiver" "$SOCK" "$OUT" "${2:-}" &
+	RECV=$!
+	for i in $(seq 50); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
+	fail "console receiver did not start"
+}
+
+@test "terminal: the master goes to the console socket, the peer is the process's tty" {
+	cfg '.process.terminal = true | .process.consoleSize = {"height": 33, "width": 101}'
+	cmd 'tty; stty size; ls -l /dev/console | cut -c1; [ -t 0 ] && echo stdin-tty'
+	start_receiver c1
+	ward run -d --console-socket "$SOCK" --bundle "$BUNDLE" "$ID"
+	wait "$RECV"
+	run cat "$OUT"
+	assert_line --partial /dev/pts/0
+	assert_line --partial "33 101"
+	assert_line --partial c
+	assert_line --partial stdin-tty
+	run cat "$OUT.name"
+	assert_output /dev/pts/0
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "terminal: input typed on the master reaches the process" {
+	cfg '.process.terminal = true'
+	cmd 'read line; echo "got:$line"'
+	start_receiver c2 $'hello\n'
+	ward run -d --console-socket "$SOCK" --bundle "$BUNDLE" "$ID"
+	wait "$RECV"
+	run cat "$OUT"
+	assert_output --partial "got:hello"
+	ward delete --force "$ID"
+}
+
+@test "terminal errors: no socket, socket without terminal, unreachable socket" {
+	cfg '.process.terminal = true'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: config.json: .process.terminal needs --console-socket (ward does not relay a terminal itself)'
+	run ward create --console-socket "$TMP/nobody.sock" --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: --console-socket $TMP/nobody.sock: No such file or directory"
+	cfg '.process.terminal = false'
+	run ward create --console-socket "$TMP/x.sock" --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: --console-socket is for process.terminal, which config.json does not set'
+	assert_no_leftovers
+}
+
+@test "exec --tty --console-socket gives the exec'd process its own pty" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	start_receiver e1
+	ward exec --tty --console-socket "$SOCK" "$ID" sh -c 'tty; [ -t 1 ] && echo out-tty' >/dev/null
+	wait "$RECV"
+	run cat "$OUT"
+	assert_line --partial /dev/pts/
+	assert_line --partial out-tty
+	run ward exec --tty "$ID" true
+	assert_failure 1
+	assert_output 'ward: exec: a terminal needs --console-socket'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "CVE-2025-52565 class: a planted /dev/console symlink is not followed" {
+	cfg '.process.terminal = true | .mounts |= map(select(.destination != "/dev"))'
+	echo original >"$TMP/victim"
+	ln -s "$TMP/victim" "$BUNDLE/rootfs/dev/console"
+	cmd 'ls -l /dev/console | cut -c1'
+	start_receiver c3
+	ward run -d --console-socket "$SOCK" --bundle "$BUNDLE" "$ID"
+	wait "$RECV"
+	run cat "$TMP/victim"
+	assert_output original
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
