@@ -224,11 +224,61 @@ static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, const stru
 	return r;
 }
 
+/* Files that lxcfs-style tools cover with their own view of /proc. */
+static const char *const proc_allowed[] = {
+    "/proc/cpuinfo", "/proc/diskstats", "/proc/meminfo",  "/proc/stat",    "/proc/swaps",
+    "/proc/uptime",  "/proc/loadavg",   "/proc/slabinfo", "/proc/net/dev", NULL};
+
+/* CVE-2019-16884 / CVE-2025-52881 class: a mount over procfs can hide the
+ * files the runtime or the kernel's protections rely on (attr/, sys/...),
+ * or redirect the runtime's own writes. Only procfs goes at /proc, and over
+ * procfs only a few read-only views are allowed. The target's filesystem is
+ * checked after resolution, so a symlinked destination cannot sneak in. */
+static int check_proc_target(int rootfd, const struct oci_mount *m)
+{
+	bool is_proc = m->type && strcmp(m->type, "proc") == 0 && !mount_is_bind(m);
+	struct statfs sfs;
+	int fd, r = 0;
+
+	if (strcmp(m->destination, "/proc") == 0)
+		return is_proc ? 0 : werr(EPERM, "only procfs may be mounted at /proc");
+	fd = root_open(rootfd, m->destination, O_PATH);
+	if (fd < 0)
+		return 0; /* not there yet: it will be created, and is not on procfs */
+	if (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC) {
+		char want[PATH_MAX], got[PATH_MAX], root[PATH_MAX];
+		bool ok = false;
+
+		for (size_t i = 0; proc_allowed[i]; i++)
+			ok = ok || strcmp(m->destination, proc_allowed[i]) == 0;
+		/* ...and the destination must be what it says, not a link to it. */
+		if (ok) {
+			ssize_t n = readlink(fd_path(fd).s, got, sizeof(got) - 1);
+			ssize_t rn = readlink(fd_path(rootfd).s, root, sizeof(root) - 1);
+
+			got[n > 0 ? n : 0] = '\0';
+			root[rn > 0 ? rn : 0] = '\0';
+			snprintf(want, sizeof(want), "%s%s", strcmp(root, "/") ? root : "",
+			         m->destination);
+			ok = n > 0 && rn > 0 && strcmp(got, want) == 0;
+		}
+		if (!ok)
+			r = werr(EPERM,
+			         "mounting over procfs is refused (only %s and a few "
+			         "other read-only views are allowed)",
+			         "/proc/cpuinfo");
+	}
+	close(fd);
+	return r;
+}
+
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx)
 {
 	struct mount_opts o;
 	int r;
 
+	if (check_proc_target(rootfd, m) < 0)
+		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_parse_options(m->options, m->n_options, &o) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_is_bind(m)) {

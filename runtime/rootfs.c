@@ -185,6 +185,18 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	const struct oci_linux *l = c->linux;
 	int rootfd = h->rootfd, r = -1;
 
+	/* CVE-2019-19921 class: an image's /proc or /sys that is a symlink
+	 * would carry the procfs/sysfs mount (and every later write to it)
+	 * wherever it points. */
+	for (size_t i = 0; i < 2; i++) {
+		const char *d = i ? "sys" : "proc";
+		struct stat st;
+
+		if (fstatat(rootfd, d, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode)) {
+			werr(EPERM, "the rootfs's /%s is not a directory (a symlink?): refused", d);
+			goto out;
+		}
+	}
 	if (dev_mount_tmpfs(rootfd, c) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)

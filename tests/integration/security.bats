@@ -150,3 +150,53 @@ load ../helpers/common
 	ward delete "$ID"
 	assert_no_leftovers
 }
+
+@test "CVE-2019-19921 class: a /proc that is a symlink in the image is refused" {
+	mkdir -p "$TMP/fakeproc"
+	rmdir "$BUNDLE/rootfs/proc"
+	ln -s "$TMP/fakeproc" "$BUNDLE/rootfs/proc"
+	cmd 'true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: the rootfs's /proc is not a directory (a symlink?): refused: Operation not permitted"
+	run ls -A "$TMP/fakeproc"
+	assert_output ""
+	assert_no_leftovers
+}
+
+@test "CVE-2019-16884 class: only procfs may be mounted at /proc" {
+	mkdir -p "$TMP/notproc"
+	cfg --arg s "$TMP/notproc" '.mounts |= map(if .destination == "/proc" then {"destination": "/proc", "type": "bind", "source": $s, "options": ["bind"]} else . end)'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: mounts[0] (/proc): only procfs may be mounted at /proc: Operation not permitted"
+	cfg '.mounts |= map(if .destination == "/proc" then {"destination": "/proc", "type": "tmpfs", "source": "tmpfs"} else . end)'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial "only procfs may be mounted at /proc"
+	assert_no_leftovers
+}
+
+@test "CVE-2025-52881 class: no mount over procfs, also through a symlinked destination" {
+	cfg '.mounts += [{"destination": "/proc/sys/kernel", "type": "tmpfs", "source": "tmpfs"}]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial "ward: mounts[7] (/proc/sys/kernel): mounting over procfs is refused"
+	# /mnt/p -> /proc/self/attr inside the image: the target is on procfs.
+	cfg '.mounts |= map(select(.destination != "/proc/sys/kernel"))'
+	ln -s /proc/sys "$BUNDLE/rootfs/mnt/p"
+	cfg '.mounts += [{"destination": "/mnt/p", "type": "tmpfs", "source": "tmpfs"}]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial "mounting over procfs is refused"
+	assert_no_leftovers
+}
+
+@test "lxcfs-style views over a few /proc files stay possible" {
+	echo "fake-uptime" >"$TMP/uptime"
+	cfg --arg s "$TMP/uptime" '.mounts += [{"destination": "/proc/uptime", "type": "bind", "source": $s, "options": ["bind", "ro"]}]'
+	cmd 'cat /proc/uptime'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output fake-uptime
+}
