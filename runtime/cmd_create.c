@@ -4,8 +4,46 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* systemd socket activation (sd_listen_fds): when ward itself was started
+ * with LISTEN_FDS=N, fds 3..3+N-1 go to the container too, before the
+ * --preserve-fds ones, and its process is told so (it is pid 1 there). */
+static int add_listen_fds(struct oci_config *cfg, int *preserve)
+{
+	const char *lf = getenv("LISTEN_FDS");
+	struct oci_process *p = cfg->process;
+	char **env;
+	char *end;
+	long n;
+
+	if (lf == NULL || lf[0] == '\0')
+		return 0;
+	n = strtol(lf, &end, 10);
+	if (*end || n < 0 || n > 1024)
+		return werr(0, "LISTEN_FDS=\"%s\" is not a number of fds", lf);
+	if (n == 0)
+		return 0;
+	env = realloc(p->env, (p->n_env + 3) * sizeof(*env));
+	if (env == NULL)
+		return werr(ENOMEM, "out of memory");
+	p->env = env;
+	env[p->n_env] = NULL;
+	if (asprintf(&env[p->n_env], "LISTEN_FDS=%ld", n) < 0)
+		return werr(ENOMEM, "out of memory");
+	env[p->n_env + 1] = strdup("LISTEN_PID=1");
+	env[p->n_env + 2] = NULL;
+	if (env[p->n_env + 1] == NULL) {
+		free(env[p->n_env]);
+		env[p->n_env] = NULL;
+		return werr(ENOMEM, "out of memory");
+	}
+	p->n_env += 2;
+	*preserve += (int)n;
+	return 0;
+}
 
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
                     struct container *c, int *pidfd)
@@ -46,6 +84,11 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		free(json);
 		return werr(0, "--console-socket is for process.terminal, which config.json does "
 		               "not set");
+	}
+	if (add_listen_fds(cfg, &o.preserve_fds) < 0) {
+		oci_config_free(cfg);
+		free(json);
+		return -1;
 	}
 	o.config_json = json;
 	o.config_len = len;

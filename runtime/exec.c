@@ -3,6 +3,7 @@
 #include "error.h"
 #include "log.h"
 #include "process.h"
+#include "process_attrs.h"
 #include "proc.h"
 #include "seccomp_filter.h"
 #include "seccomp_notify.h"
@@ -33,11 +34,13 @@ struct exec_child {
 	bool userns;
 	int sync_fd;
 	int console_sock;
+	const struct oci_linux *linux;
 };
 
 static _Noreturn void child(const struct exec_child *x)
 {
 	struct prepare_args pa = {.proc = x->o->proc,
+	                          .linux = x->linux,
 	                          .seccomp = x->seccomp,
 	                          .sync_fd = x->sync_fd,
 	                          .userns = x->userns,
@@ -52,6 +55,8 @@ static _Noreturn void child(const struct exec_child *x)
 			sigaction(sig, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (attrs_initial_affinity(x->o->proc) < 0)
+		goto fail;
 	/* All namespaces at once through the init's pidfd (Linux ≥ 5.8): the
 	 * kernel joins the user namespace first. The mount namespace brings the
 	 * container's root and cwd with it. */
@@ -140,7 +145,8 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		                       .ns_flags = flags & ~CLONE_NEWPID,
 		                       .userns = (flags & CLONE_NEWUSER) != 0,
 		                       .sync_fd = sv[1],
-		                       .console_sock = console};
+		                       .console_sock = console,
+		                       .linux = cfg->linux};
 		struct clone_args ca = {.flags = CLONE_PIDFD,
 		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
 		                        .exit_signal = SIGCHLD};

@@ -3,6 +3,7 @@
 #include "console.h"
 #include "hooks.h"
 #include "names.h"
+#include "process_attrs.h"
 #include "process.h"
 #include "rootfs.h"
 #include "seccomp_filter.h"
@@ -127,6 +128,7 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 		return -1;
 	{
 		struct prepare_args pa = {.proc = c->process,
+		                          .linux = c->linux,
 		                          .seccomp = a->seccomp,
 		                          .sync_fd = a->sync_fd,
 		                          .userns = a->userns,
@@ -145,6 +147,10 @@ _Noreturn void init_run(const struct init_args *a)
 	ssize_t n;
 
 	reset_signals();
+	if (attrs_initial_affinity(a->cfg->process) < 0) {
+		sync_send_error(a->sync_fd);
+		_exit(1);
+	}
 	/* Until the parent has saved our state, die with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (sync_expect(a->sync_fd, SYNC_MAPPED) < 0)

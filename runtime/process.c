@@ -1,6 +1,7 @@
 #include "process.h"
 #include "caps.h"
 #include "error.h"
+#include "process_attrs.h"
 #include "sync.h"
 
 #include <errno.h>
@@ -184,7 +185,7 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 	const struct oci_process *p = a->proc;
 
 	*seccomp_loaded = false;
-	if (process_limits(p) < 0 || process_chdir(p) < 0)
+	if (process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 || process_chdir(p) < 0)
 		return -1;
 	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
 	 * while we still have it (the filter then also covers the privilege
@@ -201,6 +202,8 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 		return -1;
 	/* A listener must reach the agent through the parent, before READY. */
 	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
+	if (attrs_before_exec(p) < 0)
 		return -1;
 	return seal_fds(a->preserve_fds);
 }

@@ -23,6 +23,7 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX]);
  * are in the container's namespaces and root. */
 struct prepare_args {
 	const struct oci_process *proc;
+	const struct oci_linux *linux;     /* personality; may be NULL */
 	const struct filter_prog *seccomp; /* NULL: no filter */
 	int sync_fd;                       /* where a seccomp listener fd goes */
 	bool userns;

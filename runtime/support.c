@@ -1,6 +1,7 @@
 #include "support.h"
 #include "error.h"
 #include "mounts.h"
+#include "process_attrs.h"
 #include "sysctl.h"
 
 #include <errno.h>
@@ -75,31 +76,19 @@ static int check_namespaces(const struct oci_config *c)
 
 int support_check(const struct oci_config *c)
 {
-	const struct oci_process *p = c->process;
 	const struct oci_linux *l = c->linux;
 
-	if (p->apparmor_profile && p->apparmor_profile[0])
-		return NOT_YET(".process.apparmorProfile", "AppArmor");
-	if (p->selinux_label && p->selinux_label[0])
-		return NOT_YET(".process.selinuxLabel", "SELinux");
-	if (p->scheduler)
-		return NOT_YET(".process.scheduler", "a scheduling policy");
-	if (p->io_priority)
-		return NOT_YET(".process.ioPriority", "an I/O priority");
-	if (p->exec_cpu_affinity)
-		return NOT_YET(".process.execCPUAffinity", "CPU affinity");
+	if (attrs_check(c) < 0)
+		return -1;
 
 	if (l && l->cgroups_path && l->cgroups_path[0])
 		return NOT_YET(".linux.cgroupsPath", "cgroup placement");
 	if (sysctl_check(c) < 0)
 		return -1;
-	if (l && l->mount_label && l->mount_label[0])
-		return NOT_YET(".linux.mountLabel", "SELinux");
+
 	if (l && !oci_resources_empty(l->resources))
 		return NOT_YET(".linux.resources", "setting cgroup resource limits");
 
-	if (l && l->personality)
-		return NOT_YET(".linux.personality", "personality");
 	if (l && l->time_offsets)
 		return NOT_YET(".linux.timeOffsets", "a time namespace");
 	if (l && l->intel_rdt)

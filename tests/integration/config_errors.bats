@@ -71,12 +71,9 @@ create_fails_with() {
 	create_fails_with "ward: config.json: .linux.resources: setting cgroup resource limits is not supported by ward yet"
 	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}]}'
 	create_fails_with "ward: config.json: .linux.resources: setting cgroup resource limits is not supported by ward yet"
-	cfg '.linux.resources = {} | .linux.personality = {"domain": "LINUX"}'
-	create_fails_with "ward: config.json: .linux.personality: personality is not supported by ward yet"
-	cfg 'del(.linux.personality)'
-	cfg '.process.scheduler = {"policy": "SCHED_BATCH"}'
-	create_fails_with "ward: config.json: .process.scheduler: a scheduling policy is not supported by ward yet"
-	cfg 'del(.process.scheduler)'
+	cfg '.linux.resources = {} | .linux.intelRdt = {"closID": "x"}'
+	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT is not supported by ward yet"
+	cfg 'del(.linux.intelRdt)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal needs --console-socket (ward does not relay a terminal itself)"
 	cfg '.process.terminal = false | .linux.namespaces += [{"type": "time"}]'

@@ -123,3 +123,45 @@ load ../helpers/common
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_output "a b \$HOME -- 'q'"
 }
+
+@test "personality, scheduler, ioPriority and execCPUAffinity are applied" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	cfg '.linux.personality = {"domain": "LINUX32"}
+	     | .process.scheduler = {"policy": "SCHED_BATCH", "nice": 5}
+	     | .process.ioPriority = {"class": "IOPRIO_CLASS_BE", "priority": 6}
+	     | .process.execCPUAffinity = {"initial": "0", "final": "1"}'
+	# stat: field 19 is nice, 41 the policy (3 = SCHED_BATCH)
+	cmd 'cat /proc/self/personality; ionice -p $$; awk "{print \$19, \$41}" /proc/self/stat; grep Cpus_allowed_list /proc/self/status'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 00000008
+	assert_line --index 1 "best-effort: prio 6"
+	assert_line --index 2 "5 3"
+	assert_line --index 3 "Cpus_allowed_list:	1"
+}
+
+@test "bad scheduler and affinity values fail clearly" {
+	cfg '.process.execCPUAffinity = {"final": "1-x"}'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: process.execCPUAffinity.final "1-x": not a CPU list'
+	cfg 'del(.process.execCPUAffinity) | .process.scheduler = {"policy": "SCHED_OTHER", "flags": ["SCHED_FLAG_BOGUS"]}'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: process.scheduler.flags[0]: unknown flag "SCHED_FLAG_BOGUS"'
+	assert_no_leftovers
+}
+
+@test "AppArmor and SELinux labels need their LSM: a clear refusal without it" {
+	[ ! -e /sys/module/apparmor/parameters/enabled ] || skip "AppArmor present"
+	cfg '.process.apparmorProfile = "ward-default"'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: config.json: .process.apparmorProfile "ward-default": AppArmor is not enabled on this host'
+	[ ! -e /sys/fs/selinux/enforce ] || skip "SELinux present"
+	cfg '.process.apparmorProfile = "" | .process.selinuxLabel = "system_u:system_r:container_t:s0"'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: config.json: .process.selinuxLabel: SELinux is not enabled on this host'
+	assert_no_leftovers
+}

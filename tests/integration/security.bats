@@ -200,3 +200,16 @@ load ../helpers/common
 	assert_success
 	assert_output fake-uptime
 }
+
+@test "systemd socket activation: LISTEN_FDS fds reach the container" {
+	cmd 'echo "$LISTEN_FDS $LISTEN_PID"; cat <&3; ls /proc/self/fd | tr "\n" " "'
+	echo "socket-fd" >"$TMP/fd3"
+	run bash -c 'exec 3<"$1" 4<"$1"; LISTEN_FDS=1 exec "$2" --root "$3" run --bundle "$4" "$5"' \
+		_ "$TMP/fd3" "$WARD" "$ROOT" "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 "1 1"
+	assert_line --index 1 socket-fd
+	# fd 4 was not passed on: 0 1 2 3 and the one ls opens.
+	assert_line --index 2 "0 1 2 3 4 "
+	assert_no_leftovers
+}
