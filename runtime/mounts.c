@@ -33,6 +33,43 @@ void mount_opts_free(struct mount_opts *o)
 	o->data = NULL;
 }
 
+/* The runtime-spec's recursive variants (mount_setattr(2) with
+ * AT_RECURSIVE); libmount does not know them. */
+static const struct {
+	const char *name;
+	unsigned long attr;
+	bool clear;
+} rec_opts[] = {
+    {"rro", MOUNT_ATTR_RDONLY, false},
+    {"rrw", MOUNT_ATTR_RDONLY, true},
+    {"rnosuid", MOUNT_ATTR_NOSUID, false},
+    {"rsuid", MOUNT_ATTR_NOSUID, true},
+    {"rnodev", MOUNT_ATTR_NODEV, false},
+    {"rdev", MOUNT_ATTR_NODEV, true},
+    {"rnoexec", MOUNT_ATTR_NOEXEC, false},
+    {"rexec", MOUNT_ATTR_NOEXEC, true},
+    {"rnodiratime", MOUNT_ATTR_NODIRATIME, false},
+    {"rdiratime", MOUNT_ATTR_NODIRATIME, true},
+    {"rnosymfollow", MOUNT_ATTR_NOSYMFOLLOW, false},
+    {"rsymfollow", MOUNT_ATTR_NOSYMFOLLOW, true},
+};
+
+static bool rec_option(const char *opt, struct mount_opts *o)
+{
+	for (size_t i = 0; i < sizeof(rec_opts) / sizeof(rec_opts[0]); i++)
+		if (strcmp(opt, rec_opts[i].name) == 0) {
+			if (rec_opts[i].clear) {
+				o->rec_clr |= rec_opts[i].attr;
+				o->rec_set &= ~rec_opts[i].attr;
+			} else {
+				o->rec_set |= rec_opts[i].attr;
+				o->rec_clr &= ~rec_opts[i].attr;
+			}
+			return true;
+		}
+	return false;
+}
+
 int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 {
 	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP);
@@ -46,6 +83,8 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 		if (opts[i][0] == '\0' || strchr(opts[i], ',') != NULL)
 			return werr(0, "option \"%s\": must be a single, non-empty option",
 			            opts[i]);
+		if (rec_option(opts[i], o))
+			continue;
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
 			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {
@@ -123,7 +162,14 @@ static void atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
                   unsigned long attr_clr)
 {
+	return mount_bind_fd_rec(src_fd, target_fd, recursive, attr_set, attr_clr, 0, 0);
+}
+
+int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
+                      unsigned long attr_clr, unsigned long rec_set, unsigned long rec_clr)
+{
 	struct mount_attr attr = {.attr_set = attr_set, .attr_clr = attr_clr};
+	struct mount_attr rattr = {.attr_set = rec_set, .attr_clr = rec_clr};
 	int tree, r = 0;
 
 	tree = open_tree(src_fd, "",
@@ -133,7 +179,10 @@ int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_
 		return werr(errno, "open_tree");
 	/* Attributes go on the detached copy, so the mount is never visible
 	 * with weaker flags than asked for. */
-	if ((attr_set || attr_clr) &&
+	if ((rec_set || rec_clr) &&
+	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
+		r = werr(errno, "setting recursive mount attributes");
+	if (r == 0 && (attr_set || attr_clr) &&
 	    mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
 		r = werr(errno, "setting mount attributes");
 	if (r == 0 && move_mount(tree, "", target_fd, "",
@@ -219,7 +268,7 @@ static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, const stru
 	set = ms_to_attr(o->flags);
 	clr = ms_to_attr(o->cleared);
 	atime_attr(o->flags, &set, &clr);
-	r = mount_bind_fd(sfd, dfd, o->recursive, set, clr);
+	r = mount_bind_fd_rec(sfd, dfd, o->recursive, set, clr, o->rec_set, o->rec_clr);
 	close(dfd);
 	return r;
 }
@@ -301,6 +350,16 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx)
 		}
 		if (r == 0)
 			r = verify_fs_type(rootfd, m->destination, type);
+		if (r == 0 && (o.rec_set || o.rec_clr)) {
+			struct mount_attr rattr = {.attr_set = o.rec_set, .attr_clr = o.rec_clr};
+			int fd = root_open(rootfd, m->destination, O_PATH);
+
+			if (fd < 0 || mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr,
+			                            sizeof(rattr)) < 0)
+				r = werr(errno, "setting recursive mount attributes");
+			if (fd >= 0)
+				close(fd);
+		}
 	}
 	if (r == 0 && o.propagation) {
 		int fd = root_open(rootfd, m->destination, O_PATH);

@@ -11,7 +11,9 @@ struct mount_opts {
 	unsigned long cleared;     /* MS_* explicitly cleared ("rw", "suid", ...) */
 	unsigned long propagation; /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE, | MS_REC */
 	bool bind, recursive;
-	char *data; /* filesystem-specific options, NULL if none */
+	char *data;            /* filesystem-specific options, NULL if none */
+	unsigned long rec_set; /* MOUNT_ATTR_* for the whole tree ("rro", ...) */
+	unsigned long rec_clr;
 };
 
 /* Parse mount options with libmount. Unknown options go to data (they are
@@ -33,5 +35,8 @@ int mount_fs_at(int rootfd, const char *path, const char *type, const char *sour
  * recursive and with MOUNT_ATTR_* set. */
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
                   unsigned long attr_clr);
+/* The same, with attributes also set on every mount of the tree. */
+int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
+                      unsigned long attr_clr, unsigned long rec_set, unsigned long rec_clr);
 
 #endif

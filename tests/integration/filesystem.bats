@@ -147,3 +147,20 @@ load ../helpers/common
 	assert_success
 	refute_output --partial "shared:"
 }
+
+@test "recursive mount options reach submounts; plain ones do not" {
+	mkdir -p "$TMP/data/sub"
+	mount -t tmpfs tmpfs "$TMP/data/sub"
+	cfg --arg d "$TMP/data" '.mounts += [
+	  {"destination": "/plain", "type": "bind", "source": $d, "options": ["rbind", "ro"]},
+	  {"destination": "/rec", "type": "bind", "source": $d, "options": ["rbind", "rro", "rnosuid"]}]'
+	cmd 'touch /plain/sub/a 2>/dev/null && echo plain-sub-rw; touch /rec/sub/b 2>/dev/null || echo rec-sub-ro
+	     grep " /rec/sub " /proc/self/mountinfo | grep -c nosuid'
+	run ward run --bundle "$BUNDLE" "$ID"
+	umount "$TMP/data/sub"
+	assert_success
+	assert_line plain-sub-rw
+	assert_line rec-sub-ro
+	assert_line 1
+	assert_no_leftovers
+}

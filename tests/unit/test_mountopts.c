@@ -51,6 +51,15 @@ int main(void)
 		mount_opts_free(&o);
 	}
 	{
+		const char *v[] = {"rbind", "rro", "rnosuid", "rsuid", "rnoexec"};
+
+		ok(parse(v, 5, &o) == 0 && o.data == NULL, "recursive options are not fs data");
+		ok(o.rec_set == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC) &&
+			   o.rec_clr == MOUNT_ATTR_NOSUID && !(o.flags & MS_RDONLY),
+		   "rro/rnoexec set, a later rsuid clears rnosuid, none of them top-only");
+		mount_opts_free(&o);
+	}
+	{
 		const char *v[] = {"ro,nosuid"};
 
 		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(), "single"),
