@@ -1,4 +1,5 @@
 #include "mounts.h"
+#include "cgroup_mount.h"
 #include "error.h"
 #include "pathres.h"
 
@@ -332,6 +333,8 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_is_bind(m)) {
 		r = bind_entry(rootfd, m, src_fd, &o);
+	} else if (m->type && strcmp(m->type, "cgroup") == 0) {
+		r = cgroup_mount(rootfd, m, &o);
 	} else {
 		const char *type = m->type && m->type[0] ? m->type : NULL;
 		int dfd;

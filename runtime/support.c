@@ -13,7 +13,8 @@
 
 #define NOT_YET(path, what) werr(0, "config.json: %s: %s is not supported by ward yet", path, what)
 
-static const char *const mount_types[] = {"tmpfs", "proc", "sysfs", "devpts", "mqueue", NULL};
+static const char *const mount_types[] = {"tmpfs",  "proc",   "sysfs",   "devpts",
+                                          "mqueue", "cgroup", "cgroup2", NULL};
 
 static int check_mounts(const struct oci_config *c)
 {

@@ -164,3 +164,24 @@ load ../helpers/common
 	assert_line 1
 	assert_no_leftovers
 }
+
+@test "a cgroup mount shows the host's layout, read-only unless rw is asked" {
+	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["nosuid", "noexec", "nodev"]}]'
+	cmd 'awk "\$5 ~ \"^/sys/fs/cgroup\" {print \$5, \$6}" /proc/self/mountinfo; mkdir /sys/fs/cgroup/x 2>&1'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_line --partial "Read-only file system"
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		assert_line --regexp '^/sys/fs/cgroup ro,'
+	else
+		# v1/hybrid: one read-only mount per host hierarchy.
+		for h in $(awk '$9 == "cgroup" && $5 ~ "^/sys/fs/cgroup/" {sub("/sys/fs/cgroup/", "", $5); print $5}' /proc/self/mountinfo); do
+			assert_line --regexp "^/sys/fs/cgroup/$h ro,"
+		done
+	fi
+	cfg '.mounts[-1].options += ["rw"]'
+	cmd 'awk "\$5 == \"/sys/fs/cgroup\" {print \$6}" /proc/self/mountinfo'
+	run ward run --bundle "$BUNDLE" "$ID-rw"
+	assert_success
+	assert_output --regexp '^rw,'
+	assert_no_leftovers
+}

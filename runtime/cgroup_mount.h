@@ -1,0 +1,13 @@
+#ifndef WARD_CGROUP_MOUNT_H
+#define WARD_CGROUP_MOUNT_H
+
+#include "config.h"
+#include "mounts.h"
+
+/* A "cgroup" mount: the cgroup filesystem as the host has it (cgroup2 on a
+ * v2 host; on v1 and hybrid hosts a tmpfs with one cgroup mount per v1
+ * hierarchy, and "unified" for the cgroup2 one). Read-only unless the
+ * options say "rw": a writable v1 hierarchy exposes release_agent. */
+int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o);
+
+#endif
