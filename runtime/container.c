@@ -33,7 +33,9 @@
 
 #define KILL_TIMEOUT_MS 10000
 
-/* New namespaces: those listed without a path. */
+/* New namespaces: those listed without a path. A new time namespace is
+ * made by the init itself (unshare, offsets, then execve enters it):
+ * offsets can no longer change once a process is inside. */
 static int clone_flags(const struct oci_config *c)
 {
 	int flags = 0;
@@ -41,7 +43,7 @@ static int clone_flags(const struct oci_config *c)
 	for (size_t i = 0; c->linux && i < c->linux->n_namespaces; i++)
 		if (!c->linux->namespaces[i].path || !c->linux->namespaces[i].path[0])
 			flags |= c->linux->namespaces[i].flag;
-	return flags;
+	return flags & ~CLONE_NEWTIME;
 }
 
 /* Open the namespaces to join, checking each is of the type it is listed

@@ -64,6 +64,38 @@ static void hook_state(const struct init_args *a, const char *status, struct oci
 	                         .n_annotations = a->cfg->n_annotations};
 }
 
+/* A new time namespace, with its offsets: entered at execve. */
+static int time_namespace(const struct oci_config *c)
+{
+	const struct oci_namespace *ns = oci_config_namespace(c, CLONE_NEWTIME);
+	const struct oci_time_offsets *t = c->linux ? c->linux->time_offsets : NULL;
+	char buf[128];
+	int fd, n = 0;
+
+	if (ns == NULL || (ns->path && ns->path[0]))
+		return 0;
+	if (unshare(CLONE_NEWTIME) < 0)
+		return werr(errno, "creating the time namespace");
+	if (t == NULL)
+		return 0;
+	if (t->monotonic)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "monotonic %lld %u\n",
+		              (long long)t->monotonic->secs, t->monotonic->nanosecs);
+	if (t->boottime)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "boottime %lld %u\n",
+		              (long long)t->boottime->secs, t->boottime->nanosecs);
+	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, (size_t)n) != n) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return werr(e, "config.json: .linux.timeOffsets");
+	}
+	close(fd);
+	return 0;
+}
+
 static bool needs_hook_round(const struct oci_config *c)
 {
 	return hooks_any(c, HOOK_PRESTART) || hooks_any(c, HOOK_CREATE_RUNTIME) ||
@@ -107,6 +139,8 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .before_pivot_arg = (void *)a};
 	struct rootfs_handles h = {.rootfd = -1};
 
+	if (time_namespace(c) < 0)
+		return -1;
 	if (rootfs_open(&ra, &h) < 0) {
 		rootfs_handles_close(&h);
 		return -1;

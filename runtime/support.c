@@ -47,8 +47,6 @@ static int check_namespaces(const struct oci_config *c)
 		char path[64];
 
 		snprintf(path, sizeof(path), ".linux.namespaces[%zu]", i);
-		if (strcmp(l->namespaces[i].type, "time") == 0)
-			return NOT_YET(path, "the time namespace");
 	}
 	/* A user namespace joined by path comes with its own mappings. */
 	if (userns && oci_config_namespace(c, CLONE_NEWUSER)->path &&
@@ -90,8 +88,11 @@ int support_check(const struct oci_config *c)
 	if (l && !oci_resources_empty(l->resources))
 		return NOT_YET(".linux.resources", "setting cgroup resource limits");
 
-	if (l && l->time_offsets)
-		return NOT_YET(".linux.timeOffsets", "a time namespace");
+	if (l && l->time_offsets &&
+	    (!oci_config_namespace(c, CLONE_NEWTIME) ||
+	     (oci_config_namespace(c, CLONE_NEWTIME)->path &&
+	      oci_config_namespace(c, CLONE_NEWTIME)->path[0])))
+		return werr(0, "config.json: .linux.timeOffsets: needs a new \"time\" namespace");
 	if (l && l->intel_rdt)
 		return NOT_YET(".linux.intelRdt", "Intel RDT");
 	if (check_namespaces(c) < 0 || check_mounts(c) < 0)

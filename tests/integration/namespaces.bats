@@ -147,3 +147,22 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	ward delete --force "$ID-a"
 	assert_no_leftovers
 }
+
+@test "time namespace with offsets: seen by the process and by exec" {
+	cfg '.linux.namespaces += [{"type": "time"}] | .linux.timeOffsets = {"boottime": {"secs": 864000, "nanosecs": 0}, "monotonic": {"secs": 86400}}'
+	cmd 'cut -d. -f1 /proc/uptime; sleep 100'
+	host=$(cut -d. -f1 /proc/uptime)
+	ward run -d --bundle "$BUNDLE" "$ID" >"$TMP/out"
+	sleep 0.3
+	up=$(cat "$TMP/out")
+	[ "$up" -ge $((host + 864000 - 5)) ] && [ "$up" -le $((host + 864000 + 60)) ] || fail "uptime $up, host $host"
+	run ward exec "$ID" cut -d. -f1 /proc/uptime
+	[ "$output" -ge $((host + 864000 - 5)) ] || fail "exec sees uptime $output"
+	[ "$(readlink "/proc/$(init_pid "$ID")/ns/time")" != "$(readlink /proc/self/ns/time)" ]
+	ward delete --force "$ID"
+	cfg '.linux.namespaces |= map(select(.type != "time"))'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: config.json: .linux.timeOffsets: needs a new "time" namespace'
+	assert_no_leftovers
+}
