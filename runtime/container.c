@@ -2,6 +2,7 @@
 #include "error.h"
 #include "console.h"
 #include "hooks.h"
+#include "idmap.h"
 #include "init.h"
 #include "log.h"
 #include "proc.h"
@@ -236,6 +237,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 {
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1;
+	int *trees = NULL;
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
 	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
@@ -256,6 +258,16 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
+	trees = malloc((cfg->n_mounts ? cfg->n_mounts : 1) * sizeof(int));
+	if (trees == NULL) {
+		werr(ENOMEM, "out of memory");
+		goto fail;
+	}
+	if (idmap_prepare(cfg, o->bundle, trees) < 0) {
+		free(trees);
+		trees = NULL;
+		goto fail;
+	}
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
 		werr(errno, "creating the start fifo");
 		goto fail;
@@ -279,6 +291,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .userns = userns,
 		                      .preserve_fds = o->preserve_fds,
 		                      .console_sock = console,
+		                      .idmap_trees = trees,
 		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
@@ -298,6 +311,11 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (console >= 0)
 		close(console);
 	console = -1;
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
+	trees = NULL;
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
 	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
@@ -341,6 +359,10 @@ fail : {
 		close(fifo);
 	if (console >= 0)
 		close(console);
+	for (size_t i = 0; trees && i < cfg->n_mounts; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
 	filter_prog_free(&prog);

@@ -19,6 +19,7 @@ struct init_args {
 	bool userns;
 	int preserve_fds;
 	int console_sock;                  /* --console-socket, connected by the parent; -1: none */
+	const int *idmap_trees;            /* per mount, from the parent (idmap.c) */
 	const struct filter_prog *seccomp; /* NULL: no filter */
 	/* Namespaces joined by path (user first), fds opened by the parent. */
 	int join_fd[8];

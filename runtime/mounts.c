@@ -86,6 +86,9 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 			            opts[i]);
 		if (rec_option(opts[i], o))
 			continue;
+		/* idmap/ridmap: the tree was idmapped by the parent (idmap.c). */
+		if (strcmp(opts[i], "idmap") == 0 || strcmp(opts[i], "ridmap") == 0)
+			continue;
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
 			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {
@@ -252,7 +255,25 @@ int mount_open_source(const struct oci_mount *m, const char *bundle, size_t idx)
 	return fd;
 }
 
-static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, const struct mount_opts *o)
+/* Attach a detached tree made elsewhere (an idmapped one), with attributes. */
+static int attach_tree(int tree, int dfd, unsigned long set, unsigned long clr,
+                       const struct mount_opts *o)
+{
+	struct mount_attr attr = {.attr_set = set, .attr_clr = clr};
+	struct mount_attr rattr = {.attr_set = o->rec_set, .attr_clr = o->rec_clr};
+
+	if ((o->rec_set || o->rec_clr) &&
+	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
+		return werr(errno, "setting recursive mount attributes");
+	if ((set || clr) && mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+		return werr(errno, "setting mount attributes");
+	if (move_mount(tree, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return werr(errno, "move_mount");
+	return 0;
+}
+
+static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, bool is_tree,
+                      const struct mount_opts *o)
 {
 	unsigned long set, clr;
 	struct stat st;
@@ -269,7 +290,8 @@ static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, const stru
 	set = ms_to_attr(o->flags);
 	clr = ms_to_attr(o->cleared);
 	atime_attr(o->flags, &set, &clr);
-	r = mount_bind_fd_rec(sfd, dfd, o->recursive, set, clr, o->rec_set, o->rec_clr);
+	r = is_tree ? attach_tree(sfd, dfd, set, clr, o)
+	            : mount_bind_fd_rec(sfd, dfd, o->recursive, set, clr, o->rec_set, o->rec_clr);
 	close(dfd);
 	return r;
 }
@@ -322,7 +344,7 @@ static int check_proc_target(int rootfd, const struct oci_mount *m)
 	return r;
 }
 
-int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx)
+int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree, size_t idx)
 {
 	struct mount_opts o;
 	int r;
@@ -332,7 +354,7 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx)
 	if (mount_parse_options(m->options, m->n_options, &o) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_is_bind(m)) {
-		r = bind_entry(rootfd, m, src_fd, &o);
+		r = bind_entry(rootfd, m, src_fd, src_is_tree, &o);
 	} else if (m->type && strcmp(m->type, "cgroup") == 0) {
 		r = cgroup_mount(rootfd, m, &o);
 	} else {

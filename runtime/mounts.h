@@ -27,7 +27,7 @@ bool mount_is_bind(const struct oci_mount *m);
 int mount_open_source(const struct oci_mount *m, const char *bundle, size_t idx);
 /* Mount m inside the root at rootfd; src_fd from mount_open_source. idx:
  * the entry's index, for error messages. */
-int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, size_t idx);
+int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree, size_t idx);
 /* Mount a filesystem (not a bind) on the directory at path in the root. */
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
                 unsigned long flags, const char *data);

@@ -147,7 +147,9 @@ void rootfs_handles_close(struct rootfs_handles *h)
 		if (h->src_fds[i] >= 0)
 			close(h->src_fds[i]);
 	free(h->src_fds);
+	free(h->is_tree);
 	h->src_fds = NULL;
+	h->is_tree = NULL;
 	h->rootfd = -1;
 }
 
@@ -158,7 +160,8 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	h->rootfd = -1;
 	h->n = c->n_mounts;
 	h->src_fds = malloc((c->n_mounts ? c->n_mounts : 1) * sizeof(int));
-	if (h->src_fds == NULL)
+	h->is_tree = calloc(c->n_mounts ? c->n_mounts : 1, sizeof(bool));
+	if (h->src_fds == NULL || h->is_tree == NULL)
 		return werr(ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->n_mounts; i++)
 		h->src_fds[i] = -1;
@@ -172,6 +175,11 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (h->rootfd < 0)
 		return werr(errno, "opening rootfs %s", a->rootfs);
 	for (size_t i = 0; i < c->n_mounts; i++) {
+		if (a->idmap_trees && a->idmap_trees[i] >= 0) {
+			h->src_fds[i] = a->idmap_trees[i];
+			h->is_tree[i] = true;
+			continue;
+		}
 		h->src_fds[i] = mount_open_source(&c->mounts[i], a->bundle, i);
 		if (h->src_fds[i] == -1)
 			return -1;
@@ -200,7 +208,7 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (dev_mount_tmpfs(rootfd, c) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
-		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], i) < 0)
+		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i], i) < 0)
 			goto out;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||

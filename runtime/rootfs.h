@@ -12,6 +12,7 @@ struct rootfs_args {
 	const char *bundle;
 	bool no_pivot;
 	bool userns;
+	const int *idmap_trees; /* per mount: an idmapped tree from the parent, or -1 */
 	/* Called with the mounts done, before pivot_root (hooks). */
 	int (*before_pivot)(void *arg, int rootfd);
 	void *before_pivot_arg;
@@ -21,8 +22,9 @@ struct rootfs_args {
  * namespace: until then it still has the host uid 0 (and so may walk
  * root-only host directories), afterwards it must not need host paths. */
 struct rootfs_handles {
-	int rootfd;   /* the rootfs, bound onto itself (a mount point) */
-	int *src_fds; /* per config mount: O_PATH fd of a bind source, or -1 */
+	int rootfd;    /* the rootfs, bound onto itself (a mount point) */
+	int *src_fds;  /* per config mount: O_PATH fd of a bind source, or -1 */
+	bool *is_tree; /* src_fds[i] is a detached (idmapped) tree */
 	size_t n;
 };
 

@@ -22,11 +22,6 @@ static int check_mounts(const struct oci_config *c)
 		const struct oci_mount *m = &c->mounts[i];
 		bool ok = mount_is_bind(m);
 
-		if (m->n_uid_mappings || m->n_gid_mappings)
-			return werr(0,
-			            "config.json: .mounts[%zu]: idmapped mounts are not "
-			            "supported by ward yet",
-			            i);
 		for (size_t t = 0; !ok && m->type && mount_types[t]; t++)
 			ok = strcmp(m->type, mount_types[t]) == 0;
 		if (!ok)

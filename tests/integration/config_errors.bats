@@ -76,8 +76,8 @@ create_fails_with() {
 	cfg 'del(.linux.intelRdt)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal needs --console-socket (ward does not relay a terminal itself)"
-	cfg '.process.terminal = false | .mounts += [{"destination": "/m", "type": "bind", "source": "/tmp", "options": ["bind"], "uidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}]}]'
-	create_fails_with "ward: config.json: .mounts[7]: idmapped mounts are not supported by ward yet"
+	cfg '.process.terminal = false | .mounts += [{"destination": "/m", "type": "overlay", "source": "overlay"}]'
+	create_fails_with "ward: config.json: .mounts[7].type: mount type \"overlay\" is not supported by ward yet"
 	cfg 'del(.mounts[7])'
 }
 

@@ -185,3 +185,36 @@ load ../helpers/common
 	assert_output --regexp '^rw,'
 	assert_no_leftovers
 }
+
+@test "idmapped bind mount: explicit mappings" {
+	mkdir -p "$TMP/idm" && echo hi >"$TMP/idm/f"
+	cfg --arg d "$TMP/idm" '.mounts += [{"destination": "/data", "type": "bind", "source": $d, "options": ["bind", "idmap"],
+	  "uidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}], "gidMappings": [{"containerID": 0, "hostID": 1001, "size": 1}]}]'
+	cmd 'stat -c "%u %g" /data/f'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	# On disk root's; through the mount, 1000:1001. The host file is unchanged.
+	assert_output "1000 1001"
+	[ "$(stat -c %u "$TMP/idm/f")" = 0 ]
+}
+
+@test "idmapped bind mount without mappings takes the container's user namespace" {
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	mkdir -p "$TMP/shared" && echo hi >"$TMP/shared/f"
+	cfg --arg d "$TMP/shared" '.mounts += [{"destination": "/shared", "type": "bind", "source": $d, "options": ["bind", "idmap"]}]'
+	cmd 'stat -c %u /shared/f; echo more >>/shared/f && echo root-may-write'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'0\nroot-may-write'
+	[ "$(stat -c %u "$TMP/shared/f")" = 0 ]
+	assert_no_leftovers
+}
+
+@test "idmap on a non-bind mount is refused" {
+	cfg '.mounts += [{"destination": "/t", "type": "tmpfs", "source": "tmpfs", "options": ["idmap"], "uidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}]}]'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: mounts[7] (/t): idmapped mounts must be bind mounts'
+	assert_no_leftovers
+}

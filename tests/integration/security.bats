@@ -1,6 +1,17 @@
 #!/usr/bin/env bats
 # Attacks on the runtime itself. Every hostile path is confined to the test's
 # temp dir, so even a vulnerable ward could only damage that.
+#
+# One test per CVE class, here or next to the feature it attacks:
+#   CVE-2019-5736  (runtime binary overwrite)      here
+#   CVE-2024-21626 (leaked fd as cwd)              here, exec.bats
+#   CVE-2019-16884 (bind over /proc)               here
+#   CVE-2025-52881 (mount redirected into /proc)   here
+#   CVE-2019-19921 (/proc symlink in the image)    here
+#   CVE-2022-29162 (inheritable capabilities)      here
+#   CVE-2026-41579 (planted /dev symlink)          here, devices_sysctl.bats
+#   CVE-2025-52565 (/dev/console symlink)          terminal.bats
+#   2025 masked-path CVEs (mask source swapped)    here
 
 load ../helpers/common
 
@@ -211,5 +222,17 @@ load ../helpers/common
 	assert_line --index 1 socket-fd
 	# fd 4 was not passed on: 0 1 2 3 and the one ls opens.
 	assert_line --index 2 "0 1 2 3 4 "
+	assert_no_leftovers
+}
+
+@test "CVE-2022-29162 class: inheritable and ambient sets stay empty unless asked" {
+	cfg '.process.capabilities.inheritable = [] | .process.capabilities.ambient = []'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec --cap CAP_CHOWN "$ID" grep -E "^Cap(Inh|Amb)" /proc/self/status
+	assert_output $'CapInh:\t0000000000000000\nCapAmb:\t0000000000000000'
+	run ward exec "$ID" grep CapInh /proc/1/status
+	assert_output $'CapInh:\t0000000000000000'
+	ward delete --force "$ID"
 	assert_no_leftovers
 }
