@@ -86,6 +86,12 @@ static int open_joined(const struct oci_config *c, struct init_args *a)
 					            i, n->path);
 				continue;
 			}
+			if (n->flag == CLONE_NEWUSER) {
+				/* Joined by ward itself, last thing before the clone, so
+				 * that the new namespaces belong to it. */
+				a->join_user_fd = fd;
+				continue;
+			}
 			a->join_fd[a->n_join] = fd;
 			a->join_flag[a->n_join++] = n->flag;
 		}
@@ -97,6 +103,9 @@ static void close_joined(struct init_args *a)
 	for (int i = 0; i < a->n_join; i++)
 		close(a->join_fd[i]);
 	a->n_join = 0;
+	if (a->join_user_fd >= 0)
+		close(a->join_user_fd);
+	a->join_user_fd = -1;
 }
 
 static int write_pid_file(const char *path, pid_t pid)
@@ -295,7 +304,16 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
+		a.join_user_fd = -1;
 		if (open_joined(cfg, &a) < 0) {
+			close_joined(&a);
+			goto fail;
+		}
+		/* Everything that needs the host's privileges is done by now (paths
+		 * opened, idmapped trees made). What remains for this process -
+		 * state files, the pid file - is owner-permitted to uid 0. */
+		if (a.join_user_fd >= 0 && setns(a.join_user_fd, CLONE_NEWUSER) < 0) {
+			werr(errno, "config.json: joining the user namespace");
 			close_joined(&a);
 			goto fail;
 		}

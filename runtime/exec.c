@@ -1,4 +1,5 @@
 #include "exec.h"
+#include "cgroup_join.h"
 #include "console.h"
 #include "error.h"
 #include "log.h"
@@ -56,6 +57,9 @@ static _Noreturn void child(const struct exec_child *x)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (attrs_initial_affinity(x->o->proc) < 0)
+		goto fail;
+	/* Nothing runs before the parent has put us in the container's cgroups. */
+	if (sync_expect(x->sync_fd, SYNC_MAPPED) < 0)
 		goto fail;
 	/* All namespaces at once through the init's pidfd (Linux ≥ 5.8): the
 	 * kernel joins the user namespace first. The mount namespace brings the
@@ -163,6 +167,8 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	}
 	close(sv[1]);
 	sv[1] = -1;
+	if (cgroup_join_like(c->st->pid, pid) < 0 || sync_send(sv[0], SYNC_MAPPED) < 0)
+		goto kill;
 	if (prog.notify && seccomp_notify_forward(sv[0], sc, c->st) < 0)
 		goto kill;
 	{

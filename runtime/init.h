@@ -25,6 +25,7 @@ struct init_args {
 	int join_fd[8];
 	int join_flag[8];
 	int n_join;
+	int join_user_fd; /* joined by the parent itself, before the clone */
 };
 
 _Noreturn void init_run(const struct init_args *a);

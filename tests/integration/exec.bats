@@ -142,3 +142,26 @@ setup() {
 	assert_output 600
 	ward delete --force "$ID"
 }
+
+@test "exec joins the container's cgroups, wherever ward exec runs from" {
+	cg=/sys/fs/cgroup/pids/ward-test-$ID
+	[ -d /sys/fs/cgroup/pids ] || cg=/sys/fs/cgroup/ward-test-$ID
+	mkdir "$cg"
+	# Create the container from inside that cgroup...
+	bash -c 'echo $$ >"$1/cgroup.procs"; exec "$2" --root "$3" run -d --bundle "$4" "$5"' \
+		_ "$cg" "$WARD" "$ROOT" "$BUNDLE" "$ID" >/dev/null 2>&1
+	pid=$(init_pid "$ID")
+	# ...and exec from outside it.
+	ward exec --detach --pid-file "$TMP/e.pid" "$ID" sleep 50 >/dev/null 2>&1
+	epid=$(cat "$TMP/e.pid")
+	init_cg=$(cat "/proc/$pid/cgroup")
+	exec_cg=$(cat "/proc/$epid/cgroup")
+	# Inside, the cgroup namespace shows the container's cgroup as "/".
+	run ward exec "$ID" grep -c "/\.\." /proc/self/cgroup
+	ward delete --force "$ID"
+	rmdir "$cg"
+	assert_equal "$exec_cg" "$init_cg"
+	[[ "$init_cg" == *"/ward-test-$ID"* ]] || fail "init not in the test cgroup: $init_cg"
+	assert_output 0
+	assert_no_leftovers
+}

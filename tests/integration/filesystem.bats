@@ -218,3 +218,16 @@ load ../helpers/common
 	assert_output 'ward: mounts[7] (/t): idmapped mounts must be bind mounts'
 	assert_no_leftovers
 }
+
+@test "any filesystem type the kernel knows can be mounted (ramfs)" {
+	cfg '.mounts += [{"destination": "/r", "type": "ramfs", "source": "ramfs", "options": ["mode=700"]}]'
+	cmd 'awk "\$5 == \"/r\" {for (i = 7; i <= NF; i++) if (\$i == \"-\") print \$(i+1)}" /proc/self/mountinfo; stat -c %a /r'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'ramfs\n700'
+	cfg '.mounts[-1].type = "nosuchfs"'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: mounts[7] (/r): mounting nosuchfs on /r: No such device"
+	assert_no_leftovers
+}

@@ -134,17 +134,28 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	assert_no_leftovers
 }
 
-@test "joining a user namespace by path is refused (not supported yet)" {
+@test "joining a user namespace by path, with new namespaces owned by it" {
 	cfg_userns
 	chown -R 200000:200000 "$BUNDLE/rootfs"
 	cmd 'sleep 100'
 	ward run -d --bundle "$BUNDLE" "$ID-a"
 	pa=$(init_pid "$ID-a")
 	cfg --arg u "/proc/$pa/ns/user" '.linux.namespaces |= map(if .type == "user" then .path = $u else . end) | del(.linux.uidMappings, .linux.gidMappings)'
-	run ward create --bundle "$BUNDLE" "$ID-b"
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-b"
+	pb=$(init_pid "$ID-b")
+	[ "$(readlink /proc/$pb/ns/user)" = "$(readlink /proc/$pa/ns/user)" ]
+	[ "$(readlink /proc/$pb/ns/mnt)" != "$(readlink /proc/$pa/ns/mnt)" ]
+	run ward exec "$ID-b" sh -c 'id -u; cat /proc/self/uid_map'
+	assert_success
+	assert_line --index 0 0
+	assert_line --index 1 --regexp '^ +0 +200000 +65536$'
+	cfg '.linux.uidMappings = [{"containerID": 0, "hostID": 1, "size": 1}]'
+	run ward create --bundle "$BUNDLE" "$ID-c"
 	assert_failure 1
-	assert_output 'ward: config.json: .linux.namespaces: joining a user namespace by path is not supported by ward yet'
+	assert_output 'ward: config.json: .linux.uidMappings: a user namespace joined by path has its mappings already'
 	ward delete --force "$ID-a"
+	ward delete --force "$ID-b"
 	assert_no_leftovers
 }
 
