@@ -1,6 +1,7 @@
 #include "hooks.h"
 #include "error.h"
 #include "log.h"
+#include "process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,14 +49,8 @@ static long long now_ms(void)
 static _Noreturn void hook_child(const struct oci_hook *h, int in_fd, int err_fd)
 {
 	char *argv0[] = {h->path, NULL};
-	struct sigaction sa = {.sa_handler = SIG_DFL};
-	sigset_t none;
 
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	process_reset_signals();
 	if (dup2(in_fd, 0) < 0 || dup2(err_fd, 2) < 0)
 		_exit(126);
 	/* The hook's stdout goes where ward's goes; nothing else is inherited:

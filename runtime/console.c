@@ -1,5 +1,6 @@
 #include "console.h"
 #include "error.h"
+#include "fdpass.h"
 #include "mounts.h"
 #include "pathres.h"
 
@@ -41,22 +42,8 @@ int console_connect(const char *path)
 
 static int send_master(int sock, int master, const char *name)
 {
-	struct iovec iov = {.iov_base = (void *)name, .iov_len = strlen(name)};
-	union {
-		char b[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u = {0};
-	struct msghdr mh = {
-	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b, .msg_controllen = sizeof(u.b)};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &master, sizeof(int));
-	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return werr(errno, "sending the terminal over --console-socket");
+	if (fdpass_send(sock, name, strlen(name), master) < 0)
+		return werr(errno, "sending the terminal over --console-socket");
 	return 0;
 }
 

@@ -174,18 +174,25 @@ static int record_state(struct container *c, const struct create_opts *o,
 	return store_save(c);
 }
 
+/* The state hooks and seccomp agents see while the container is created. */
+static struct oci_state creating_state(const struct create_opts *o, const struct oci_config *cfg,
+                                       pid_t pid)
+{
+	return (struct oci_state){.oci_version = cfg->oci_version,
+	                          .id = (char *)o->id,
+	                          .status = "creating",
+	                          .pid = pid,
+	                          .bundle = (char *)o->bundle,
+	                          .annotations = cfg->annotations,
+	                          .n_annotations = cfg->n_annotations};
+}
+
 /* With its mounts done the init asks for prestart and createRuntime, which
  * run here, in the runtime namespace; the answer tells it its host pid. */
 static int run_create_hooks(int sock, const struct create_opts *o, const struct oci_config *cfg,
                             pid_t pid)
 {
-	struct oci_state st = {.oci_version = cfg->oci_version,
-	                       .id = (char *)o->id,
-	                       .status = "creating",
-	                       .pid = pid,
-	                       .bundle = (char *)o->bundle,
-	                       .annotations = cfg->annotations,
-	                       .n_annotations = cfg->n_annotations};
+	struct oci_state st = creating_state(o, cfg, pid);
 
 	if (!hooks_any(cfg, HOOK_PRESTART) && !hooks_any(cfg, HOOK_CREATE_RUNTIME) &&
 	    !hooks_any(cfg, HOOK_CREATE_CONTAINER) && !hooks_any(cfg, HOOK_START_CONTAINER))
@@ -200,13 +207,7 @@ static int run_create_hooks(int sock, const struct create_opts *o, const struct 
 static int forward_listener(int sock, const struct create_opts *o, const struct oci_config *cfg,
                             pid_t pid)
 {
-	struct oci_state st = {.oci_version = cfg->oci_version,
-	                       .id = (char *)o->id,
-	                       .status = "creating",
-	                       .pid = pid,
-	                       .bundle = (char *)o->bundle,
-	                       .annotations = cfg->annotations,
-	                       .n_annotations = cfg->n_annotations};
+	struct oci_state st = creating_state(o, cfg, pid);
 
 	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st);
 }

@@ -46,16 +46,10 @@ static _Noreturn void child(const struct exec_child *x)
 	                          .sync_fd = x->sync_fd,
 	                          .userns = x->userns,
 	                          .preserve_fds = x->o->preserve_fds};
-	struct sigaction sa = {.sa_handler = SIG_DFL};
 	bool seccomp_loaded;
 	char exe[PATH_MAX];
-	sigset_t none;
 
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	process_reset_signals();
 	if (attrs_initial_affinity(x->o->proc) < 0)
 		goto fail;
 	/* Nothing runs before the parent has put us in the container's cgroups. */

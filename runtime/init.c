@@ -27,18 +27,6 @@
 /* A raw clone leaves glibc's cached thread id stale: never raise() or
  * abort() in here. Errors go to the parent, then _exit. */
 
-static void reset_signals(void)
-{
-	struct sigaction sa = {.sa_handler = SIG_DFL};
-	sigset_t all;
-
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-}
-
 static int set_names(const struct oci_config *c)
 {
 	if (c->hostname && c->hostname[0] && sethostname(c->hostname, strlen(c->hostname)) < 0)
@@ -181,7 +169,7 @@ _Noreturn void init_run(const struct init_args *a)
 	char b;
 	ssize_t n;
 
-	reset_signals();
+	process_reset_signals();
 	if (attrs_initial_affinity(a->cfg->process) < 0) {
 		sync_send_error(a->sync_fd);
 		_exit(1);

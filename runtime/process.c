@@ -17,6 +17,18 @@
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
+void process_reset_signals(void)
+{
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 int process_limits(const struct oci_process *p)
 {
 	for (size_t i = 0; i < p->n_rlimits; i++) {

@@ -8,6 +8,9 @@
 #include "config.h"
 #include "seccomp_filter.h"
 
+/* Default dispositions and an empty mask: what ward blocked or ignored must
+ * not reach a container's (or a hook's) process through execve. */
+void process_reset_signals(void);
 /* rlimits and oomScoreAdj; while still privileged. */
 int process_limits(const struct oci_process *p);
 /* Groups, gid, uid, capabilities, no_new_privs, umask. */

@@ -1,5 +1,6 @@
 #include "seccomp_notify.h"
 #include "error.h"
+#include "fdpass.h"
 #include "seccomp_spec.h"
 #include "sync.h"
 
@@ -12,27 +13,6 @@
 #include <yajl/yajl_gen.h>
 
 #define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
-
-static int send_with_fd(int sock, const unsigned char *buf, size_t len, int fd)
-{
-	struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
-	union {
-		char b[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u = {0};
-	struct msghdr mh = {
-	    .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b, .msg_controllen = sizeof(u.b)};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
 
 int seccomp_notify_send(const char *path, const char *metadata, const struct oci_state *st,
                         int listener_fd)
@@ -70,7 +50,7 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 		r = werr(errno, "seccomp listener socket");
 	else if (connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		r = werr(errno, "config.json: .linux.seccomp.listenerPath: connecting to %s", path);
-	else if (send_with_fd(sock, buf, len, listener_fd) < 0)
+	else if (fdpass_send(sock, buf, len, listener_fd) < 0)
 		r = werr(errno, "sending the seccomp listener fd to %s", path);
 	else
 		r = 0;

@@ -1,4 +1,5 @@
 #include "sync.h"
+#include "fdpass.h"
 
 #include <errno.h>
 #include <string.h>
@@ -53,24 +54,9 @@ void sync_send_error(int fd)
 int sync_send_fd(int fd, enum sync_type type, int passfd)
 {
 	struct sync_msg m = {.type = type};
-	struct iovec iov = {.iov_base = &m, .iov_len = offsetof(struct sync_msg, text) + 1};
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u = {0};
-	struct msghdr mh = {.msg_iov = &iov,
-	                    .msg_iovlen = 1,
-	                    .msg_control = u.buf,
-	                    .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &passfd, sizeof(int));
-	while (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return werr(errno, "sync channel");
+	if (fdpass_send(fd, &m, offsetof(struct sync_msg, text) + 1, passfd) < 0)
+		return werr(errno, "sync channel");
 	return 0;
 }
 

@@ -9,8 +9,8 @@
 #   CVE-2025-52881 (mount redirected into /proc)   here
 #   CVE-2019-19921 (/proc symlink in the image)    here
 #   CVE-2022-29162 (inheritable capabilities)      here
-#   CVE-2026-41579 (planted /dev symlink)          here, devices_sysctl.bats
-#   CVE-2025-52565 (/dev/console symlink)          terminal.bats
+#   CVE-2026-41579 (planted /dev symlink)          here
+#   CVE-2025-52565 (/dev/console symlink)          here
 #   2025 masked-path CVEs (mask source swapped)    here
 
 load ../helpers/common
@@ -233,6 +233,43 @@ load ../helpers/common
 	assert_output $'CapInh:\t0000000000000000\nCapAmb:\t0000000000000000'
 	run ward exec "$ID" grep CapInh /proc/1/status
 	assert_output $'CapInh:\t0000000000000000'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "CVE-2026-41579 class: devices never land outside through a planted /dev" {
+	mkdir -p "$TMP/hostdev"
+	rmdir "$BUNDLE/rootfs/dev"
+	ln -s "$TMP/hostdev" "$BUNDLE/rootfs/dev"
+	cfg '.mounts |= map(select(.destination | startswith("/dev") | not))'
+	cfg '.linux.devices = [{"type": "c", "path": "/dev/evil", "major": 1, "minor": 3}]'
+	cmd 'true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	run ls -A "$TMP/hostdev"
+	assert_output ""
+	# And a symlink planted where a device goes is replaced, not followed.
+	rm "$BUNDLE/rootfs/dev"
+	mkdir "$BUNDLE/rootfs/dev"
+	echo keep >"$TMP/victim"
+	cfg '.mounts = [{"destination": "/proc", "type": "proc", "source": "proc"}]'
+	ln -s "$TMP/victim" "$BUNDLE/rootfs/dev/evil"
+	cfg '.root.readonly = false'
+	run ward run --bundle "$BUNDLE" "$ID"
+	run cat "$TMP/victim"
+	assert_output keep
+	assert_no_leftovers
+}
+
+@test "CVE-2025-52565 class: a planted /dev/console symlink is not followed" {
+	cfg '.process.terminal = true | .mounts |= map(select(.destination != "/dev"))'
+	echo original >"$TMP/victim"
+	ln -s "$TMP/victim" "$BUNDLE/rootfs/dev/console"
+	cmd 'ls -l /dev/console | cut -c1'
+	start_receiver c3
+	ward run -d --console-socket "$SOCK" --bundle "$BUNDLE" "$ID"
+	wait "$RECV"
+	run cat "$TMP/victim"
+	assert_output original
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
