@@ -37,6 +37,10 @@ static const struct jfield state_fields[] = {
      .kind = JK_U64,
      .off = offsetof(struct oci_state, pid_start),
      .has_off = -1},
+    {.key = "wardCgroup",
+     .kind = JK_STR,
+     .off = offsetof(struct oci_state, cgroup_path),
+     .has_off = -1},
 };
 
 static void free_status(void *obj)
@@ -82,8 +86,11 @@ int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_pri
 		yajl_gen_map_close(g);
 	}
 	/* pid_start is a clock-tick count; it fits an int64 for 10^9 years. */
-	if (with_private)
+	if (with_private) {
 		gen_int(g, "wardPidStart", (long long)s->pid_start);
+		if (s->cgroup_path)
+			gen_str(g, "wardCgroup", s->cgroup_path);
+	}
 	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : -1;
 }
 

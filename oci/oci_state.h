@@ -23,6 +23,7 @@ struct oci_state {
 	/* private: start time of pid in clock ticks since boot (/proc/PID/stat
 	 * field 22), so that a recycled pid is never mistaken for ours. */
 	uint64_t pid_start;
+	char *cgroup_path; /* private: the container's cgroup, in every hierarchy */
 };
 
 /* Serialise. with_private adds the fields only ward reads. The caller frees

@@ -60,6 +60,9 @@ int cmd_run(struct globals *g, int argc, char **argv);
 int cmd_list(struct globals *g, int argc, char **argv);
 int cmd_spec(struct globals *g, int argc, char **argv);
 int cmd_exec(struct globals *g, int argc, char **argv);
+int cmd_pause(struct globals *g, int argc, char **argv);
+int cmd_resume(struct globals *g, int argc, char **argv);
+int cmd_ps(struct globals *g, int argc, char **argv);
 
 void cli_usage(int fd);
 

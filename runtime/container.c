@@ -1,5 +1,6 @@
 #include "container.h"
 #include "error.h"
+#include "cgroup.h"
 #include "console.h"
 #include "hooks.h"
 #include "idmap.h"
@@ -44,7 +45,10 @@ static int clone_flags(const struct oci_config *c)
 	for (size_t i = 0; c->linux && i < c->linux->n_namespaces; i++)
 		if (!c->linux->namespaces[i].path || !c->linux->namespaces[i].path[0])
 			flags |= c->linux->namespaces[i].flag;
-	return flags & ~CLONE_NEWTIME;
+	/* The cgroup namespace too: the init unshares it once it is in its
+	 * cgroups in every hierarchy (v1 ones are joined after the clone), so
+	 * that the namespace is rooted at the container's own cgroup. */
+	return flags & ~(CLONE_NEWTIME | CLONE_NEWCGROUP);
 }
 
 /* Open the namespaces to join, checking each is of the type it is listed
@@ -139,7 +143,8 @@ static int write_pid_file(const char *path, pid_t pid)
 }
 
 static int record_state(struct container *c, const struct create_opts *o,
-                        const struct oci_config *cfg, const char *rootfs, pid_t pid)
+                        const struct oci_config *cfg, const char *rootfs, pid_t pid,
+                        const char *cgroup_path)
 {
 	struct oci_state *s = calloc(1, sizeof(*s));
 
@@ -160,9 +165,10 @@ static int record_state(struct container *c, const struct create_opts *o,
 		s->created = strdup(ts);
 	}
 	s->owner = strdup("root");
+	s->cgroup_path = strdup(cgroup_path);
 	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
 	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||
-	    !s->annotations)
+	    !s->annotations || !s->cgroup_path)
 		return werr(ENOMEM, "out of memory");
 	for (size_t i = 0; i < cfg->n_annotations; i++) {
 		s->annotations[i].key = strdup(cfg->annotations[i].key);
@@ -212,12 +218,15 @@ static int forward_listener(int sock, const struct create_opts *o, const struct 
 	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st);
 }
 
-static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2])
+static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2],
+                        int cgroup_fd)
 {
+	/* Into its cgroup2 cgroup from the first instruction (Linux ≥ 5.7). */
 	struct clone_args ca = {
-	    .flags = (uint64_t)flags | CLONE_PIDFD,
+	    .flags = (uint64_t)flags | CLONE_PIDFD | (cgroup_fd >= 0 ? CLONE_INTO_CGROUP : 0),
 	    .pidfd = (uint64_t)(uintptr_t)pidfd,
 	    .exit_signal = SIGCHLD,
+	    .cgroup = cgroup_fd >= 0 ? (uint64_t)cgroup_fd : 0,
 	};
 	pid_t pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
 
@@ -246,8 +255,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
                      struct container *c, int *pidfd_out)
 {
 	char rootfs[PATH_MAX];
-	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1;
+	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1;
 	int *trees = NULL;
+	struct cgroup cg;
+	bool have_cg = false;
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
 	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
@@ -265,6 +276,16 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		return -1;
 	}
 	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
+		goto fail;
+	/* The cgroup and its limits exist before the init does. */
+	if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0 ||
+	    cgroup_create(&cg) < 0)
+		goto fail;
+	have_cg = true;
+	if (cgroup_apply(&cg, cfg->linux) < 0)
+		goto fail;
+	cgfd = cgroup_unified_fd(&cg);
+	if (cg.unified[0] && cgfd < 0)
 		goto fail;
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
@@ -318,7 +339,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			close_joined(&a);
 			goto fail;
 		}
-		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child);
+		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child, cgfd);
 		close_joined(&a);
 	}
 	if (pid < 0)
@@ -336,6 +357,13 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	free(trees);
 	trees = NULL;
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
+	/* v1 hierarchies: before the init may run anything (it waits for
+	 * MAPPED). */
+	if (cgroup_add_pid(&cg, pid, cgfd >= 0) < 0)
+		goto fail;
+	if (cgfd >= 0)
+		close(cgfd);
+	cgfd = -1;
 	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
@@ -346,7 +374,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (sync_expect(sv[0], SYNC_READY) < 0)
 		goto fail;
-	if (record_state(c, o, cfg, rootfs, pid) < 0)
+	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
 	if (o->pid_file && write_pid_file(o->pid_file, pid) < 0)
 		goto fail;
@@ -384,6 +412,10 @@ fail : {
 	free(trees);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
+	if (cgfd >= 0)
+		close(cgfd);
+	if (have_cg)
+		cgroup_destroy(&cg);
 	filter_prog_free(&prog);
 	store_remove(c);
 	store_close(c);
@@ -467,18 +499,27 @@ static int signal_pid_ns(pid_t init, int sig)
 	return 0;
 }
 
+/* The container's cgroup, if create recorded one. */
+static bool container_cgroup(const struct container *c, struct cgroup *cg)
+{
+	return c->st && c->st->cgroup_path && cgroup_init(cg, c->st->cgroup_path, c->id) == 0;
+}
+
 int container_signal(struct container *c, int sig, bool all)
 {
+	struct cgroup cg;
 	int pidfd, r = 0;
 
-	if (c->status != ST_CREATED && c->status != ST_RUNNING)
+	if (c->status != ST_CREATED && c->status != ST_RUNNING && c->status != ST_PAUSED)
 		return werr(0, "container \"%s\" is %s: it cannot be signalled", c->id,
 		            status_name(c->status));
 	pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (pidfd < 0)
 		return werr_ctx("container \"%s\"", c->id);
+	/* --all: every process of the container's cgroup (exec'd ones too). */
 	if (all)
-		r = signal_pid_ns(c->st->pid, sig);
+		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig)
+		                             : signal_pid_ns(c->st->pid, sig);
 	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0)
 		r = werr(errno, "container \"%s\": signal %d", c->id, sig);
 	close(pidfd);
@@ -487,14 +528,21 @@ int container_signal(struct container *c, int sig, bool all)
 
 int container_destroy(struct container *c, bool force)
 {
-	if (c->status == ST_RUNNING && !force)
-		return werr(0, "container \"%s\" is running: stop it first, or use delete --force",
-		            c->id);
-	if (c->status == ST_CREATED || c->status == ST_RUNNING) {
+	struct cgroup cg;
+	bool have_cg = container_cgroup(c, &cg);
+
+	if ((c->status == ST_RUNNING || c->status == ST_PAUSED) && !force)
+		return werr(0, "container \"%s\" is %s: stop it first, or use delete --force",
+		            c->id, status_name(c->status));
+	/* Frozen (v1) tasks die only once thawed. */
+	if (have_cg && c->status == ST_PAUSED && cgroup_freeze(&cg, false) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	if (c->status == ST_CREATED || c->status == ST_RUNNING || c->status == ST_PAUSED) {
 		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 
 		if (pidfd >= 0) {
-			signal_pid_ns(c->st->pid, SIGKILL);
+			if (!have_cg)
+				signal_pid_ns(c->st->pid, SIGKILL);
 			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
 				close(pidfd);
 				return werr(errno, "container \"%s\": killing init", c->id);
@@ -506,6 +554,39 @@ int container_destroy(struct container *c, bool force)
 			close(pidfd);
 		}
 	}
+	/* Whatever is left in the cgroup (processes outside the init's pid
+	 * namespace, exec'd ones), then the cgroup itself, everywhere. */
+	if (have_cg && cgroup_destroy(&cg) < 0)
+		return werr_ctx("container \"%s\"", c->id);
 	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
 	return store_remove(c) < 0 ? -1 : 0;
+}
+
+int container_pause(struct container *c, bool pause)
+{
+	struct cgroup cg;
+
+	if (c->status != (pause ? ST_RUNNING : ST_PAUSED))
+		return werr(0, "container \"%s\" is %s: only a %s container can be %s", c->id,
+		            status_name(c->status), pause ? "running" : "paused",
+		            pause ? "paused" : "resumed");
+	if (!container_cgroup(c, &cg))
+		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	if (cgroup_freeze(&cg, pause) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	c->status = pause ? ST_PAUSED : ST_RUNNING;
+	return 0;
+}
+
+int container_pids(struct container *c, pid_t **pids, size_t *n)
+{
+	struct cgroup cg;
+
+	*pids = NULL;
+	*n = 0;
+	if (c->status == ST_STOPPED || c->status == ST_CREATING)
+		return werr(0, "container \"%s\" is %s", c->id, status_name(c->status));
+	if (!container_cgroup(c, &cg))
+		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	return cgroup_pids(&cg, pids, n);
 }

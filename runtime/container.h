@@ -8,6 +8,8 @@
 #include "config.h"
 #include "store.h"
 
+#include <sys/types.h>
+
 struct create_opts {
 	const char *id;
 	const char *bundle; /* absolute */
@@ -30,5 +32,9 @@ int container_start(struct container *c);
 int container_signal(struct container *c, int sig, bool all);
 /* Kill (when force, or not yet started) and remove the container. */
 int container_destroy(struct container *c, bool force);
+/* Freeze or thaw every process of the container (its cgroup). */
+int container_pause(struct container *c, bool pause);
+/* Every process of the container, from its cgroup; caller frees *pids. */
+int container_pids(struct container *c, pid_t **pids, size_t *n);
 
 #endif

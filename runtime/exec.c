@@ -1,5 +1,5 @@
 #include "exec.h"
-#include "cgroup_join.h"
+#include "cgroup.h"
 #include "console.h"
 #include "error.h"
 #include "log.h"
@@ -161,7 +161,15 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	if (cgroup_join_like(c->st->pid, pid) < 0 || sync_send(sv[0], SYNC_MAPPED) < 0)
+	/* Into the container's cgroups before it runs anything. */
+	if (c->st->cgroup_path) {
+		struct cgroup cg;
+
+		if (cgroup_init(&cg, c->st->cgroup_path, c->id) < 0 ||
+		    cgroup_add_pid(&cg, pid, false) < 0)
+			goto kill;
+	}
+	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto kill;
 	if (prog.notify && seccomp_notify_forward(sv[0], sc, c->st) < 0)
 		goto kill;

@@ -178,6 +178,16 @@ _Noreturn void init_run(const struct init_args *a)
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (sync_expect(a->sync_fd, SYNC_MAPPED) < 0)
 		_exit(1);
+	/* In our cgroups everywhere by now (the parent saw to it before MAPPED). */
+	{
+		const struct oci_namespace *cns = oci_config_namespace(a->cfg, CLONE_NEWCGROUP);
+
+		if (cns && (!cns->path || !cns->path[0]) && unshare(CLONE_NEWCGROUP) < 0) {
+			werr(errno, "creating the cgroup namespace");
+			sync_send_error(a->sync_fd);
+			_exit(1);
+		}
+	}
 	for (int i = 0; i < a->n_join; i++) {
 		if (setns(a->join_fd[i], a->join_flag[i]) < 0) {
 			werr(errno, "joining the %s namespace given by path",

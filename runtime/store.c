@@ -1,5 +1,6 @@
 #include "store.h"
 #include "error.h"
+#include "cgroup.h"
 #include "proc.h"
 
 #include <dirent.h>
@@ -14,7 +15,7 @@
 
 const char *status_name(enum container_status s)
 {
-	static const char *const names[] = {"creating", "created", "running", "stopped"};
+	static const char *const names[] = {"creating", "created", "running", "stopped", "paused"};
 
 	return names[s];
 }
@@ -177,6 +178,12 @@ void store_refresh(struct container *c)
 		c->status = ST_CREATED;
 	else
 		c->status = ST_RUNNING;
+	if (c->status == ST_RUNNING && c->st->cgroup_path) {
+		struct cgroup cg;
+
+		if (cgroup_init(&cg, c->st->cgroup_path, c->id) == 0 && cgroup_is_frozen(&cg))
+			c->status = ST_PAUSED;
+	}
 	free(c->st->status);
 	c->st->status = strdup(status_name(c->status));
 }

@@ -9,7 +9,7 @@
 #include "config.h"
 #include "oci_state.h"
 
-enum container_status { ST_CREATING, ST_CREATED, ST_RUNNING, ST_STOPPED };
+enum container_status { ST_CREATING, ST_CREATED, ST_RUNNING, ST_STOPPED, ST_PAUSED };
 
 struct container {
 	int rootfd; /* the state root */

@@ -68,13 +68,8 @@ int support_check(const struct oci_config *c)
 	if (attrs_check(c) < 0)
 		return -1;
 
-	if (l && l->cgroups_path && l->cgroups_path[0])
-		return NOT_YET(".linux.cgroupsPath", "cgroup placement");
 	if (sysctl_check(c) < 0)
 		return -1;
-
-	if (l && !oci_resources_empty(l->resources))
-		return NOT_YET(".linux.resources", "setting cgroup resource limits");
 
 	if (l && l->time_offsets &&
 	    (!oci_config_namespace(c, CLONE_NEWTIME) ||

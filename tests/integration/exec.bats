@@ -147,12 +147,11 @@ setup() {
 	cg=/sys/fs/cgroup/pids/ward-test-$ID
 	[ -d /sys/fs/cgroup/pids ] || cg=/sys/fs/cgroup/ward-test-$ID
 	mkdir "$cg"
-	# Create the container from inside that cgroup...
-	bash -c 'echo $$ >"$1/cgroup.procs"; exec "$2" --root "$3" run -d --bundle "$4" "$5"' \
-		_ "$cg" "$WARD" "$ROOT" "$BUNDLE" "$ID" >/dev/null 2>&1
+	ward run -d --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
-	# ...and exec from outside it.
-	ward exec --detach --pid-file "$TMP/e.pid" "$ID" sleep 50 >/dev/null 2>&1
+	# exec from a shell in another cgroup...
+	bash -c 'echo $$ >"$1/cgroup.procs"; exec "$2" --root "$3" exec --detach --pid-file "$4" "$5" sleep 50' \
+		_ "$cg" "$WARD" "$ROOT" "$TMP/e.pid" "$ID" >/dev/null 2>&1
 	epid=$(cat "$TMP/e.pid")
 	init_cg=$(cat "/proc/$pid/cgroup")
 	exec_cg=$(cat "/proc/$epid/cgroup")
@@ -160,8 +159,9 @@ setup() {
 	run ward exec "$ID" grep -c "/\.\." /proc/self/cgroup
 	ward delete --force "$ID"
 	rmdir "$cg"
+	# ...lands in the container's cgroups, not the caller's.
 	assert_equal "$exec_cg" "$init_cg"
-	[[ "$init_cg" == *"/ward-test-$ID"* ]] || fail "init not in the test cgroup: $init_cg"
+	[[ "$init_cg" == *"/ward/$ID"* ]] || fail "init not in its cgroup: $init_cg"
 	assert_output 0
 	assert_no_leftovers
 }

@@ -163,7 +163,7 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	cfg '.linux.namespaces += [{"type": "time"}] | .linux.timeOffsets = {"boottime": {"secs": 864000, "nanosecs": 0}, "monotonic": {"secs": 86400}}'
 	cmd 'cut -d. -f1 /proc/uptime; sleep 100'
 	host=$(cut -d. -f1 /proc/uptime)
-	ward run -d --bundle "$BUNDLE" "$ID" >"$TMP/out"
+	"$WARD" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" >"$TMP/out"
 	sleep 0.3
 	up=$(cat "$TMP/out")
 	[ "$up" -ge $((host + 864000 - 5)) ] && [ "$up" -le $((host + 864000 + 60)) ] || fail "uptime $up, host $host"

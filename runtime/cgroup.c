@@ -1,0 +1,418 @@
+#include "cgroup.h"
+#include "error.h"
+#include "log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <linux/magic.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CG_ROOT "/sys/fs/cgroup"
+
+static void find_hierarchies(struct cgroup *cg)
+{
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+
+	while (tb && it && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+
+		if (!type || !target || strncmp(target, CG_ROOT, strlen(CG_ROOT)) != 0)
+			continue;
+		if (strcmp(type, "cgroup2") == 0) {
+			snprintf(cg->unified, sizeof(cg->unified), "%s", target);
+		} else if (strcmp(type, "cgroup") == 0 && cg->n_v1 < CG_MAX_V1) {
+			const char *o = mnt_fs_get_fs_options(fs);
+			char *out = cg->v1[cg->n_v1].opts;
+
+			snprintf(cg->v1[cg->n_v1].dir, sizeof(cg->v1[0].dir), "%s", target);
+			out[0] = '\0';
+			/* Keep the controller names, drop rw/ro and other flags. */
+			for (const char *p = o ? o : ""; *p;) {
+				size_t n = strcspn(p, ",");
+
+				if (!(n == 2 &&
+				      (strncmp(p, "rw", 2) == 0 || strncmp(p, "ro", 2) == 0)) &&
+				    strlen(out) + n + 2 < sizeof(cg->v1[0].opts)) {
+					if (out[0])
+						strcat(out, ",");
+					strncat(out, p, n);
+				}
+				p += n + (p[n] == ',');
+			}
+			cg->n_v1++;
+		}
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+}
+
+const char *cg_v1_dir(const struct cgroup *cg, const char *controller)
+{
+	size_t len = strlen(controller);
+
+	for (size_t i = 0; i < cg->n_v1; i++)
+		for (const char *p = cg->v1[i].opts; *p;) {
+			size_t n = strcspn(p, ",");
+
+			if (n == len && strncmp(p, controller, n) == 0)
+				return cg->v1[i].dir;
+			p += n + (p[n] == ',');
+		}
+	return NULL;
+}
+
+/* A cgroup path: absolute, plain names, no "." or "..": it is joined to
+ * host directories. systemd's "slice:prefix:name" needs a systemd. */
+static int set_path(struct cgroup *cg, const char *p, const char *id)
+{
+	char buf[PATH_MAX];
+	size_t len = 0;
+
+	if (p == NULL || p[0] == '\0') {
+		snprintf(cg->path, sizeof(cg->path), "/ward/%s", id);
+		return 0;
+	}
+	if (strchr(p, ':'))
+		return werr(0,
+		            "config.json: .linux.cgroupsPath \"%s\": systemd's slice:prefix:name "
+		            "form needs the systemd cgroup manager; ward manages cgroupfs paths",
+		            p);
+	snprintf(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p);
+	cg->path[0] = '\0';
+	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
+			return werr(0, "config.json: .linux.cgroupsPath \"%s\": no \".\" or \"..\"",
+			            p);
+		len += (size_t)snprintf(cg->path + len, sizeof(cg->path) - len, "/%s", t);
+	}
+	if (len == 0)
+		return werr(0,
+		            "config.json: .linux.cgroupsPath \"%s\": the root cgroup is not "
+		            "the container's to take",
+		            p);
+	return 0;
+}
+
+int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id)
+{
+	struct statfs sfs;
+
+	memset(cg, 0, sizeof(*cg));
+	if (statfs(CG_ROOT, &sfs) < 0)
+		return werr(errno, CG_ROOT);
+	find_hierarchies(cg);
+	if (sfs.f_type == CGROUP2_SUPER_MAGIC)
+		cg->layout = CG_V2;
+	else
+		cg->layout = cg->unified[0] ? CG_HYBRID : CG_V1;
+	if (cg->layout != CG_V2 && cg->n_v1 == 0)
+		return werr(ENOENT, "no cgroup hierarchy found under " CG_ROOT);
+	return set_path(cg, cgroups_path, id);
+}
+
+int cg_write(const char *dir, const char *path, const char *file, const char *value)
+{
+	char f[PATH_MAX * 2 + 64];
+	size_t len = strlen(value);
+	int fd;
+
+	snprintf(f, sizeof(f), "%s%s/%s", dir, path, file);
+	fd = open(f, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return werr(errno, "%s", f);
+	if (write(fd, value, len) != (ssize_t)len) {
+		int e = errno;
+
+		close(fd);
+		return werr(e, "writing \"%s\" to %s", value, f);
+	}
+	close(fd);
+	return 0;
+}
+
+static int cg_read(const char *dir, const char *path, const char *file, char *buf, size_t len)
+{
+	char f[PATH_MAX * 2 + 64];
+	ssize_t n;
+	int fd;
+
+	snprintf(f, sizeof(f), "%s%s/%s", dir, path, file);
+	fd = open(f, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* mkdir -p of the path in one hierarchy. v1 cpuset: a new cgroup starts
+ * with no CPUs and no memory nodes, so each level copies its parent's.
+ * cgroup2: the parent delegates its controllers to the new level. */
+static int mkdir_path(const char *dir, const char *path, bool cpuset, bool v2, bool *existed)
+{
+	char sofar[PATH_MAX] = "";
+	char buf[PATH_MAX];
+	size_t len = 0;
+
+	*existed = true;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		char parent[PATH_MAX], full[PATH_MAX * 2];
+
+		snprintf(parent, sizeof(parent), "%s", sofar);
+		len += (size_t)snprintf(sofar + len, sizeof(sofar) - len, "/%s", t);
+		snprintf(full, sizeof(full), "%s%s", dir, sofar);
+		if (v2) {
+			char ctl[256], add[300] = "";
+
+			if (cg_read(dir, parent, "cgroup.controllers", ctl, sizeof(ctl)) == 0)
+				for (char *s2 = NULL, *c = strtok_r(ctl, " \n", &s2); c;
+				     c = strtok_r(NULL, " \n", &s2)) {
+					if (strlen(add) + strlen(c) + 3 < sizeof(add)) {
+						strcat(add, add[0] ? " +" : "+");
+						strcat(add, c);
+					}
+				}
+			/* Best effort: a controller in use elsewhere may refuse. */
+			if (add[0])
+				cg_write(dir, parent, "cgroup.subtree_control", add);
+		}
+		if (mkdir(full, 0755) == 0) {
+			*existed = false;
+		} else if (errno != EEXIST) {
+			return werr(errno, "creating cgroup %s", full);
+		}
+		if (cpuset) {
+			char v[256];
+
+			for (int k = 0; k < 2; k++) {
+				const char *f = k ? "cpuset.mems" : "cpuset.cpus";
+
+				if (cg_read(dir, sofar, f, v, sizeof(v)) == 0 && v[0] == '\n' &&
+				    cg_read(dir, parent, f, v, sizeof(v)) == 0 &&
+				    cg_write(dir, sofar, f, v) < 0)
+					return werr_ctx("cpuset of %s", full);
+			}
+		}
+	}
+	return 0;
+}
+
+static bool has_procs(const char *dir, const char *path)
+{
+	char buf[64];
+
+	return cg_read(dir, path, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0] != '\0';
+}
+
+int cgroup_create(struct cgroup *cg)
+{
+	bool existed_any = false, existed;
+
+	for (size_t i = 0; i < cg->n_v1; i++) {
+		if (mkdir_path(cg->v1[i].dir, cg->path, strstr(cg->v1[i].opts, "cpuset") != NULL,
+		               false, &existed) < 0)
+			return -1;
+		existed_any = existed_any || existed;
+	}
+	if (cg->unified[0]) {
+		if (mkdir_path(cg->unified, cg->path, false, true, &existed) < 0)
+			return -1;
+		existed_any = existed_any || existed;
+	}
+	if (existed_any) {
+		/* A pre-existing cgroup is joined only if nobody lives there; a
+		 * frozen one would hang the container: refuse, do not wait. */
+		for (size_t i = 0; i < cg->n_v1; i++)
+			if (has_procs(cg->v1[i].dir, cg->path))
+				return werr(EBUSY, "cgroup %s%s already has processes",
+				            cg->v1[i].dir, cg->path);
+		if (cg->unified[0] && has_procs(cg->unified, cg->path))
+			return werr(EBUSY, "cgroup %s%s already has processes", cg->unified,
+			            cg->path);
+		if (cgroup_is_frozen(cg))
+			return werr(EBUSY, "cgroup %s is frozen", cg->path);
+	}
+	return 0;
+}
+
+int cgroup_unified_fd(const struct cgroup *cg)
+{
+	char p[PATH_MAX * 2 + 64];
+	int fd;
+
+	if (!cg->unified[0])
+		return -1;
+	snprintf(p, sizeof(p), "%s%s", cg->unified, cg->path);
+	fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? werr(errno, "%s", p) : fd;
+}
+
+int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	for (size_t i = 0; i < cg->n_v1; i++)
+		if (cg_write(cg->v1[i].dir, cg->path, "cgroup.procs", v) < 0)
+			return -1;
+	if (cg->unified[0] && !in_unified && cg_write(cg->unified, cg->path, "cgroup.procs", v) < 0)
+		return -1;
+	return 0;
+}
+
+/* The hierarchy whose cgroup.procs lists the container's processes. */
+static const char *main_dir(const struct cgroup *cg)
+{
+	if (cg->layout == CG_V2)
+		return cg->unified;
+	return cg_v1_dir(cg, "pids") ? cg_v1_dir(cg, "pids") : cg->v1[0].dir;
+}
+
+int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
+{
+	char f[PATH_MAX * 2 + 64];
+	size_t cap = 16;
+	FILE *fp;
+	long v;
+
+	*n = 0;
+	*pids = malloc(cap * sizeof(**pids));
+	if (*pids == NULL)
+		return werr(ENOMEM, "out of memory");
+	snprintf(f, sizeof(f), "%s%s/cgroup.procs", main_dir(cg), cg->path);
+	fp = fopen(f, "re");
+	if (fp == NULL)
+		return errno == ENOENT ? 0 : werr(errno, "%s", f);
+	while (fscanf(fp, "%ld", &v) == 1) {
+		if (*n == cap) {
+			pid_t *np = realloc(*pids, (cap *= 2) * sizeof(**pids));
+
+			if (np == NULL) {
+				fclose(fp);
+				return werr(ENOMEM, "out of memory");
+			}
+			*pids = np;
+		}
+		(*pids)[(*n)++] = (pid_t)v;
+	}
+	fclose(fp);
+	return 0;
+}
+
+bool cgroup_is_frozen(const struct cgroup *cg)
+{
+	const char *fz = cg_v1_dir(cg, "freezer");
+	char buf[256];
+
+	if (fz && cg->layout != CG_V2)
+		return cg_read(fz, cg->path, "freezer.state", buf, sizeof(buf)) == 0 &&
+		       strncmp(buf, "THAWED", 6) != 0;
+	if (cg->unified[0] &&
+	    cg_read(cg->unified, cg->path, "cgroup.freeze", buf, sizeof(buf)) == 0)
+		return buf[0] == '1';
+	return false;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {0, (long)ms * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+int cgroup_freeze(const struct cgroup *cg, bool freeze)
+{
+	const char *fz = cg_v1_dir(cg, "freezer");
+
+	if (fz && cg->layout != CG_V2) {
+		if (cg_write(fz, cg->path, "freezer.state", freeze ? "FROZEN" : "THAWED") < 0)
+			return -1;
+	} else if (cg->unified[0]) {
+		if (cg_write(cg->unified, cg->path, "cgroup.freeze", freeze ? "1" : "0") < 0)
+			return -1;
+	} else {
+		return werr(ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
+	}
+	/* Freezing completes asynchronously: wait for it, bounded. */
+	for (int i = 0; i < 500; i++) {
+		if (cgroup_is_frozen(cg) == freeze) {
+			if (!freeze || !fz || cg->layout == CG_V2)
+				return 0;
+			char buf[64];
+
+			if (cg_read(fz, cg->path, "freezer.state", buf, sizeof(buf)) == 0 &&
+			    strncmp(buf, "FROZEN", 6) == 0)
+				return 0;
+		}
+		sleep_ms(10);
+	}
+	return werr(ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
+}
+
+int cgroup_signal_all(const struct cgroup *cg, int sig)
+{
+	bool freeze = cg_v1_dir(cg, "freezer") || cg->unified[0];
+	pid_t *pids = NULL;
+	size_t n;
+	int r;
+
+	/* cgroup2 kills a whole cgroup atomically (Linux ≥ 5.14). */
+	if (sig == SIGKILL && cg->layout == CG_V2 &&
+	    cg_write(cg->unified, cg->path, "cgroup.kill", "1") == 0)
+		return 0;
+	/* Otherwise freeze, signal each process, thaw: no fork escapes the
+	 * listing in between. */
+	if (freeze && cgroup_freeze(cg, true) < 0)
+		freeze = false;
+	r = cgroup_pids(cg, &pids, &n);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		kill(pids[i], sig);
+	free(pids);
+	if (freeze)
+		cgroup_freeze(cg, false);
+	return r;
+}
+
+static int rmdir_in(const char *dir, const char *path)
+{
+	char p[PATH_MAX * 2 + 64];
+
+	snprintf(p, sizeof(p), "%s%s", dir, path);
+	/* A cgroup empties a moment after its last process dies. */
+	for (int i = 0; i < 200; i++) {
+		if (rmdir(p) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		sleep_ms(10);
+	}
+	return werr(errno, "removing cgroup %s", p);
+}
+
+int cgroup_destroy(const struct cgroup *cg)
+{
+	int r = 0;
+
+	cgroup_signal_all(cg, SIGKILL);
+	for (size_t i = 0; i < cg->n_v1; i++)
+		if (rmdir_in(cg->v1[i].dir, cg->path) < 0)
+			r = -1;
+	if (cg->unified[0] && rmdir_in(cg->unified, cg->path) < 0)
+		r = -1;
+	return r;
+}
