@@ -35,6 +35,11 @@ const struct command commands[] = {
     {"pause", cmd_pause, "pause ID", "freeze every process of a running container", false},
     {"resume", cmd_resume, "resume ID", "thaw a paused container", false},
     {"ps", cmd_ps, "ps [--format table|json] ID", "list the processes of a container", false},
+    {"update", cmd_update,
+     "update [--resources FILE|-] [--memory N] [--memory-swap N] [--memory-reservation N] "
+     "[--pids-limit N] [--cpu-shares N] [--cpu-quota N] [--cpu-period N] [--cpuset-cpus L] "
+     "[--cpuset-mems L] ID",
+     "change the cgroup limits of a live container", false},
     {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
     {"spec", cmd_spec, "spec [--bundle DIR]",
      "write a default config.json into the bundle directory", false},

@@ -190,3 +190,46 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	assert_output --regexp 'linux.resources.cpu.cpus: writing "0-1023" to /sys/fs/cgroup/.*cpuset.cpus: '
 	assert_no_leftovers
 }
+
+@test "update changes live limits, from flags and from a resources file" {
+	cfg '.linux.resources = {"pids": {"limit": 4}}'
+	cmd 'exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" sh -c 'sleep 100 & sleep 100 & sleep 100 & sleep 100 & wait' 2>&1
+	assert_output --partial "can't fork"
+	ward update --pids-limit 50 --memory 64m "$ID"
+	if is_v2; then
+		assert_equal "$(cat "$(cgdir pids)/pids.max")" 50
+		assert_equal "$(cat "$(cgdir memory)/memory.max")" 67108864
+	else
+		assert_equal "$(cat "$(cgdir pids)/pids.max")" 50
+		assert_equal "$(cat "$(cgdir memory)/memory.limit_in_bytes")" 67108864
+	fi
+	run ward exec -d "$ID" sh -c 'sleep 100 & sleep 100 & sleep 100 & sleep 100 & wait'
+	assert_success
+	# As Podman and containerd call it: a LinuxResources object on stdin.
+	echo '{"pids": {"limit": 30}, "cpu": {"shares": 256}}' | ward update --resources - "$ID"
+	assert_equal "$(cat "$(cgdir pids)/pids.max")" 30
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "update errors: bad JSON, bad size, stopped container" {
+	cmd 'sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	echo '{"pids": {"limit": "many"}}' >"$TMP/res.json"
+	run ward update --resources "$TMP/res.json" "$ID"
+	assert_failure 1
+	assert_output "ward: $TMP/res.json: .pids.limit: must be an integer"
+	run ward update --memory lots "$ID"
+	assert_failure 1
+	assert_output 'ward: update: --memory "lots" is not a size'
+	pid=$(init_pid "$ID")
+	ward kill "$ID" KILL
+	wait_dead "$pid"
+	run ward update --pids-limit 5 "$ID"
+	assert_failure 1
+	assert_output "ward: container \"$ID\" is stopped: only a live container can be updated"
+	ward delete "$ID"
+	assert_no_leftovers
+}
