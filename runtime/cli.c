@@ -40,6 +40,8 @@ const struct command commands[] = {
      "[--pids-limit N] [--cpu-shares N] [--cpu-quota N] [--cpu-period N] [--cpuset-cpus L] "
      "[--cpuset-mems L] ID",
      "change the cgroup limits of a live container", false},
+    {"events", cmd_events, "events [--stats] [--interval DURATION] ID",
+     "resource figures (and OOM kills) of a container as JSON lines", false},
     {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
     {"spec", cmd_spec, "spec [--bundle DIR]",
      "write a default config.json into the bundle directory", false},

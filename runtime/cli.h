@@ -64,6 +64,7 @@ int cmd_pause(struct globals *g, int argc, char **argv);
 int cmd_resume(struct globals *g, int argc, char **argv);
 int cmd_ps(struct globals *g, int argc, char **argv);
 int cmd_update(struct globals *g, int argc, char **argv);
+int cmd_events(struct globals *g, int argc, char **argv);
 
 void cli_usage(int fd);
 

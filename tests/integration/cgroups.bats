@@ -233,3 +233,35 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	ward delete "$ID"
 	assert_no_leftovers
 }
+
+@test "events --stats prints runc's stats event" {
+	cfg '.linux.resources = {"pids": {"limit": 20}, "memory": {"limit": 33554432}}'
+	cmd 'sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward events --stats "$ID"
+	assert_success
+	run jq -r '[.type, .id, (.data.pids.current | tostring), (.data.pids.limit | tostring), (.data.memory.usage.limit | tostring), (.data.memory.usage.usage > 0 | tostring), (.data.cpu.usage.total > 0 | tostring)] | join(" ")' <<<"$output"
+	assert_output "stats $ID 1 20 33554432 true true"
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "a memory hog is OOM-killed and events reports it" {
+	cfg '.linux.resources = {"memory": {"limit": 33554432, "swap": 33554432}}'
+	cmd 'sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	"$WARD" --root "$ROOT" events --interval 200ms "$ID" >"$TMP/events" &
+	evpid=$!
+	sleep 0.4
+	run ward exec "$ID" sh -c 'head -c 67108864 /dev/zero | tail >/dev/null'
+	assert_failure 137
+	sleep 0.6
+	ward delete --force "$ID"
+	wait "$evpid" || true
+	run jq -r .type "$TMP/events"
+	assert_line oom
+	assert_line stats
+	run ward events --interval 1fortnight "$ID"
+	assert_failure 1
+	assert_no_leftovers
+}

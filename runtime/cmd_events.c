@@ -1,0 +1,121 @@
+/* events: runc's JSON lines. --stats prints one stats event; otherwise a
+ * stats event every --interval and an "oom" event whenever the OOM killer
+ * struck, until the container stops. */
+#include "cgroup_stats.h"
+#include "cli.h"
+#include "container.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
+
+/* "5s", "250ms", "1m", or plain seconds. */
+static int parse_interval(const char *s, long *ms)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v <= 0)
+		return werr(0, "events: --interval \"%s\" is not a duration", s);
+	if (strcmp(end, "ms") == 0)
+		*ms = (long)v;
+	else if (*end == '\0' || strcmp(end, "s") == 0)
+		*ms = (long)(v * 1000);
+	else if (strcmp(end, "m") == 0)
+		*ms = (long)(v * 60000);
+	else
+		return werr(0, "events: --interval \"%s\" is not a duration", s);
+	return *ms > 0 ? 0 : werr(0, "events: --interval \"%s\" is too short", s);
+}
+
+static int emit(const char *type, const char *id, const struct cgroup *cg)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	size_t len;
+	int r = 0;
+
+	if (g == NULL)
+		return werr(ENOMEM, "out of memory");
+	yajl_gen_map_open(g);
+	S(g, "type");
+	S(g, type);
+	S(g, "id");
+	S(g, id);
+	if (cg) {
+		S(g, "data");
+		r = cgroup_stats_gen(cg, g);
+	}
+	yajl_gen_map_close(g);
+	if (r == 0 && yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok) {
+		printf("%.*s\n", (int)len, buf);
+		fflush(stdout);
+	}
+	yajl_gen_free(g);
+	return r;
+}
+
+int cmd_events(struct globals *g, int argc, char **argv)
+{
+	bool stats = false;
+	const char *interval = "5s";
+	const struct opt opts[] = {{"stats", 0, OPT_FLAG, &stats},
+	                           {"interval", 0, OPT_STR, &interval}};
+	struct container c;
+	struct cgroup cg;
+	char *pos[1];
+	size_t n_pos;
+	uint64_t ooms;
+	long ms = 5000;
+	int r = -1;
+
+	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0 ||
+	    cli_one_id("events", n_pos) < 0 || parse_interval(interval, &ms) < 0 || cli_root(g) < 0)
+		return -1;
+	if (store_open(g->rootfd, pos[0], false, &c) < 0)
+		goto out;
+	if (c.status == ST_STOPPED || c.status == ST_CREATING) {
+		werr(0, "container \"%s\" is %s", c.id, status_name(c.status));
+		goto out;
+	}
+	if (c.st->cgroup_path == NULL || cgroup_init(&cg, c.st->cgroup_path, c.id) < 0) {
+		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
+		goto out;
+	}
+	if (stats) {
+		r = emit("stats", c.id, &cg);
+		goto out;
+	}
+	ooms = cgroup_oom_kills(&cg);
+	for (;;) {
+		uint64_t now;
+
+		if (emit("stats", c.id, &cg) < 0)
+			goto out;
+		/* Watch the OOM counter more often than the stats go out. */
+		for (long waited = 0; waited < ms; waited += 100) {
+			struct timespec step = {0, 100 * 1000000L};
+
+			if (ms - waited < 100)
+				step.tv_nsec = (ms - waited) * 1000000L;
+			nanosleep(&step, NULL);
+			now = cgroup_oom_kills(&cg);
+			if (now > ooms && emit("oom", c.id, NULL) < 0)
+				goto out;
+			ooms = now > ooms ? now : ooms;
+		}
+		store_refresh(&c);
+		if (c.status == ST_STOPPED)
+			break;
+	}
+	r = 0;
+out:
+	store_close(&c);
+	return r;
+}
