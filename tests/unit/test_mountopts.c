@@ -55,7 +55,7 @@ int main(void)
 
 		ok(parse(v, 5, &o) == 0 && o.data == NULL, "recursive options are not fs data");
 		ok(o.rec_set == (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC) &&
-			   o.rec_clr == MOUNT_ATTR_NOSUID && !(o.flags & MS_RDONLY),
+		       o.rec_clr == MOUNT_ATTR_NOSUID && !(o.flags & MS_RDONLY),
 		   "rro/rnoexec set, a later rsuid clears rnosuid, none of them top-only");
 		mount_opts_free(&o);
 	}
