@@ -348,8 +348,8 @@ int cgroup_freeze(const struct cgroup *cg, bool freeze)
 	} else {
 		return werr(ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
 	}
-	/* Freezing completes asynchronously: wait for it, bounded. */
-	for (int i = 0; i < 500; i++) {
+	/* Freezing completes asynchronously: wait for it, bounded (5 s). */
+	for (int i = 0; i < 5000; i++) {
 		if (cgroup_is_frozen(cg) == freeze) {
 			if (!freeze || !fz || cg->layout == CG_V2)
 				return 0;
@@ -359,7 +359,7 @@ int cgroup_freeze(const struct cgroup *cg, bool freeze)
 			    strncmp(buf, "FROZEN", 6) == 0)
 				return 0;
 		}
-		sleep_ms(10);
+		sleep_ms(1);
 	}
 	return werr(ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
 }
@@ -394,21 +394,26 @@ static int rmdir_in(const char *dir, const char *path)
 
 	snprintf(p, sizeof(p), "%s%s", dir, path);
 	/* A cgroup empties a moment after its last process dies. */
-	for (int i = 0; i < 200; i++) {
+	for (int i = 0; i < 2000; i++) {
 		if (rmdir(p) == 0 || errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
 			break;
-		sleep_ms(10);
+		sleep_ms(1);
 	}
 	return werr(errno, "removing cgroup %s", p);
 }
 
 int cgroup_destroy(const struct cgroup *cg)
 {
+	pid_t *pids = NULL;
+	size_t n = 0;
 	int r = 0;
 
-	cgroup_signal_all(cg, SIGKILL);
+	/* Usually empty by now (the init is dead): no freeze round then. */
+	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
+		cgroup_signal_all(cg, SIGKILL);
+	free(pids);
 	for (size_t i = 0; i < cg->n_v1; i++)
 		if (rmdir_in(cg->v1[i].dir, cg->path) < 0)
 			r = -1;

@@ -106,3 +106,12 @@ load ../helpers/common
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
+
+@test "the quick-start demo runs and leaves nothing" {
+	run env DEMO_BUNDLE="$TMP/demo" sh "$WARD_SRCDIR/scripts/demo.sh" "$WARD" "$BUSYBOX"
+	assert_success
+	assert_line "pid: 1 (own pid namespace); hostname: ward"
+	assert_line "Seccomp:	2"
+	assert_line "root filesystem: read-only"
+	assert_line "== container exited with status 0; containers left behind: 0 =="
+}
