@@ -141,7 +141,7 @@ int cg_write(const char *dir, const char *path, const char *file, const char *va
 	return 0;
 }
 
-static int cg_read(const char *dir, const char *path, const char *file, char *buf, size_t len)
+int cg_read(const char *dir, const char *path, const char *file, char *buf, size_t len)
 {
 	char f[PATH_MAX * 2 + 64];
 	ssize_t n;

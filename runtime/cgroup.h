@@ -50,6 +50,8 @@ int cgroup_destroy(const struct cgroup *cg);
 
 /* Shared with the resource writers. */
 int cg_write(const char *dir, const char *path, const char *file, const char *value);
+/* Read dir+path/file into buf (NUL-terminated); -1 if it cannot be read. */
+int cg_read(const char *dir, const char *path, const char *file, char *buf, size_t len);
 const char *cg_v1_dir(const struct cgroup *cg, const char *controller);
 
 #endif

@@ -15,22 +15,7 @@
 
 static int read_file(const char *dir, const char *path, const char *file, char *buf, size_t len)
 {
-	char f[PATH_MAX * 2 + 64];
-	ssize_t n;
-	int fd;
-
-	if (dir == NULL)
-		return -1;
-	snprintf(f, sizeof(f), "%s%s/%s", dir, path, file);
-	fd = open(f, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
+	return dir ? cg_read(dir, path, file, buf, len) : -1;
 }
 
 /* A single number; "max" reads as 0 (unlimited). */
