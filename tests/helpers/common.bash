@@ -1,0 +1,167 @@
+# Shared setup for ward's bats tests.
+#
+# Every test gets its own state root ($ROOT), bundle ($BUNDLE, with a fresh
+# copy of a busybox rootfs) and container id ($ID), all under the per-test
+# temp dir, and teardown removes whatever is left, even after a failure.
+
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+
+: "${WARD:?WARD must point at the ward binary (run through make check)}"
+: "${WARD_BUILDDIR:=$(dirname "$WARD")}"
+: "${WARD_SRCDIR:=$WARD_BUILDDIR}"
+: "${BUSYBOX:=/bin/busybox}"
+
+ROOTFS_CACHE="$WARD_BUILDDIR/tests/.cache/rootfs"
+
+rootfs_cache() {
+	if [ ! -x "$ROOTFS_CACHE/bin/busybox" ]; then
+		mkdir -p "$WARD_BUILDDIR/tests/.cache"
+		(
+			flock 9
+			if [ ! -x "$ROOTFS_CACHE/bin/busybox" ]; then
+				rm -rf "$ROOTFS_CACHE.tmp"
+				"$WARD_SRCDIR/tests/helpers/mkrootfs.sh" "$BUSYBOX" "$ROOTFS_CACHE.tmp"
+				mv "$ROOTFS_CACHE.tmp" "$ROOTFS_CACHE"
+			fi
+		) 9>"$WARD_BUILDDIR/tests/.cache/lock"
+	fi
+}
+
+ward_setup() {
+	rootfs_cache
+	TMP="$BATS_TEST_TMPDIR"
+	ROOT="$TMP/state"
+	BUNDLE="$TMP/bundle"
+	ID="wt-$BATS_TEST_NUMBER-$$-$RANDOM"
+	mkdir -p "$BUNDLE"
+	cp -a "$ROOTFS_CACHE" "$BUNDLE/rootfs"
+	"$WARD" spec --bundle "$BUNDLE"
+}
+
+# Run ward against this test's state root. Its output goes through a file:
+# a container's init inherits ward's stdout, and were that bats' pipe,
+# `run ward create` would wait for the container to end, forever if the
+# create unexpectedly succeeded. A test that wants a detached container's
+# later output calls "$WARD" itself.
+ward() {
+	local out rc
+	out=$(mktemp "$BATS_TEST_TMPDIR/ward-out.XXXXXX")
+	"$WARD" --root "$ROOT" "$@" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	return $rc
+}
+
+# Edit config.json with a jq filter: cfg '.process.args = ["true"]'
+# jq 1.6 (Debian 12) turns every number into a double, which would corrupt
+# the 64-bit seccomp masks of the default profile; integers beyond 2^53 are
+# passed through jq as placeholder strings and restored exactly.
+cfg() {
+	/usr/bin/python3 -c '
+import json, re, sys
+def hide(v):
+    if isinstance(v, bool): return v
+    if isinstance(v, int) and abs(v) >= 2**53: return "@@bigint:%d@@" % v
+    if isinstance(v, list): return [hide(x) for x in v]
+    if isinstance(v, dict): return {k: hide(x) for k, x in v.items()}
+    return v
+json.dump(hide(json.load(open(sys.argv[1]))), sys.stdout)' "$BUNDLE/config.json" |
+		jq "$@" | sed -E 's/"@@bigint:(-?[0-9]+)@@"/\1/g' >"$BUNDLE/config.json.new"
+	mv "$BUNDLE/config.json.new" "$BUNDLE/config.json"
+}
+
+# A user namespace mapping container ids 0-65535 to host 200000+. devpts'
+# gid=5 is dropped: it need not be mapped.
+cfg_userns() {
+	cfg '.linux.namespaces += [{"type": "user"}]
+	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}]
+	     | .mounts |= map(if .type == "devpts" then .options -= ["gid=5"] else . end)'
+}
+
+# Set process.args to sh -c SCRIPT.
+cmd() {
+	cfg --arg s "$1" '.process.args = ["sh", "-c", $s]'
+}
+
+# A --console-socket peer in the background: SOCK, OUT and RECV (its pid).
+start_receiver() { # start_receiver NAME [INPUT]
+	SOCK="$TMP/$1.sock"
+	OUT="$TMP/$1.out"
+	"$WARD_SRCDIR/tests/helpers/console-receiver" "$SOCK" "$OUT" "${2:-}" &
+	RECV=$!
+	for i in $(seq 50); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
+	fail "console receiver did not start"
+}
+
+# The init pid of a container (from ward state).
+init_pid() {
+	ward state "$1" | jq -r .pid
+}
+
+# status of a container from ward state
+status_of() {
+	ward state "$1" | jq -r .status
+}
+
+# A pid counts as alive unless gone or a zombie (PID 1 here may not reap).
+pid_alive() {
+	local st
+	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+wait_dead() {
+	local i
+	for i in $(seq 1 100); do
+		pid_alive "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Nothing of this test may remain: no state dir, no mount under the temp dir
+# in any mount namespace we can see, no process started for this id.
+assert_no_leftovers() {
+	if [ -d "$ROOT" ]; then
+		# Dot-entries are ward's caches (container ids never start with '.').
+		run ls "$ROOT"
+		assert_output ""
+	fi
+	run grep -F "$TMP" /proc/self/mountinfo
+	assert_failure
+	local d
+	for d in /sys/fs/cgroup/*/ward/"$ID"* /sys/fs/cgroup/ward/"$ID"*; do
+		[ -e "$d" ] && fail "cgroup left behind: $d"
+	done
+	local p
+	for p in /proc/[0-9]*; do
+		if grep -qF "$ID" "$p/cmdline" 2>/dev/null && pid_alive "${p#/proc/}"; then
+			fail "process ${p#/proc/} still runs for $ID: $(tr '\0' ' ' <"$p/cmdline")"
+		fi
+	done
+}
+
+ward_teardown() {
+	local c
+	if [ -d "$ROOT" ]; then
+		for c in $(ls "$ROOT"); do
+			"$WARD" --root "$ROOT" delete --force "$c" >/dev/null 2>&1 || true
+		done
+	fi
+	# Last resort: kill anything still running for this test.
+	local p
+	for p in /proc/[0-9]*; do
+		grep -qF "$ID" "$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	true
+}
+
+setup() {
+	ward_setup
+}
+
+teardown() {
+	ward_teardown
+}
