@@ -50,10 +50,12 @@ int process_limits(const struct oci_process *p)
 	}
 	if (p->has_oom_score_adj) {
 		char buf[16];
-		int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+		int fd = attrs_open_proc("/proc/self/oom_score_adj", "process.oomScoreAdj");
 		int n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
 
-		if (fd < 0 || write(fd, buf, (size_t)n) != n) {
+		if (fd < 0)
+			return -1;
+		if (write(fd, buf, (size_t)n) != n) {
 			int e = errno;
 
 			if (fd >= 0)

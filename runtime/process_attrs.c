@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -202,13 +204,30 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l)
 	return 0;
 }
 
-static int write_attr(const char *path, const char *value, const char *what)
+int attrs_open_proc(const char *path, const char *what)
 {
-	size_t len = strlen(value);
+	struct statfs sfs;
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 
 	if (fd < 0)
 		return werr(errno, "%s: %s", what, path);
+	/* CVE-2019-16884 class: after joining a container's mount namespace its
+	 * /proc is the container's; a label written into a look-alike would be
+	 * silently lost. Only the real procfs is written to. */
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
+		close(fd);
+		return werr(EPERM, "%s: %s is not on procfs", what, path);
+	}
+	return fd;
+}
+
+static int write_attr(const char *path, const char *value, const char *what)
+{
+	size_t len = strlen(value);
+	int fd = attrs_open_proc(path, what);
+
+	if (fd < 0)
+		return -1;
 	if (write(fd, value, len) != (ssize_t)len) {
 		int e = errno;
 

@@ -14,5 +14,7 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l);
 /* execCPUAffinity.final and the LSM exec labels: just before execve,
  * through the container's own /proc. */
 int attrs_before_exec(const struct oci_process *p);
+/* Open a /proc file for writing, refusing anything not on procfs. */
+int attrs_open_proc(const char *path, const char *what);
 
 #endif

@@ -273,3 +273,20 @@ load ../helpers/common
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
+
+@test "CVE-2019-16884 class in exec: writes meant for procfs refuse a fake /proc" {
+	# A container that may mount (CAP_SYS_ADMIN, no seccomp) covers its
+	# own /proc with a look-alike.
+	cfg '.process.capabilities.bounding += ["CAP_SYS_ADMIN"] | .process.capabilities.effective += ["CAP_SYS_ADMIN"] | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	cmd 'mount -t tmpfs tmpfs /proc && mkdir -p /proc/self && echo 0 >/proc/self/oom_score_adj && exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	sleep 0.3
+	cat >"$TMP/p.json" <<-'JSON'
+	{"user": {"uid": 0, "gid": 0}, "args": ["true"], "cwd": "/", "oomScoreAdj": 500}
+	JSON
+	run ward exec --process "$TMP/p.json" "$ID"
+	assert_failure 1
+	assert_output 'ward: process.oomScoreAdj: /proc/self/oom_score_adj is not on procfs: Operation not permitted'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
