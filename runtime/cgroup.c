@@ -219,35 +219,68 @@ static bool has_procs(const char *dir, const char *path)
 	return cg_read(dir, path, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0] != '\0';
 }
 
+static int rmdir_in(const char *dir, const char *path);
+
+/* What this create made, to undo on failure. */
+struct made {
+	bool v1[CG_MAX_V1];
+	bool unified;
+};
+
+static void undo(const struct cgroup *cg, const struct made *m)
+{
+	for (size_t i = 0; i < cg->n_v1; i++)
+		if (m->v1[i])
+			rmdir_in(cg->v1[i].dir, cg->path);
+	if (m->unified)
+		rmdir_in(cg->unified, cg->path);
+}
+
 int cgroup_create(struct cgroup *cg)
 {
+	struct made m = {0};
 	bool existed_any = false, existed;
+	char msg[WERR_MAX];
+	int e;
 
 	for (size_t i = 0; i < cg->n_v1; i++) {
 		if (mkdir_path(cg->v1[i].dir, cg->path, strstr(cg->v1[i].opts, "cpuset") != NULL,
 		               false, &existed) < 0)
-			return -1;
+			goto fail;
+		m.v1[i] = !existed;
 		existed_any = existed_any || existed;
 	}
 	if (cg->unified[0]) {
 		if (mkdir_path(cg->unified, cg->path, false, true, &existed) < 0)
-			return -1;
+			goto fail;
+		m.unified = !existed;
 		existed_any = existed_any || existed;
 	}
 	if (existed_any) {
 		/* A pre-existing cgroup is joined only if nobody lives there; a
 		 * frozen one would hang the container: refuse, do not wait. */
 		for (size_t i = 0; i < cg->n_v1; i++)
-			if (has_procs(cg->v1[i].dir, cg->path))
-				return werr(EBUSY, "cgroup %s%s already has processes",
-				            cg->v1[i].dir, cg->path);
-		if (cg->unified[0] && has_procs(cg->unified, cg->path))
-			return werr(EBUSY, "cgroup %s%s already has processes", cg->unified,
-			            cg->path);
-		if (cgroup_is_frozen(cg))
-			return werr(EBUSY, "cgroup %s is frozen", cg->path);
+			if (has_procs(cg->v1[i].dir, cg->path)) {
+				werr(EBUSY, "cgroup %s%s already has processes", cg->v1[i].dir,
+				     cg->path);
+				goto fail;
+			}
+		if (cg->unified[0] && has_procs(cg->unified, cg->path)) {
+			werr(EBUSY, "cgroup %s%s already has processes", cg->unified, cg->path);
+			goto fail;
+		}
+		if (cgroup_is_frozen(cg)) {
+			werr(EBUSY, "cgroup %s is frozen", cg->path);
+			goto fail;
+		}
 	}
 	return 0;
+fail:
+	/* Only the leaves made here: a cgroup that was there stays. */
+	e = werr_errno();
+	snprintf(msg, sizeof(msg), "%s", werr_msg());
+	undo(cg, &m);
+	return werr_set(e, msg);
 }
 
 int cgroup_unified_fd(const struct cgroup *cg)

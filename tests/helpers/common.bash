@@ -151,9 +151,15 @@ ward_teardown() {
 		done
 	fi
 	# Last resort: kill anything still running for this test.
-	local p
+	local p d
 	for p in /proc/[0-9]*; do
 		grep -qF "$ID" "$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	# Cgroups a test made by hand (ward-test-*ID*), with what runs in them.
+	for d in /sys/fs/cgroup/*/ward-test-*"$ID"* /sys/fs/cgroup/ward-test-*"$ID"*; do
+		[ -d "$d" ] || continue
+		for p in $(cat "$d/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+		for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$d" 2>/dev/null && break; sleep 0.1; done
 	done
 	true
 }

@@ -265,3 +265,25 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	assert_failure 1
 	assert_no_leftovers
 }
+
+@test "a failed cgroup create removes what it made, and only that" {
+	is_v2 && skip "needs several hierarchies (v1 or hybrid)"
+	p=/ward-test-part-$ID
+	mkdir /sys/fs/cgroup/pids$p
+	# Someone else's process lives there, in the pids hierarchy only.
+	sleep 100 &
+	other=$!
+	echo "$other" >/sys/fs/cgroup/pids$p/cgroup.procs
+	cfg --arg p "$p" '.linux.cgroupsPath = $p'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: cgroup /sys/fs/cgroup/pids$p already has processes: Device or resource busy"
+	left=$(ls -d /sys/fs/cgroup/*$p 2>/dev/null | grep -v "/pids$p" || true)
+	pid_alive "$other" || fail "ward touched a process that was not its own"
+	[ -d /sys/fs/cgroup/pids$p ] || fail "ward removed a cgroup it did not make"
+	kill "$other"
+	wait "$other" 2>/dev/null || true
+	rmdir /sys/fs/cgroup/pids$p
+	[ -z "$left" ] || fail "cgroups left behind: $left"
+	assert_no_leftovers
+}
