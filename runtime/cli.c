@@ -169,6 +169,25 @@ int cli_one_id(const char *cmd, size_t n_pos)
 	return 0;
 }
 
+int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv,
+                       const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
+                       size_t *n_pos, bool lock, struct container *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->dirfd = -1;
+	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false) < 0)
+		return -1;
+	if (*n_pos < 1)
+		return werr(0, "%s: expects a container id (see ward --help)", cmd);
+	if (cli_root(g) < 0)
+		return -1;
+	if (store_open(g->rootfd, pos[0], lock, c) < 0) {
+		store_close(c);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_root(struct globals *g)
 {
 	if (g->rootfd < 0)

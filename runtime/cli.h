@@ -40,6 +40,14 @@ int cli_one_id(const char *cmd, size_t n_pos);
 /* The state root fd (created 0700 on first use). */
 int cli_root(struct globals *g);
 
+struct container;
+/* What every command on one container does first: parse the options, take
+ * pos[0] as the container id (up to max_pos positionals in all) and open
+ * the container, locked if lock. On failure c is closed. */
+int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv,
+                       const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
+                       size_t *n_pos, bool lock, struct container *c);
+
 struct command {
 	const char *name;
 	int (*run)(struct globals *g, int argc, char **argv);

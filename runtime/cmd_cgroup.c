@@ -7,28 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int open_locked(struct globals *g, const char *cmd, int argc, char **argv,
-                       const struct opt *opts, size_t n_opts, struct container *c)
-{
-	char *pos[1];
-	size_t n_pos;
-
-	if (cli_parse(argc, argv, opts, n_opts, pos, 1, &n_pos, false) < 0 ||
-	    cli_one_id(cmd, n_pos) < 0 || cli_root(g) < 0)
-		return -1;
-	if (store_open(g->rootfd, pos[0], true, c) < 0) {
-		store_close(c);
-		return -1;
-	}
-	return 0;
-}
-
 static int pause_or_resume(struct globals *g, int argc, char **argv, bool pause)
 {
 	struct container c;
+	char *pos[1];
+	size_t n_pos;
 	int r;
 
-	if (open_locked(g, pause ? "pause" : "resume", argc, argv, NULL, 0, &c) < 0)
+	if (cli_open_container(g, pause ? "pause" : "resume", argc, argv, NULL, 0, pos, 1, &n_pos,
+	                       true, &c) < 0)
 		return -1;
 	r = container_pause(&c, pause);
 	store_close(&c);
@@ -51,10 +38,11 @@ int cmd_ps(struct globals *g, int argc, char **argv)
 	const struct opt opts[] = {{"format", 'f', OPT_STR, &format}};
 	struct container c;
 	pid_t *pids;
-	size_t n;
+	char *pos[1];
+	size_t n, n_pos;
 	int r;
 
-	if (open_locked(g, "ps", argc, argv, opts, 1, &c) < 0)
+	if (cli_open_container(g, "ps", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0)
 		return -1;
 	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0) {
 		store_close(&c);

@@ -75,10 +75,9 @@ int cmd_events(struct globals *g, int argc, char **argv)
 	long ms = 5000;
 	int r = -1;
 
-	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0 ||
-	    cli_one_id("events", n_pos) < 0 || parse_interval(interval, &ms) < 0 || cli_root(g) < 0)
+	if (cli_open_container(g, "events", argc, argv, opts, 2, pos, 1, &n_pos, false, &c) < 0)
 		return -1;
-	if (store_open(g->rootfd, pos[0], false, &c) < 0)
+	if (parse_interval(interval, &ms) < 0)
 		goto out;
 	if (c.status == ST_STOPPED || c.status == ST_CREATING) {
 		werr(0, "container \"%s\" is %s", c.id, status_name(c.status));

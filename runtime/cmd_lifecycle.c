@@ -6,23 +6,6 @@
 
 #include <signal.h>
 
-static int open_one(struct globals *g, const char *cmd, int argc, char **argv,
-                    const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
-                    size_t *n_pos, bool lock, struct container *c)
-{
-	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false) < 0)
-		return -1;
-	if (*n_pos < 1)
-		return werr(0, "%s: expects a container id (see ward --help)", cmd);
-	if (cli_root(g) < 0)
-		return -1;
-	if (store_open(g->rootfd, pos[0], lock, c) < 0) {
-		store_close(c);
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_start(struct globals *g, int argc, char **argv)
 {
 	struct container c;
@@ -30,7 +13,7 @@ int cmd_start(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r;
 
-	if (open_one(g, "start", argc, argv, NULL, 0, pos, 1, &n_pos, true, &c) < 0)
+	if (cli_open_container(g, "start", argc, argv, NULL, 0, pos, 1, &n_pos, true, &c) < 0)
 		return -1;
 	r = container_start(&c);
 	store_close(&c);
@@ -46,7 +29,7 @@ int cmd_kill(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int sig = SIGTERM, r;
 
-	if (open_one(g, "kill", argc, argv, opts, 1, pos, 2, &n_pos, false, &c) < 0)
+	if (cli_open_container(g, "kill", argc, argv, opts, 1, pos, 2, &n_pos, false, &c) < 0)
 		return -1;
 	if (n_pos == 2 && (sig = signal_parse(pos[1])) < 0) {
 		store_close(&c);
@@ -66,7 +49,7 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r;
 
-	if (open_one(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0)
+	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0)
 		return -1;
 	r = container_destroy(&c, force);
 	store_close(&c);

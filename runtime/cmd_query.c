@@ -20,17 +20,14 @@ int cmd_state(struct globals *g, int argc, char **argv)
 	char *json;
 	int r = -1;
 
-	if (cli_parse(argc, argv, NULL, 0, pos, 1, &n_pos, false) < 0 ||
-	    cli_one_id("state", n_pos) < 0 || cli_root(g) < 0)
+	if (cli_open_container(g, "state", argc, argv, NULL, 0, pos, 1, &n_pos, false, &c) < 0)
 		return -1;
-	if (store_open(g->rootfd, pos[0], false, &c) == 0) {
-		if (c.st == NULL)
-			werr(0, "container \"%s\" is still being created", c.id);
-		else if (oci_state_to_json(c.st, false, &json, &len) == 0) {
-			printf("%s\n", json);
-			free(json);
-			r = 0;
-		}
+	if (c.st == NULL)
+		werr(0, "container \"%s\" is still being created", c.id);
+	else if (oci_state_to_json(c.st, false, &json, &len) == 0) {
+		printf("%s\n", json);
+		free(json);
+		r = 0;
 	}
 	store_close(&c);
 	return r;

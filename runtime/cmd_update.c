@@ -160,11 +160,8 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int ret = -1;
 
-	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
-	        0 ||
-	    cli_one_id("update", n_pos) < 0 || cli_root(g) < 0)
-		goto out;
-	if (store_open(g->rootfd, pos[0], true, &c) < 0)
+	if (cli_open_container(g, "update", argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos,
+	                       1, &n_pos, true, &c) < 0)
 		goto out;
 	if (c.status != ST_CREATED && c.status != ST_RUNNING && c.status != ST_PAUSED) {
 		werr(0, "container \"%s\" is %s: only a live container can be updated", c.id,

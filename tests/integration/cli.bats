@@ -115,3 +115,22 @@ load ../helpers/common
 	assert_line "root filesystem: read-only"
 	assert_line "== container exited with status 0; containers left behind: 0 =="
 }
+
+@test "a missing or an extra container id is a clear error for every command" {
+	for c in start state delete kill pause resume ps update events exec; do
+		run ward $c
+		assert_failure 1
+		assert_output "ward: $c: expects a container id (see ward --help)"
+	done
+	for c in create run; do
+		run ward $c --bundle "$BUNDLE"
+		assert_failure 1
+		assert_output "ward: $c: expects exactly one container id (see ward --help)"
+	done
+	for c in start state delete pause resume ps update events; do
+		run ward $c one two
+		assert_failure 1
+		assert_output "ward: $c: unexpected argument \"two\""
+	done
+	assert_no_leftovers
+}
