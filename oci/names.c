@@ -1,4 +1,5 @@
 #include "names.h"
+#include "error.h"
 
 #include <linux/capability.h>
 #include <sched.h>
@@ -136,4 +137,21 @@ const char *oci_ns_proc_name(int flag)
 		if (namespaces[i].flag == flag)
 			return namespaces[i].proc;
 	return NULL;
+}
+
+int oci_names_to_mask(char *const *names, size_t n, const struct oci_name_bit *table,
+                      size_t n_table, const char *what, uint64_t *mask)
+{
+	*mask = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < n_table; k++)
+			if (strcmp(names[i], table[k].name) == 0)
+				break;
+		if (k == n_table)
+			return werr(0, "%s[%zu]: unknown flag \"%s\"", what, i, names[i]);
+		*mask |= table[k].bit;
+	}
+	return 0;
 }

@@ -269,8 +269,15 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
 		return -1;
 	/* Compiled before the clone: the init inherits the program. */
-	if (sc && filter_compile_cached(sc, store_cache_dir(rootfd, "seccomp"), &prog) < 0)
-		return -1;
+	if (sc) {
+		int cache = store_cache_dir(rootfd, "seccomp");
+		int r = filter_compile_cached(sc, cache, &prog);
+
+		if (cache >= 0)
+			close(cache);
+		if (r < 0)
+			return -1;
+	}
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
 		return -1;

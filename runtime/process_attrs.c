@@ -1,5 +1,6 @@
 #include "process_attrs.h"
 #include "error.h"
+#include "names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,31 +141,17 @@ static int policy_number(const char *name)
 
 static int sched_flags(const struct oci_scheduler *s, uint64_t *flags)
 {
-	static const struct {
-		const char *name;
-		uint64_t flag;
-	} known[] = {{"SCHED_FLAG_RESET_ON_FORK", SCHED_FLAG_RESET_ON_FORK},
-	             {"SCHED_FLAG_RECLAIM", SCHED_FLAG_RECLAIM},
-	             {"SCHED_FLAG_DL_OVERRUN", SCHED_FLAG_DL_OVERRUN},
-	             {"SCHED_FLAG_KEEP_POLICY", SCHED_FLAG_KEEP_POLICY},
-	             {"SCHED_FLAG_KEEP_PARAMS", SCHED_FLAG_KEEP_PARAMS},
-	             {"SCHED_FLAG_UTIL_CLAMP_MIN", SCHED_FLAG_UTIL_CLAMP_MIN},
-	             {"SCHED_FLAG_UTIL_CLAMP_MAX", SCHED_FLAG_UTIL_CLAMP_MAX}};
+	static const struct oci_name_bit known[] = {
+	    {"SCHED_FLAG_RESET_ON_FORK", SCHED_FLAG_RESET_ON_FORK},
+	    {"SCHED_FLAG_RECLAIM", SCHED_FLAG_RECLAIM},
+	    {"SCHED_FLAG_DL_OVERRUN", SCHED_FLAG_DL_OVERRUN},
+	    {"SCHED_FLAG_KEEP_POLICY", SCHED_FLAG_KEEP_POLICY},
+	    {"SCHED_FLAG_KEEP_PARAMS", SCHED_FLAG_KEEP_PARAMS},
+	    {"SCHED_FLAG_UTIL_CLAMP_MIN", SCHED_FLAG_UTIL_CLAMP_MIN},
+	    {"SCHED_FLAG_UTIL_CLAMP_MAX", SCHED_FLAG_UTIL_CLAMP_MAX}};
 
-	*flags = 0;
-	for (size_t i = 0; i < s->n_flags; i++) {
-		bool ok = false;
-
-		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-			if (strcmp(s->flags[i], known[k].name) == 0) {
-				*flags |= known[k].flag;
-				ok = true;
-			}
-		if (!ok)
-			return werr(0, "process.scheduler.flags[%zu]: unknown flag \"%s\"", i,
-			            s->flags[i]);
-	}
-	return 0;
+	return oci_names_to_mask(s->flags, s->n_flags, known, sizeof(known) / sizeof(known[0]),
+	                         "process.scheduler.flags", flags);
 }
 
 int attrs_apply(const struct oci_process *p, const struct oci_linux *l)

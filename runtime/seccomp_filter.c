@@ -4,6 +4,7 @@
 #include "seccomp_filter.h"
 #include "error.h"
 #include "log.h"
+#include "names.h"
 
 #include <errno.h>
 #include <linux/audit.h>
@@ -91,30 +92,18 @@ static enum scmp_compare translate_op(const char *op)
 
 static int translate_flags(const struct oci_seccomp *s, unsigned int *flags)
 {
-	static const struct {
-		const char *name;
-		unsigned int flag;
-	} known[] = {
+	static const struct oci_name_bit known[] = {
 	    {"SECCOMP_FILTER_FLAG_TSYNC", SECCOMP_FILTER_FLAG_TSYNC},
 	    {"SECCOMP_FILTER_FLAG_LOG", SECCOMP_FILTER_FLAG_LOG},
 	    {"SECCOMP_FILTER_FLAG_SPEC_ALLOW", SECCOMP_FILTER_FLAG_SPEC_ALLOW},
 	    {"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV},
 	};
+	uint64_t mask;
 
-	*flags = 0;
-	for (size_t i = 0; i < s->n_flags; i++) {
-		bool ok = false;
-
-		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-			if (strcmp(s->flags[i], known[k].name) == 0) {
-				*flags |= known[k].flag;
-				ok = true;
-			}
-		if (!ok)
-			return werr(0,
-			            "config.json: .linux.seccomp.flags[%zu]: unknown flag \"%s\"",
-			            i, s->flags[i]);
-	}
+	if (oci_names_to_mask(s->flags, s->n_flags, known, sizeof(known) / sizeof(known[0]),
+	                      "config.json: .linux.seccomp.flags", &mask) < 0)
+		return -1;
+	*flags = (unsigned int)mask;
 	return 0;
 }
 
