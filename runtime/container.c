@@ -251,6 +251,16 @@ static void kill_and_reap(int pidfd)
 		;
 }
 
+int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog)
+{
+	int cache = store_cache_dir(rootfd, "seccomp");
+	int r = filter_compile_cached(sc, cache, prog);
+
+	if (cache >= 0)
+		close(cache);
+	return r;
+}
+
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
                      struct container *c, int *pidfd_out)
 {
@@ -269,15 +279,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
 		return -1;
 	/* Compiled before the clone: the init inherits the program. */
-	if (sc) {
-		int cache = store_cache_dir(rootfd, "seccomp");
-		int r = filter_compile_cached(sc, cache, &prog);
-
-		if (cache >= 0)
-			close(cache);
-		if (r < 0)
-			return -1;
-	}
+	if (sc && container_seccomp_prog(rootfd, sc, &prog) < 0)
+		return -1;
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
 		return -1;

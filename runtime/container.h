@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "config.h"
+#include "seccomp_filter.h"
 #include "store.h"
 
 #include <sys/types.h>
@@ -26,6 +27,8 @@ struct create_opts {
  * whose parent is this process. On failure nothing is left behind. */
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
                      struct container *c, int *pidfd);
+/* Compile a seccomp section through the cache under the state root. */
+int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog);
 /* Release the init blocked on the start fifo. */
 int container_start(struct container *c);
 /* Signal the init (all: every process of the container). */

@@ -1,6 +1,7 @@
 #include "exec.h"
 #include "cgroup.h"
 #include "console.h"
+#include "container.h"
 #include "error.h"
 #include "log.h"
 #include "process.h"
@@ -121,15 +122,8 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (init_pidfd < 0)
 		return werr_ctx("container \"%s\"", c->id);
-	if (sc) {
-		int cache = store_cache_dir(c->rootfd, "seccomp");
-		int cr = filter_compile_cached(sc, cache, &prog);
-
-		if (cache >= 0)
-			close(cache);
-		if (cr < 0)
-			goto out;
-	}
+	if (sc && container_seccomp_prog(c->rootfd, sc, &prog) < 0)
+		goto out;
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto out;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
