@@ -110,6 +110,22 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 		*(int *)o->dst = (int)v;
 		return 0;
 	}
+	case OPT_MS: {
+		char *end;
+		double v = strtod(val, &end);
+		double scale = strcmp(end, "ms") == 0                  ? 1
+		               : *end == '\0' || strcmp(end, "s") == 0 ? 1000
+		               : strcmp(end, "m") == 0                 ? 60000
+		                                                       : 0;
+
+		/* Bounded so the product fits a long; NaN fails the comparison. */
+		if (end == val || scale == 0 || !(v > 0 && v * scale <= 1e12))
+			return werr(0, "--%s: \"%s\" is not a duration", o->name, val);
+		if (v * scale < 1)
+			return werr(0, "--%s: \"%s\" is too short", o->name, val);
+		*(long *)o->dst = (long)(v * scale);
+		return 0;
+	}
 	}
 	return -1;
 }

@@ -15,7 +15,9 @@ struct globals {
 	int rootfd; /* opened on demand by cli_root() */
 };
 
-enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_LIST };
+/* OPT_MS: a duration ("250ms", "5s", "1m", plain seconds) into a long of
+ * milliseconds, at least 1. */
+enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_MS, OPT_LIST };
 
 /* Values of a repeatable option, in order (argv strings, not copies). */
 struct optlist {
@@ -27,7 +29,7 @@ struct opt {
 	const char *name;
 	char short_name;
 	enum opt_kind kind;
-	void *dst; /* bool *, const char **, int *, struct optlist * */
+	void *dst; /* bool *, const char **, int *, long *, struct optlist * */
 };
 
 /* Parse options of one command. Positional arguments are collected in

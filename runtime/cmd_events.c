@@ -15,25 +15,6 @@
 
 #define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
 
-/* "5s", "250ms", "1m", or plain seconds. */
-static int parse_interval(const char *s, long *ms)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || v <= 0)
-		return werr(0, "events: --interval \"%s\" is not a duration", s);
-	if (strcmp(end, "ms") == 0)
-		*ms = (long)v;
-	else if (*end == '\0' || strcmp(end, "s") == 0)
-		*ms = (long)(v * 1000);
-	else if (strcmp(end, "m") == 0)
-		*ms = (long)(v * 60000);
-	else
-		return werr(0, "events: --interval \"%s\" is not a duration", s);
-	return *ms > 0 ? 0 : werr(0, "events: --interval \"%s\" is too short", s);
-}
-
 static int emit(const char *type, const char *id, const struct cgroup *cg)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
@@ -64,21 +45,17 @@ static int emit(const char *type, const char *id, const struct cgroup *cg)
 int cmd_events(struct globals *g, int argc, char **argv)
 {
 	bool stats = false;
-	const char *interval = "5s";
-	const struct opt opts[] = {{"stats", 0, OPT_FLAG, &stats},
-	                           {"interval", 0, OPT_STR, &interval}};
+	long ms = 5000;
+	const struct opt opts[] = {{"stats", 0, OPT_FLAG, &stats}, {"interval", 0, OPT_MS, &ms}};
 	struct container c;
 	struct cgroup cg;
 	char *pos[1];
 	size_t n_pos;
 	uint64_t ooms;
-	long ms = 5000;
 	int r = -1;
 
 	if (cli_open_container(g, "events", argc, argv, opts, 2, pos, 1, &n_pos, false, &c) < 0)
 		return -1;
-	if (parse_interval(interval, &ms) < 0)
-		goto out;
 	if (c.status == ST_STOPPED || c.status == ST_CREATING) {
 		werr(0, "container \"%s\" is %s", c.id, status_name(c.status));
 		goto out;

@@ -263,6 +263,10 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	assert_line stats
 	run ward events --interval 1fortnight "$ID"
 	assert_failure 1
+	assert_output 'ward: --interval: "1fortnight" is not a duration'
+	run ward events --interval 0.1ms "$ID"
+	assert_failure 1
+	assert_output 'ward: --interval: "0.1ms" is too short'
 	assert_no_leftovers
 }
 

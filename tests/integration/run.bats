@@ -59,6 +59,15 @@ wait_running() {
 	assert_no_leftovers
 }
 
+@test "run --keep leaves the stopped container for inspection, delete removes it" {
+	cmd 'exit 5'
+	run ward run --keep --bundle "$BUNDLE" "$ID"
+	assert_failure 5
+	assert_equal "$(status_of "$ID")" stopped
+	ward delete "$ID"
+	assert_no_leftovers
+}
+
 @test "stdout and stderr of the container reach the caller" {
 	cmd 'echo out; echo err >&2'
 	run ward run --bundle "$BUNDLE" "$ID"

@@ -225,6 +225,15 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
+@test "a LISTEN_FDS that is not a count is refused before anything is made" {
+	for bad in 1x -1 1025; do
+		LISTEN_FDS=$bad run ward run --bundle "$BUNDLE" "$ID"
+		assert_failure 1
+		assert_output "ward: LISTEN_FDS=\"$bad\" is not a number of fds"
+		assert_no_leftovers
+	done
+}
+
 @test "CVE-2022-29162 class: inheritable and ambient sets stay empty unless asked" {
 	cfg '.process.capabilities.inheritable = [] | .process.capabilities.ambient = []'
 	cmd 'sleep 100'
