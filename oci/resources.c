@@ -79,14 +79,21 @@ static const struct jfield pids_fields[] = {
 };
 static const struct jschema pids_schema = SCHEMA(struct oci_pids, pids_fields, NULL, NULL);
 
+/* blkio.weight and blkio.leaf_weight accept 10..1000 (cgroup v1 blkio). */
+static int check_weights(const struct jpath *p, bool has_weight, uint32_t weight, bool has_leaf,
+                         uint32_t leaf)
+{
+	if ((has_weight && (weight < 10 || weight > 1000)) ||
+	    (has_leaf && (leaf < 10 || leaf > 1000)))
+		return jerr(p, "weights must be between 10 and 1000");
+	return 0;
+}
+
 static int check_weight(void *obj, const struct jpath *p)
 {
 	const struct oci_weight_device *w = obj;
 
-	if ((w->has_weight && (w->weight < 10 || w->weight > 1000)) ||
-	    (w->has_leaf_weight && (w->leaf_weight < 10 || w->leaf_weight > 1000)))
-		return jerr(p, "weights must be between 10 and 1000");
-	return 0;
+	return check_weights(p, w->has_weight, w->weight, w->has_leaf_weight, w->leaf_weight);
 }
 
 static const struct jfield weight_device_fields[] = {
@@ -110,10 +117,7 @@ static int check_blockio(void *obj, const struct jpath *p)
 {
 	const struct oci_blockio *b = obj;
 
-	if ((b->has_weight && (b->weight < 10 || b->weight > 1000)) ||
-	    (b->has_leaf_weight && (b->leaf_weight < 10 || b->leaf_weight > 1000)))
-		return jerr(p, "weights must be between 10 and 1000");
-	return 0;
+	return check_weights(p, b->has_weight, b->weight, b->has_leaf_weight, b->leaf_weight);
 }
 
 static const struct jfield blockio_fields[] = {

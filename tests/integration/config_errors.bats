@@ -57,6 +57,13 @@ create_fails_with() {
 	create_fails_with "ward: bundle $BUNDLE: config.json: .ociVersion: unsupported version \"2.0.0\": ward implements runtime-spec 1.x"
 }
 
+@test "blkio weights outside 10..1000 are refused with their path" {
+	cfg '.linux.resources.blockIO = {"weight": 5}'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.resources.blockIO: weights must be between 10 and 1000"
+	cfg '.linux.resources.blockIO = {"weightDevice": [{"major": 8, "minor": 0, "leafWeight": 1001}]}'
+	create_fails_with "ward: bundle $BUNDLE: config.json: .linux.resources.blockIO.weightDevice[0]: weights must be between 10 and 1000"
+}
+
 @test "unknown properties are ignored as the spec requires" {
 	cfg '.futureThing = {"a": [1, 2]} | .process.futureFlag = true'
 	cmd 'echo ok'
