@@ -74,16 +74,19 @@ static const struct jfield arg_fields[] = {
 static const struct jschema arg_schema =
     SCHEMA(struct oci_seccomp_arg, arg_fields, check_arg, NULL);
 
+/* The action in member key of the object at p must be one the spec names. */
+static int check_action(const struct jpath *p, const char *key, const char *action)
+{
+	struct jpath ap = {p, key, 0};
+
+	return oci_seccomp_action_known(action) ? 0 : jerr(&ap, "unknown action \"%s\"", action);
+}
+
 static int check_syscall(void *obj, const struct jpath *p)
 {
-	struct oci_seccomp_syscall *s = obj;
+	const struct oci_seccomp_syscall *s = obj;
 
-	if (!oci_seccomp_action_known(s->action)) {
-		struct jpath ap = {p, "action", 0};
-
-		return jerr(&ap, "unknown action \"%s\"", s->action);
-	}
-	return 0;
+	return check_action(p, "action", s->action);
 }
 
 static const struct jfield syscall_fields[] = {
@@ -99,11 +102,8 @@ static int check_seccomp(void *obj, const struct jpath *p)
 {
 	struct oci_seccomp *s = obj;
 
-	if (!oci_seccomp_action_known(s->default_action)) {
-		struct jpath ap = {p, "defaultAction", 0};
-
-		return jerr(&ap, "unknown action \"%s\"", s->default_action);
-	}
+	if (check_action(p, "defaultAction", s->default_action) < 0)
+		return -1;
 	for (size_t i = 0; i < s->n_architectures; i++)
 		if (!oci_seccomp_arch_known(s->architectures[i])) {
 			struct jpath ap = {p, "architectures", 0};

@@ -188,6 +188,10 @@ static const struct err_case errors[] = {
      ".linux.resources.rdma.mlx.hcaHandles: must not be negative"},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_NOPE\"}}}",
      ".linux.seccomp.defaultAction: unknown action \"SCMP_ACT_NOPE\""},
+    {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":"
+                       "[{\"names\":[\"read\"],\"action\":\"SCMP_ACT_LOG\"},{\"names\":[\"kill\"],"
+                       "\"action\":\"SCMP_ACT_NOPE\"}]}}}",
+     ".linux.seccomp.syscalls[1].action: unknown action \"SCMP_ACT_NOPE\""},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
                        "\"architectures\":[\"SCMP_ARCH_Z80\"]}}}",
      ".linux.seccomp.architectures[0]: unknown architecture \"SCMP_ARCH_Z80\""},
