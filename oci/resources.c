@@ -136,12 +136,29 @@ static const struct jfield blockio_fields[] = {
 static const struct jschema blockio_schema =
     SCHEMA(struct oci_blockio, blockio_fields, check_blockio, NULL);
 
+/* pageSize becomes part of a file name (hugetlb.<size>.max): digits and a
+ * unit only, so it cannot walk out of the cgroup directory. */
+static int check_hugepage(void *obj, const struct jpath *p)
+{
+	const struct oci_hugepage_limit *h = obj;
+	size_t digits = strspn(h->page_size, "0123456789");
+	const char *unit = h->page_size + digits;
+
+	if (digits == 0 || digits > 6 ||
+	    (strcmp(unit, "KB") != 0 && strcmp(unit, "MB") != 0 && strcmp(unit, "GB") != 0)) {
+		struct jpath sp = {p, "pageSize", 0};
+
+		return jerr(&sp, "must be a size like 2MB or 1GB (got \"%s\")", h->page_size);
+	}
+	return 0;
+}
+
 static const struct jfield hugepage_fields[] = {
     FLD("pageSize", JK_STR, struct oci_hugepage_limit, page_size, JF_REQUIRED | JF_NONEMPTY),
     FLD("limit", JK_U64, struct oci_hugepage_limit, limit, JF_REQUIRED),
 };
 static const struct jschema hugepage_schema =
-    SCHEMA(struct oci_hugepage_limit, hugepage_fields, NULL, NULL);
+    SCHEMA(struct oci_hugepage_limit, hugepage_fields, check_hugepage, NULL);
 
 static const struct jfield priority_fields[] = {
     FLD("name", JK_STR, struct oci_net_priority, name, JF_REQUIRED | JF_NONEMPTY),
@@ -181,9 +198,39 @@ static int decode_rdma(yajl_val v, const struct jpath *p, void *dst)
 		r->n_rdma = i + 1;
 		if (jwalk_object(&rdma_schema, v->u.object.values[i], &ep, &r->rdma[i]) < 0)
 			return -1;
+		/* The name is written into rdma.max as "<device> key=value". */
+		if (v->u.object.keys[i][0] == '\0' ||
+		    strpbrk(v->u.object.keys[i], " \t\n=") != NULL)
+			return jerr(&ep, "is not an RDMA device name");
 		r->rdma[i].device = strdup(v->u.object.keys[i]);
 		if (r->rdma[i].device == NULL)
 			return werr(ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* unified keys name files of the container's cgroup2 directory. Only
+ * "<controller>.<file>" is accepted: no '/', no "..", and nothing of the
+ * cgroup core ("cgroup.procs" would move host processes in, "cgroup.
+ * subtree_control" would reshape the tree ward manages). */
+static int check_resources(void *obj, const struct jpath *p)
+{
+	const struct oci_resources *r = obj;
+
+	for (size_t i = 0; i < r->n_unified; i++) {
+		const char *k = r->unified[i].key;
+		struct jpath up = {p, "unified", 0}, kp = {&up, k, 0};
+		size_t ctl = strspn(k, "abcdefghijklmnopqrstuvwxyz_");
+
+		if (ctl == 0 || k[ctl] != '.' || k[ctl + 1] == '\0' ||
+		    strspn(k + ctl + 1,
+		           "abcdefghijklmnopqrstuvwxyz"
+		           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(k + ctl + 1) ||
+		    strstr(k, "..") != NULL)
+			return jerr(&kp,
+			            "is not a cgroup2 interface file (\"<controller>.<name>\")");
+		if (strncmp(k, "cgroup.", 7) == 0)
+			return jerr(&kp, "cgroup core files are ward's to manage");
 	}
 	return 0;
 }
@@ -213,7 +260,7 @@ static const struct jfield resources_fields[] = {
     FLD_N("unified", JK_MAP, struct oci_resources, unified, 0, NULL),
 };
 const struct jschema oci_resources_schema =
-    SCHEMA(struct oci_resources, resources_fields, NULL, free_resources);
+    SCHEMA(struct oci_resources, resources_fields, check_resources, free_resources);
 
 bool oci_resources_empty(const struct oci_resources *r)
 {

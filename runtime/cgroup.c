@@ -8,6 +8,7 @@
 #include <libmount.h>
 #include <linux/magic.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,8 @@ int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id)
 	struct statfs sfs;
 
 	memset(cg, 0, sizeof(*cg));
+	for (size_t i = 0; i <= CG_MAX_V1; i++)
+		cg->kept[i] = UINT32_MAX; /* unknown: remove the leaf only */
 	if (statfs(CG_ROOT, &sfs) < 0)
 		return werr(errno, CG_ROOT);
 	find_hierarchies(cg);
@@ -162,13 +165,17 @@ int cg_read(const char *dir, const char *path, const char *file, char *buf, size
 /* mkdir -p of the path in one hierarchy. v1 cpuset: a new cgroup starts
  * with no CPUs and no memory nodes, so each level copies its parent's.
  * cgroup2: the parent delegates its controllers to the new level. */
-static int mkdir_path(const char *dir, const char *path, bool cpuset, bool v2, bool *existed)
+static int mkdir_path(const char *dir, const char *path, bool cpuset, bool v2, bool *existed,
+                      unsigned *kept)
 {
+	unsigned level = 0;
+
 	char sofar[PATH_MAX] = "";
 	char buf[PATH_MAX];
 	size_t len = 0;
 
 	*existed = true;
+	*kept = UINT32_MAX;
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
 		char parent[PATH_MAX], full[PATH_MAX * 2];
@@ -191,7 +198,10 @@ static int mkdir_path(const char *dir, const char *path, bool cpuset, bool v2, b
 			if (add[0])
 				cg_write(dir, parent, "cgroup.subtree_control", add);
 		}
+		level++;
 		if (mkdir(full, 0755) == 0) {
+			if (*existed)
+				*kept = level - 1;
 			*existed = false;
 		} else if (errno != EEXIST) {
 			return werr(errno, "creating cgroup %s", full);
@@ -245,13 +255,14 @@ int cgroup_create(struct cgroup *cg)
 
 	for (size_t i = 0; i < cg->n_v1; i++) {
 		if (mkdir_path(cg->v1[i].dir, cg->path, strstr(cg->v1[i].opts, "cpuset") != NULL,
-		               false, &existed) < 0)
+		               false, &existed, &cg->kept[i]) < 0)
 			goto fail;
 		m.v1[i] = !existed;
 		existed_any = existed_any || existed;
 	}
 	if (cg->unified[0]) {
-		if (mkdir_path(cg->unified, cg->path, false, true, &existed) < 0)
+		if (mkdir_path(cg->unified, cg->path, false, true, &existed, &cg->kept[CG_MAX_V1]) <
+		    0)
 			goto fail;
 		m.unified = !existed;
 		existed_any = existed_any || existed;
@@ -437,6 +448,69 @@ static int rmdir_in(const char *dir, const char *path)
 	return werr(errno, "removing cgroup %s", p);
 }
 
+void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s\n", cg->path);
+
+	for (size_t i = 0; i <= cg->n_v1 && n < len; i++) {
+		const char *dir = i < cg->n_v1 ? cg->v1[i].dir : cg->unified;
+		unsigned k = cg->kept[i < cg->n_v1 ? i : CG_MAX_V1];
+
+		if (dir[0])
+			n += (size_t)snprintf(buf + n, len - n, "%u %s\n", k, dir);
+	}
+}
+
+int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
+{
+	char path[PATH_MAX];
+	size_t n = strcspn(rec, "\n");
+
+	if (n == 0 || n >= sizeof(path) || rec[n] != '\n')
+		return werr(EINVAL, "malformed cgroup record");
+	memcpy(path, rec, n);
+	path[n] = '\0';
+	if (cgroup_init(cg, path, id) < 0)
+		return -1;
+	for (rec += n + 1; *rec; rec += n + (rec[n] == '\n')) {
+		char *end;
+		unsigned long k = strtoul(rec, &end, 10);
+
+		n = strcspn(rec, "\n");
+		if (end == rec || *end != ' ')
+			return werr(EINVAL, "malformed cgroup record");
+		end++;
+		for (size_t i = 0; i <= cg->n_v1; i++) {
+			const char *dir = i < cg->n_v1 ? cg->v1[i].dir : cg->unified;
+
+			if (dir[0] && strlen(dir) == (size_t)(rec + n - end) &&
+			    strncmp(dir, end, strlen(dir)) == 0)
+				cg->kept[i < cg->n_v1 ? i : CG_MAX_V1] = (unsigned)k;
+		}
+	}
+	return 0;
+}
+
+/* The parents create made, deepest first (the leaf is already gone). */
+static void rmdir_parents(const struct cgroup *cg, const char *dir, unsigned kept)
+{
+	char p[PATH_MAX];
+	unsigned levels = 0;
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", cg->path);
+	for (const char *c = p; *c; c++)
+		levels += *c == '/';
+	while (--levels > kept && (slash = strrchr(p, '/')) && slash != p) {
+		char full[PATH_MAX * 2];
+
+		*slash = '\0';
+		snprintf(full, sizeof(full), "%s%s", dir, p);
+		if (rmdir(full) < 0)
+			break;
+	}
+}
+
 int cgroup_destroy(const struct cgroup *cg)
 {
 	pid_t *pids = NULL;
@@ -450,7 +524,13 @@ int cgroup_destroy(const struct cgroup *cg)
 	for (size_t i = 0; i < cg->n_v1; i++)
 		if (rmdir_in(cg->v1[i].dir, cg->path) < 0)
 			r = -1;
-	if (cg->unified[0] && rmdir_in(cg->unified, cg->path) < 0)
-		r = -1;
+		else
+			rmdir_parents(cg, cg->v1[i].dir, cg->kept[i]);
+	if (cg->unified[0]) {
+		if (rmdir_in(cg->unified, cg->path) < 0)
+			r = -1;
+		else
+			rmdir_parents(cg, cg->unified, cg->kept[CG_MAX_V1]);
+	}
 	return r;
 }

@@ -25,6 +25,10 @@ struct cgroup {
 	} v1[CG_MAX_V1];
 	size_t n_v1;
 	char unified[PATH_MAX]; /* cgroup2 mount point, "" if none */
+	/* Per hierarchy (v1 ones, then cgroup2): how many leading levels of
+	 * path were there before create; destroy removes the deeper ones
+	 * (and always the leaf). */
+	unsigned kept[CG_MAX_V1 + 1];
 };
 
 /* Find the hierarchies and compute the path (cgroupsPath or the default). */
@@ -45,7 +49,12 @@ int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n);
 int cgroup_signal_all(const struct cgroup *cg, int sig);
 int cgroup_freeze(const struct cgroup *cg, bool freeze);
 bool cgroup_is_frozen(const struct cgroup *cg);
-/* Kill what is left and remove the cgroup from every hierarchy. */
+/* "path\n" then "kept dir\n" per hierarchy, to keep in the state dir;
+ * and back. */
+void cgroup_record(const struct cgroup *cg, char *buf, size_t len);
+int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id);
+/* Kill what is left and remove the cgroup, and the parents create made,
+ * from every hierarchy. */
 int cgroup_destroy(const struct cgroup *cg);
 
 /* Shared with the resource writers. */

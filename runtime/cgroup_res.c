@@ -1,245 +1,223 @@
-/* linux.resources → cgroup files. v1 and hybrid hosts: the v1 controllers;
- * pure v2 hosts: cgroup2, with the runtime-spec's documented conversions
- * (shares → weight). What is not implemented yet is refused by name. */
-#include "cgroup.h"
+/* linux.resources → cgroup files. Each controller is served by the
+ * hierarchy that has it: its v1 hierarchy on v1 and hybrid hosts, else
+ * cgroup2 (pure v2 hosts, and controllers a hybrid host runs on its
+ * unified hierarchy, such as hugetlb here). Device rules go to the v1
+ * devices controller and, wherever there is a cgroup2 hierarchy, to an
+ * eBPF device program as well. */
+#include "cgroup_res.h"
 #include "error.h"
+#include "log.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define NOT_YET(what) werr(0, "config.json: .linux.resources.%s is not supported by ward yet", what)
-
-static int unsupported(const struct oci_resources *r, bool v2)
-{
-	if (r->block_io)
-		return NOT_YET("blockIO");
-	if (r->n_hugepage_limits)
-		return NOT_YET("hugepageLimits");
-	if (r->network)
-		return NOT_YET("network");
-	if (r->n_rdma)
-		return NOT_YET("rdma");
-	if (r->n_unified)
-		return NOT_YET("unified");
-	if (r->memory && (r->memory->has_kernel || r->memory->has_kernel_tcp))
-		return NOT_YET("memory.kernel (deprecated by the kernel)");
-	if (r->cpu && (r->cpu->has_burst || (!v2 && r->cpu->has_idle)))
-		return NOT_YET("cpu.burst/idle");
-	if (v2 && r->n_devices)
-		return NOT_YET("devices on cgroup2 (eBPF device programs)");
-	if (v2 && r->memory && r->memory->has_swappiness)
-		return werr(0, "config.json: .linux.resources.memory.swappiness: cgroup2 has no "
-		               "per-cgroup swappiness");
-	return 0;
-}
-
-static int w64(const char *dir, const char *path, const char *file, int64_t v)
+int cg_write_i64(const struct cg_res *x, const char *file, int64_t v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	return cg_write(dir, path, file, buf);
+	return cg_write(x->dir, x->path, file, buf);
 }
 
-static const char *need(const struct cgroup *cg, const char *controller)
+int cg_write_max(const struct cg_res *x, const char *file, int64_t v)
 {
-	const char *d = cg_v1_dir(cg, controller);
-
-	if (d == NULL)
-		werr(ENOENT, "the %s cgroup controller is not mounted", controller);
-	return d;
+	return v < 0 ? cg_write(x->dir, x->path, file, "max") : cg_write_i64(x, file, v);
 }
 
-/* What every container gets on top of its rules (as runc does): the
- * default /dev nodes, and its own linux.devices. */
-static const char *const default_allowed[] = {"c 1:3 rwm",   "c 1:5 rwm", "c 1:7 rwm", "c 1:8 rwm",
-                                              "c 1:9 rwm",   "c 5:0 rwm", "c 5:1 rwm", "c 5:2 rwm",
-                                              "c 136:* rwm", NULL};
-
-static int v1_devices(const struct cgroup *cg, const struct oci_resources *r,
-                      const struct oci_linux *l)
+static unsigned access_bits(const char *a)
 {
-	const char *d = need(cg, "devices");
+	unsigned b = 0;
 
-	if (d == NULL)
-		return -1;
+	if (a == NULL || a[0] == '\0')
+		return CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD;
+	for (; *a; a++)
+		b |= *a == 'r' ? CG_DEV_READ : *a == 'w' ? CG_DEV_WRITE : CG_DEV_MKNOD;
+	return b;
+}
+
+/* What every container gets on top of its rules (as runc does): null,
+ * zero, full, random, urandom, tty, console, ptmx and the pty slaves. */
+static const struct {
+	int64_t major, minor;
+} default_allowed[] = {{1, 3}, {1, 5}, {1, 7}, {1, 8}, {1, 9}, {5, 0}, {5, 1}, {5, 2}, {136, -1}};
+
+int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
+                    struct cg_dev_rule **out, size_t *n)
+{
+	size_t nd = sizeof(default_allowed) / sizeof(default_allowed[0]);
+	size_t max = r->n_devices + nd + (l ? l->n_devices : 0), k = 0;
+	struct cg_dev_rule *v = calloc(max ? max : 1, sizeof(*v));
+
+	if (v == NULL)
+		return werr(ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->n_devices; i++) {
-		const struct oci_device_rule *x = &r->devices[i];
-		char rule[96], maj[24] = "*", min[24] = "*";
-		const char *type = x->type ? x->type : "a";
+		const struct oci_device_rule *d = &r->devices[i];
 
-		if (x->has_major && x->major >= 0)
-			snprintf(maj, sizeof(maj), "%" PRId64, x->major);
-		if (x->has_minor && x->minor >= 0)
-			snprintf(min, sizeof(min), "%" PRId64, x->minor);
-		if (strcmp(type, "a") == 0)
-			snprintf(rule, sizeof(rule), "a");
-		else
-			snprintf(rule, sizeof(rule), "%s %s:%s %s", type, maj, min,
-			         x->access && x->access[0] ? x->access : "rwm");
-		if (cg_write(d, cg->path, x->allow ? "devices.allow" : "devices.deny", rule) < 0)
-			return werr_ctx("linux.resources.devices[%zu]", i);
+		v[k++] = (struct cg_dev_rule){
+		    .allow = d->allow,
+		    .type = d->type ? d->type[0] : 'a',
+		    .major = d->has_major ? d->major : -1,
+		    .minor = d->has_minor ? d->minor : -1,
+		    .access = access_bits(d->access),
+		    .field = "linux.resources.devices",
+		    .index = i,
+		};
+		if (v[k - 1].major < -1 || v[k - 1].minor < -1)
+			v[k - 1].major = v[k - 1].minor = -1; /* negative = wildcard */
 	}
-	for (size_t i = 0; default_allowed[i]; i++)
-		if (cg_write(d, cg->path, "devices.allow", default_allowed[i]) < 0)
-			return -1;
+	for (size_t i = 0; i < nd; i++)
+		v[k++] = (struct cg_dev_rule){true,
+		                              'c',
+		                              default_allowed[i].major,
+		                              default_allowed[i].minor,
+		                              CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD,
+		                              "default device",
+		                              i};
 	for (size_t i = 0; l && i < l->n_devices; i++) {
 		const struct oci_device *dev = &l->devices[i];
-		char rule[64];
 
 		if (dev->type[0] == 'p')
 			continue;
-		snprintf(rule, sizeof(rule), "%c %" PRId64 ":%" PRId64 " rwm",
-		         dev->type[0] == 'u' ? 'c' : dev->type[0], dev->major, dev->minor);
-		if (cg_write(d, cg->path, "devices.allow", rule) < 0)
-			return werr_ctx("linux.devices[%zu]", i);
+		v[k++] = (struct cg_dev_rule){
+		    true,       dev->type[0] == 'u' ? 'c' : dev->type[0],  dev->major,
+		    dev->minor, CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD, "linux.devices",
+		    i};
 	}
+	*out = v;
+	*n = k;
 	return 0;
 }
 
-static int v1_apply(const struct cgroup *cg, const struct oci_resources *r,
-                    const struct oci_linux *l)
+static bool want_memory(const struct oci_resources *r)
 {
-	const char *d;
+	return r->memory != NULL;
+}
+static bool want_cpu(const struct oci_resources *r)
+{
+	const struct oci_cpu *c = r->cpu;
 
-	if (r->memory) {
-		const struct oci_memory *m = r->memory;
-
-		if ((d = need(cg, "memory")) == NULL)
-			return -1;
-		if (m->has_limit && w64(d, cg->path, "memory.limit_in_bytes", m->limit) < 0)
-			return werr_ctx("linux.resources.memory.limit");
-		/* OCI swap is memory+swap, as memsw in v1. */
-		if (m->has_swap && w64(d, cg->path, "memory.memsw.limit_in_bytes", m->swap) < 0)
-			return werr_ctx("linux.resources.memory.swap");
-		if (m->has_reservation &&
-		    w64(d, cg->path, "memory.soft_limit_in_bytes", m->reservation) < 0)
-			return werr_ctx("linux.resources.memory.reservation");
-		if (m->has_swappiness &&
-		    w64(d, cg->path, "memory.swappiness", (int64_t)m->swappiness) < 0)
-			return werr_ctx("linux.resources.memory.swappiness");
-		if (m->disable_oom_killer && cg_write(d, cg->path, "memory.oom_control", "1") < 0)
-			return werr_ctx("linux.resources.memory.disableOOMKiller");
-	}
-	if (r->pids) {
-		if ((d = need(cg, "pids")) == NULL)
-			return -1;
-		if (r->pids->limit > 0 ? w64(d, cg->path, "pids.max", r->pids->limit) < 0
-		                       : cg_write(d, cg->path, "pids.max", "max") < 0)
-			return werr_ctx("linux.resources.pids.limit");
-	}
-	if (r->cpu) {
-		const struct oci_cpu *c = r->cpu;
-
-		if (c->has_shares || c->has_quota || c->has_period || c->has_realtime_runtime ||
-		    c->has_realtime_period) {
-			const char *cd = need(cg, "cpu");
-
-			if (cd == NULL)
-				return -1;
-			if (c->has_shares &&
-			    w64(cd, cg->path, "cpu.shares", (int64_t)c->shares) < 0)
-				return werr_ctx("linux.resources.cpu.shares");
-			if (c->has_period &&
-			    w64(cd, cg->path, "cpu.cfs_period_us", (int64_t)c->period) < 0)
-				return werr_ctx("linux.resources.cpu.period");
-			if (c->has_quota && w64(cd, cg->path, "cpu.cfs_quota_us", c->quota) < 0)
-				return werr_ctx("linux.resources.cpu.quota");
-			if (c->has_realtime_period &&
-			    w64(cd, cg->path, "cpu.rt_period_us", (int64_t)c->realtime_period) < 0)
-				return werr_ctx("linux.resources.cpu.realtimePeriod");
-			if (c->has_realtime_runtime &&
-			    w64(cd, cg->path, "cpu.rt_runtime_us", c->realtime_runtime) < 0)
-				return werr_ctx("linux.resources.cpu.realtimeRuntime");
-		}
-		if ((c->cpus && c->cpus[0]) || (c->mems && c->mems[0])) {
-			if ((d = need(cg, "cpuset")) == NULL)
-				return -1;
-			if (c->cpus && c->cpus[0] &&
-			    cg_write(d, cg->path, "cpuset.cpus", c->cpus) < 0)
-				return werr_ctx("linux.resources.cpu.cpus");
-			if (c->mems && c->mems[0] &&
-			    cg_write(d, cg->path, "cpuset.mems", c->mems) < 0)
-				return werr_ctx("linux.resources.cpu.mems");
-		}
-	}
-	return r->n_devices ? v1_devices(cg, r, l) : 0;
+	return c && (c->has_shares || c->has_quota || c->has_period || c->has_burst ||
+	             c->has_realtime_runtime || c->has_realtime_period || c->has_idle);
+}
+static bool want_cpuset(const struct oci_resources *r)
+{
+	return r->cpu && ((r->cpu->cpus && r->cpu->cpus[0]) || (r->cpu->mems && r->cpu->mems[0]));
+}
+static bool want_pids(const struct oci_resources *r)
+{
+	return r->pids != NULL;
+}
+static bool want_blkio(const struct oci_resources *r)
+{
+	return r->block_io != NULL;
+}
+static bool want_hugetlb(const struct oci_resources *r)
+{
+	return r->n_hugepage_limits > 0;
+}
+static bool want_net_cls(const struct oci_resources *r)
+{
+	return r->network && r->network->has_class_id;
+}
+static bool want_net_prio(const struct oci_resources *r)
+{
+	return r->network && r->network->n_priorities > 0;
+}
+static bool want_rdma(const struct oci_resources *r)
+{
+	return r->n_rdma > 0;
 }
 
-/* The runtime-spec's shares (2..262144) → cgroup2 weight (1..10000). */
-static uint64_t shares_to_weight(uint64_t shares)
+static const struct controller {
+	const char *v1, *v2; /* controller names; v2 NULL: v1 only */
+	const char *field;
+	bool (*wanted)(const struct oci_resources *);
+	int (*apply_v1)(const struct cg_res *);
+	int (*apply_v2)(const struct cg_res *);
+} controllers[] = {
+    {"memory", "memory", "memory", want_memory, cg1_memory, cg2_memory},
+    {"cpu", "cpu", "cpu", want_cpu, cg1_cpu, cg2_cpu},
+    {"cpuset", "cpuset", "cpu.cpus/mems", want_cpuset, cg_cpuset, cg_cpuset},
+    {"pids", "pids", "pids", want_pids, cg_pids, cg_pids},
+    {"blkio", "io", "blockIO", want_blkio, cg1_blkio, cg2_io},
+    {"hugetlb", "hugetlb", "hugepageLimits", want_hugetlb, cg1_hugetlb, cg2_hugetlb},
+    {"net_cls", NULL, "network.classID", want_net_cls, cg1_net_cls, NULL},
+    {"net_prio", NULL, "network.priorities", want_net_prio, cg1_net_prio, NULL},
+    {"rdma", "rdma", "rdma", want_rdma, cg_rdma, cg_rdma},
+};
+
+/* Is controller name listed in the cgroup2 root's cgroup.controllers? */
+static bool v2_has(const struct cgroup *cg, const char *name)
 {
-	if (shares < 2)
-		shares = 2;
-	if (shares > 262144)
-		shares = 262144;
-	return 1 + ((shares - 2) * 9999) / 262142;
+	char buf[512];
+	size_t len = strlen(name);
+
+	if (!cg->unified[0] || cg_read(cg->unified, "", "cgroup.controllers", buf, sizeof(buf)) < 0)
+		return false;
+	for (char *p = buf; *p;) {
+		size_t n = strcspn(p, " \n");
+
+		if (n == len && strncmp(p, name, n) == 0)
+			return true;
+		p += n + (p[n] != '\0');
+	}
+	return false;
 }
 
-static int v2_apply(const struct cgroup *cg, const struct oci_resources *r)
+static int apply_controller(const struct cgroup *cg, const struct controller *c, struct cg_res *x)
 {
-	const char *d = cg->unified;
-	char buf[64];
+	const char *d1 = cg->layout == CG_V2 ? NULL : cg_v1_dir(cg, c->v1);
 
-	if (r->memory) {
-		const struct oci_memory *m = r->memory;
-
-		if (m->has_limit && (m->limit < 0 ? cg_write(d, cg->path, "memory.max", "max")
-		                                  : w64(d, cg->path, "memory.max", m->limit)) < 0)
-			return werr_ctx("linux.resources.memory.limit");
-		if (m->has_reservation && w64(d, cg->path, "memory.low", m->reservation) < 0)
-			return werr_ctx("linux.resources.memory.reservation");
-		/* v2's swap.max is swap alone: OCI's memory+swap minus memory. */
-		if (m->has_swap) {
-			int64_t s = m->swap < 0                     ? -1
-			            : m->has_limit && m->limit >= 0 ? m->swap - m->limit
-			                                            : m->swap;
-
-			if ((s < 0 ? cg_write(d, cg->path, "memory.swap.max", "max")
-			           : w64(d, cg->path, "memory.swap.max", s)) < 0)
-				return werr_ctx("linux.resources.memory.swap");
-		}
+	if (d1) {
+		x->dir = d1;
+		return c->apply_v1(x);
 	}
-	if (r->pids && (r->pids->limit > 0 ? w64(d, cg->path, "pids.max", r->pids->limit)
-	                                   : cg_write(d, cg->path, "pids.max", "max")) < 0)
-		return werr_ctx("linux.resources.pids.limit");
-	if (r->cpu) {
-		const struct oci_cpu *c = r->cpu;
-
-		if (c->has_shares &&
-		    w64(d, cg->path, "cpu.weight", (int64_t)shares_to_weight(c->shares)) < 0)
-			return werr_ctx("linux.resources.cpu.shares");
-		if (c->has_quota || c->has_period) {
-			uint64_t period = c->has_period ? c->period : 100000;
-
-			if (c->has_quota && c->quota > 0)
-				snprintf(buf, sizeof(buf), "%" PRId64 " %" PRIu64, c->quota,
-				         period);
-			else
-				snprintf(buf, sizeof(buf), "max %" PRIu64, period);
-			if (cg_write(d, cg->path, "cpu.max", buf) < 0)
-				return werr_ctx("linux.resources.cpu.quota");
-		}
-		if (c->has_idle && w64(d, cg->path, "cpu.idle", c->idle) < 0)
-			return werr_ctx("linux.resources.cpu.idle");
-		if (c->cpus && c->cpus[0] && cg_write(d, cg->path, "cpuset.cpus", c->cpus) < 0)
-			return werr_ctx("linux.resources.cpu.cpus");
-		if (c->mems && c->mems[0] && cg_write(d, cg->path, "cpuset.mems", c->mems) < 0)
-			return werr_ctx("linux.resources.cpu.mems");
+	/* Pure v2: always cgroup2 (a missing controller then fails on its
+	 * file, naming it). Hybrid/v1: only a controller cgroup2 runs. */
+	if (c->v2 && cg->unified[0] && (cg->layout == CG_V2 || v2_has(cg, c->v2))) {
+		x->dir = cg->unified;
+		return c->apply_v2(x);
 	}
-	return 0;
+	if (c->v2 == NULL && cg->layout == CG_V2)
+		return werr(0, "linux.resources.%s: cgroup2 has no %s controller", c->field, c->v1);
+	return werr(ENOENT, "linux.resources.%s: the %s cgroup controller is not available",
+	            c->field, c->v1);
 }
 
 int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 {
 	const struct oci_resources *r = l ? l->resources : NULL;
-	bool v2 = cg->layout == CG_V2;
+	struct cg_res x = {.path = cg->path, .r = r, .l = l};
 
 	if (r == NULL)
 		return 0;
-	if (unsupported(r, v2) < 0)
-		return -1;
-	return v2 ? v2_apply(cg, r) : v1_apply(cg, r, l);
+	if (r->memory && (r->memory->has_kernel || r->memory->has_kernel_tcp))
+		log_warn("linux.resources.memory.kernel/kernelTCP ignored: kernel memory limits "
+		         "are deprecated by Linux (5.16) and accounted with memory");
+	for (size_t i = 0; i < sizeof(controllers) / sizeof(controllers[0]); i++)
+		if (controllers[i].wanted(r) && apply_controller(cg, &controllers[i], &x) < 0)
+			return -1;
+	if (r->n_unified) {
+		if (!cg->unified[0])
+			return werr(0,
+			            "linux.resources.unified: this host has no cgroup2 hierarchy");
+		x.dir = cg->unified;
+		if (cg2_unified(&x) < 0)
+			return -1;
+	}
+	if (r->n_devices) {
+		const char *d1 = cg->layout == CG_V2 ? NULL : cg_v1_dir(cg, "devices");
+
+		if (d1 == NULL && !cg->unified[0])
+			return werr(ENOENT, "linux.resources.devices: no devices cgroup controller "
+			                    "and no cgroup2 hierarchy");
+		if (d1 && (x.dir = d1, cg1_devices(&x) < 0))
+			return -1;
+		if (cg->unified[0] && (x.dir = cg->unified, cg2_devices(&x) < 0))
+			return -1;
+	}
+	return 0;
 }

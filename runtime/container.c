@@ -292,6 +292,15 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	    cgroup_create(&cg) < 0)
 		goto fail;
 	have_cg = true;
+	/* Recorded at once: a create killed from here on leaves a container
+	 * that delete --force can still clean up. */
+	{
+		char rec[PATH_MAX * 2 + 4];
+
+		cgroup_record(&cg, rec, sizeof(rec));
+		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+			goto fail;
+	}
 	if (cgroup_apply(&cg, cfg->linux) < 0)
 		goto fail;
 	cgfd = cgroup_unified_fd(&cg);
@@ -510,8 +519,12 @@ static int signal_pid_ns(pid_t init, int sig)
 }
 
 /* The container's cgroup, if create recorded one. */
-static bool container_cgroup(const struct container *c, struct cgroup *cg)
+static bool container_cgroup(struct container *c, struct cgroup *cg)
 {
+	char rec[PATH_MAX * 2 + 4];
+
+	if (store_read(c, CGROUP_FILE, rec, sizeof(rec)) == 0)
+		return cgroup_from_record(cg, rec, c->id) == 0;
 	return c->st && c->st->cgroup_path && cgroup_init(cg, c->st->cgroup_path, c->id) == 0;
 }
 

@@ -225,6 +225,21 @@ int store_save(struct container *c)
 	return r;
 }
 
+int store_read(struct container *c, const char *name, char *buf, size_t len)
+{
+	int fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return werr(errno, "%s of \"%s\"", name, c->id);
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return werr(errno, "%s of \"%s\"", name, c->id);
+	buf[n] = '\0';
+	return 0;
+}
+
 struct oci_config *store_load_config(struct container *c)
 {
 	char buf[32];

@@ -22,6 +22,7 @@ struct container {
 #define EXEC_FIFO   "exec.fifo"
 #define STATE_FILE  "state.json"
 #define CONFIG_FILE "config.json" /* the bytes create parsed */
+#define CGROUP_FILE "cgroup"      /* the cgroup path, and the part create made */
 
 const char *status_name(enum container_status s);
 /* Open (creating if needed, 0700) the state root. */
@@ -39,6 +40,8 @@ int store_relock(struct container *c);
 int store_save(struct container *c);
 /* Write any file of the state dir atomically. */
 int store_write(struct container *c, const char *name, const char *buf, size_t len);
+/* Read a small file of the state dir into buf (NUL-terminated). */
+int store_read(struct container *c, const char *name, char *buf, size_t len);
 /* The config.json saved at create. */
 struct oci_config *store_load_config(struct container *c);
 /* Recompute c->status from the process. */

@@ -75,14 +75,32 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 }
 
 @test "device rules: denied by default, the standard nodes still work" {
+	[ -b /dev/loop0 ] || skip "no /dev/loop0 to bind"
+	# A host block device bound in: open without rules, denied with them.
+	cfg '.mounts += [{"destination": "/dev/x", "type": "bind", "source": "/dev/loop0", "options": ["bind"]}]'
+	cmd '(: </dev/x) 2>/dev/null && echo x-open || echo x-denied'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_output x-open
 	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}]} | .linux.devices = [{"type": "c", "path": "/dev/mem2", "major": 1, "minor": 1}]'
-	is_v2 && skip "device rules on cgroup2 need the eBPF program (not implemented yet)"
-	cmd 'echo x >/dev/null && echo null-ok; head -c 1 /dev/zero | wc -c; grep -c "1:1 rwm" /sys/fs/cgroup/devices/devices.list 2>/dev/null || true'
+	cmd 'echo x >/dev/null && echo null-ok; head -c 1 /dev/zero | wc -c; (: </dev/x) 2>/dev/null && echo x-open || echo x-denied; sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	# Wherever there is a cgroup2 hierarchy (pure v2, or the unified one
+	# here) the rules are also an eBPF device program on the cgroup.
+	if [ -d /sys/fs/cgroup/unified ] || is_v2; then
+		u=/sys/fs/cgroup; is_v2 || u=/sys/fs/cgroup/unified
+		assert_equal "$("$BATS_TEST_DIRNAME/../helpers/cgbpf" "$u/ward/$ID")" 1
+	fi
+	if ! is_v2; then
+		run grep -c '^c 1:1 rwm$' "$(cgdir devices)/devices.list"
+		assert_output 1
+	fi
+	ward delete --force "$ID"
+	cmd 'echo x >/dev/null && echo null-ok; head -c 1 /dev/zero | wc -c; (: </dev/x) 2>/dev/null && echo x-open || echo x-denied'
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_success
 	assert_line null-ok
 	assert_line 1
-	run cat "$(cgdir devices)/devices.list" 2>/dev/null
+	assert_line x-denied
 	assert_no_leftovers
 }
 
@@ -175,11 +193,78 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	assert_no_leftovers
 }
 
-@test "resources ward does not implement yet are refused, not ignored" {
-	cfg '.linux.resources = {"blockIO": {"weight": 500}}'
+@test "blockIO, hugetlb and unified are written where their controller lives; network fails by name" {
+	# Throttles on the first loop device, read back from the container's cgroup.
+	dev=$(stat -c '%t %T' /dev/loop0 2>/dev/null | while read -r a b; do echo "$((0x$a)):$((0x$b))"; done)
+	[ -n "$dev" ] || skip "no /dev/loop0"
+	maj=${dev%:*} min=${dev#*:}
+	cfg --argjson M "$maj" --argjson m "$min" '.linux.resources = {"blockIO": {"throttleReadBpsDevice": [{"major": $M, "minor": $m, "rate": 1048576}], "throttleWriteIOPSDevice": [{"major": $M, "minor": $m, "rate": 50}]}}'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	if is_v2; then
+		run cat "$(cgdir io)/io.max"
+		assert_output --partial "$dev rbps=1048576 wbps=max riops=max wiops=50"
+	else
+		assert_equal "$(cat "$(cgdir blkio)/blkio.throttle.read_bps_device")" "$dev 1048576"
+		assert_equal "$(cat "$(cgdir blkio)/blkio.throttle.write_iops_device")" "$dev 50"
+	fi
+	ward delete --force "$ID"
+	# hugetlb runs on the unified hierarchy of this hybrid host: v2 files there.
+	cfg '.linux.resources = {"hugepageLimits": [{"pageSize": "2MB", "limit": 4194304}], "unified": {}}'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	if [ -d "$(cgdir hugetlb)" ]; then
+		assert_equal "$(cat "$(cgdir hugetlb)/hugetlb.2MB.limit_in_bytes")" 4194304
+	else
+		h=/sys/fs/cgroup/unified/ward/$ID; is_v2 && h=/sys/fs/cgroup/ward/$ID
+		assert_equal "$(cat "$h/hugetlb.2MB.max")" 4194304
+	fi
+	ward delete --force "$ID"
+	# unified: raw cgroup2 files, into the cgroup2 hierarchy.
+	cfg '.linux.resources = {"unified": {"hugetlb.2MB.max": "8388608"}}'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	h=/sys/fs/cgroup/unified/ward/$ID; is_v2 && h=/sys/fs/cgroup/ward/$ID
+	assert_equal "$(cat "$h/hugetlb.2MB.max")" 8388608
+	ward delete --force "$ID"
+	# Weights: CFQ's blkio.weight or, on kernels without CFQ, BFQ's file.
+	if ! is_v2; then
+		cfg '.linux.resources = {"blockIO": {"weight": 500}}'
+		ward run -d --bundle "$BUNDLE" "$ID"
+		d=$(cgdir blkio)
+		if [ -e "$d/blkio.weight" ]; then
+			assert_equal "$(cat "$d/blkio.weight")" 500
+		else
+			assert_equal "$(cat "$d/blkio.bfq.weight")" 500
+		fi
+		ward delete --force "$ID"
+	fi
+	if ! [ -d /sys/fs/cgroup/net_cls ]; then
+		cfg '.linux.resources = {"network": {"classID": 1048577}}'
+		run ward create --bundle "$BUNDLE" "$ID"
+		assert_failure 1
+		if is_v2; then
+			assert_output 'ward: linux.resources.network.classID: cgroup2 has no net_cls controller'
+		else
+			assert_output 'ward: linux.resources.network.classID: the net_cls cgroup controller is not available: No such file or directory'
+		fi
+	fi
+	assert_no_leftovers
+}
+
+@test "unified keys and hugetlb page sizes cannot name files outside the cgroup" {
+	for k in '../../cgroup.procs' 'cgroup.procs' 'cgroup.subtree_control' 'memory.max/../x' 'memory' '.max'; do
+		cfg --arg k "$k" '.linux.resources = {"unified": {($k): "1"}}'
+		run ward create --bundle "$BUNDLE" "$ID"
+		assert_failure 1
+		assert_output --partial "config.json: .linux.resources.unified.$k: "
+	done
+	cfg '.linux.resources = {"hugepageLimits": [{"pageSize": "../2MB", "limit": 1}]}'
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output 'ward: config.json: .linux.resources.blockIO is not supported by ward yet'
+	assert_output --partial 'config.json: .linux.resources.hugepageLimits[0].pageSize: must be a size like 2MB or 1GB (got "../2MB")'
+	cfg '.linux.resources = {"rdma": {"mlx4_0 hca_handle=1\nx": {"hcaHandles": 1}}}'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'is not an RDMA device name'
 	assert_no_leftovers
 }
 
@@ -289,5 +374,39 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	wait "$other" 2>/dev/null || true
 	rmdir /sys/fs/cgroup/pids$p
 	[ -z "$left" ] || fail "cgroups left behind: $left"
+	assert_no_leftovers
+}
+
+@test "delete removes the parents create made, and a create killed midway" {
+	# An absolute path under a parent that did not exist: both go on delete.
+	cfg --arg p "/ward-test-$ID/c" '.linux.cgroupsPath = $p'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	[ -d "$(cgdir memory "/ward-test-$ID/c")" ]
+	ward delete --force "$ID"
+	for d in /sys/fs/cgroup/*/ward-test-"$ID" /sys/fs/cgroup/ward-test-"$ID"; do
+		[ ! -e "$d" ] || fail "$d left behind"
+	done
+	# A parent that was there stays.
+	mkdir -p "$(cgdir memory "/ward-test-$ID")"
+	ward run -d --bundle "$BUNDLE" "$ID"
+	ward delete --force "$ID"
+	[ -d "$(cgdir memory "/ward-test-$ID")" ]
+	[ ! -e "$(cgdir memory "/ward-test-$ID/c")" ]
+	# Killed while its createRuntime hook runs: no state.json yet, but a
+	# cgroup with the init in it. delete --force removes everything.
+	printf '#!/bin/sh\nsleep 100\n' >"$TMP/slow.sh"
+	chmod +x "$TMP/slow.sh"
+	cfg --arg p "$TMP/slow.sh" 'del(.linux.cgroupsPath) | .hooks = {"createRuntime": [{"path": $p}]}'
+	"$WARD" --root "$ROOT" create --bundle "$BUNDLE" "$ID" &
+	w=$!
+	for _ in $(seq 100); do [ -n "$(cat "$(cgdir pids)/cgroup.procs" 2>/dev/null)" ] && break; sleep 0.05; done
+	[ -n "$(cat "$(cgdir pids)/cgroup.procs")" ] || fail "the init never appeared in its cgroup"
+	kill -9 "$w"
+	wait "$w" || true
+	pkill -9 -f "$TMP/slow.sh" || true
+	run ward delete --force "$ID"
+	assert_success
+	[ ! -e "$(cgdir pids)" ] || fail "cgroup left behind"
 	assert_no_leftovers
 }

@@ -74,9 +74,7 @@ create_fails_with() {
 }
 
 @test "features not implemented yet are refused, never ignored" {
-	cfg '.linux.resources = {"hugepageLimits": [{"pageSize": "2MB", "limit": 0}]}'
-	create_fails_with "ward: config.json: .linux.resources.hugepageLimits is not supported by ward yet"
-	cfg '.linux.resources = {} | .linux.intelRdt = {"closID": "x"}'
+	cfg '.linux.intelRdt = {"closID": "x"}'
 	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT is not supported by ward yet"
 	cfg 'del(.linux.intelRdt)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
