@@ -377,6 +377,26 @@ void jwalk_free(const struct jschema *s, void *obj)
 	}
 }
 
+int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p)
+{
+	if (!YAJL_IS_OBJECT(v))
+		return 0;
+	for (size_t i = 0; i < v->u.object.len; i++) {
+		const char *k = v->u.object.keys[i];
+		struct jpath kp = {p, k, 0};
+		const struct jfield *f = NULL;
+
+		for (size_t j = 0; j < s->n_fields && f == NULL; j++)
+			if (strcmp(s->fields[j].key, k) == 0)
+				f = &s->fields[j];
+		if (f == NULL)
+			return jerr(&kp, "unknown property");
+		if (f->kind == JK_OBJ && jcheck_known_keys(f->sub, v->u.object.values[i], &kp) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 void *jdecode_document(const struct jschema *s, const char *buf, size_t len, unsigned max_depth,
                        const char *what)
 {

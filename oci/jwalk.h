@@ -87,6 +87,11 @@ int jget_i64(yajl_val v, const struct jpath *p, int64_t min, int64_t max, int64_
 int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, size_t *n);
 void jfree_strv(char **v);
 
+/* Refuse properties the schema does not know, recursively through JK_OBJ
+ * fields (for ward's own files, where a typo must not go unnoticed; the
+ * runtime-spec wants config.json's unknown properties ignored). */
+int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p);
+
 /* Parse a JSON document after checking it for things yajl_tree cannot take
  * safely: NUL bytes (yajl_tree reads a C string), \u0000 escapes (values
  * become C strings) and nesting deeper than max_depth (yajl_tree_free

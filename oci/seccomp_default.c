@@ -7,6 +7,8 @@
  * masks also require the upper 32 bits to be zero: a value with high bits set
  * (0x1_00005412, which the kernel reads as TIOCSTI) matches no block. */
 #include "seccomp_default.h"
+#include "config.h"
+#include "error.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -533,4 +535,23 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g)
 
 	yajl_gen_array_close(g);
 	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : -1;
+}
+
+struct oci_seccomp *oci_seccomp_default(void)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	struct oci_seccomp *sc = NULL;
+	size_t len;
+
+	if (g == NULL) {
+		werr(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (oci_seccomp_default_gen(g) == 0 &&
+	    yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok)
+		sc = jdecode_document(&oci_seccomp_schema, (const char *)buf, len, OCI_MAX_DEPTH,
+		                      "built-in seccomp profile");
+	yajl_gen_free(g);
+	return sc;
 }

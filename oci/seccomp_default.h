@@ -17,6 +17,10 @@ struct seccomp_deny_group {
 
 /* Emit the profile as a runtime-spec "seccomp" object. */
 int oci_seccomp_default_gen(struct yajl_gen_t *g);
+/* The same profile as a decoded struct (what the policy installs when a
+ * config has none). NULL with werr on failure; free with
+ * jwalk_free(&oci_seccomp_schema, ...) + free. */
+struct oci_seccomp *oci_seccomp_default(void);
 /* The denied groups (documentation, `ward features`, tests). */
 const struct seccomp_deny_group *oci_seccomp_default_denied(size_t *n);
 

@@ -13,39 +13,37 @@ static bool in_list(const char *s, const char *const *list)
 	return false;
 }
 
+const char *const oci_seccomp_actions[] = {"SCMP_ACT_KILL",        "SCMP_ACT_KILL_PROCESS",
+                                           "SCMP_ACT_KILL_THREAD", "SCMP_ACT_TRAP",
+                                           "SCMP_ACT_ERRNO",       "SCMP_ACT_TRACE",
+                                           "SCMP_ACT_ALLOW",       "SCMP_ACT_LOG",
+                                           "SCMP_ACT_NOTIFY",      NULL};
+
 bool oci_seccomp_action_known(const char *a)
 {
-	static const char *const actions[] = {"SCMP_ACT_KILL",        "SCMP_ACT_KILL_PROCESS",
-	                                      "SCMP_ACT_KILL_THREAD", "SCMP_ACT_TRAP",
-	                                      "SCMP_ACT_ERRNO",       "SCMP_ACT_TRACE",
-	                                      "SCMP_ACT_ALLOW",       "SCMP_ACT_LOG",
-	                                      "SCMP_ACT_NOTIFY",      NULL};
-
-	return in_list(a, actions);
+	return in_list(a, oci_seccomp_actions);
 }
+
+const char *const oci_seccomp_ops[] = {"SCMP_CMP_NE",        "SCMP_CMP_LT", "SCMP_CMP_LE",
+                                       "SCMP_CMP_EQ",        "SCMP_CMP_GE", "SCMP_CMP_GT",
+                                       "SCMP_CMP_MASKED_EQ", NULL};
 
 bool oci_seccomp_op_known(const char *op)
 {
-	static const char *const ops[] = {"SCMP_CMP_NE",        "SCMP_CMP_LT", "SCMP_CMP_LE",
-	                                  "SCMP_CMP_EQ",        "SCMP_CMP_GE", "SCMP_CMP_GT",
-	                                  "SCMP_CMP_MASKED_EQ", NULL};
-
-	return in_list(op, ops);
+	return in_list(op, oci_seccomp_ops);
 }
+
+const char *const oci_seccomp_arches[] = {
+    "SCMP_ARCH_X86",     "SCMP_ARCH_X86_64",   "SCMP_ARCH_X32",         "SCMP_ARCH_ARM",
+    "SCMP_ARCH_AARCH64", "SCMP_ARCH_MIPS",     "SCMP_ARCH_MIPS64",      "SCMP_ARCH_MIPS64N32",
+    "SCMP_ARCH_MIPSEL",  "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
+    "SCMP_ARCH_PPC64",   "SCMP_ARCH_PPC64LE",  "SCMP_ARCH_S390",        "SCMP_ARCH_S390X",
+    "SCMP_ARCH_PARISC",  "SCMP_ARCH_PARISC64", "SCMP_ARCH_RISCV64",     "SCMP_ARCH_LOONGARCH64",
+    "SCMP_ARCH_M68K",    "SCMP_ARCH_SH",       "SCMP_ARCH_SHEB",        NULL};
 
 bool oci_seccomp_arch_known(const char *arch)
 {
-	static const char *const arches[] = {
-	    "SCMP_ARCH_X86",      "SCMP_ARCH_X86_64",      "SCMP_ARCH_X32",
-	    "SCMP_ARCH_ARM",      "SCMP_ARCH_AARCH64",     "SCMP_ARCH_MIPS",
-	    "SCMP_ARCH_MIPS64",   "SCMP_ARCH_MIPS64N32",   "SCMP_ARCH_MIPSEL",
-	    "SCMP_ARCH_MIPSEL64", "SCMP_ARCH_MIPSEL64N32", "SCMP_ARCH_PPC",
-	    "SCMP_ARCH_PPC64",    "SCMP_ARCH_PPC64LE",     "SCMP_ARCH_S390",
-	    "SCMP_ARCH_S390X",    "SCMP_ARCH_PARISC",      "SCMP_ARCH_PARISC64",
-	    "SCMP_ARCH_RISCV64",  "SCMP_ARCH_LOONGARCH64", "SCMP_ARCH_M68K",
-	    "SCMP_ARCH_SH",       "SCMP_ARCH_SHEB",        NULL};
-
-	return in_list(arch, arches);
+	return in_list(arch, oci_seccomp_arches);
 }
 
 static int check_arg(void *obj, const struct jpath *p)

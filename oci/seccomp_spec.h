@@ -39,6 +39,10 @@ struct oci_seccomp {
 };
 
 extern const struct jschema oci_seccomp_schema;
+/* What ward accepts (NULL-terminated; `ward features` lists them). */
+extern const char *const oci_seccomp_actions[];
+extern const char *const oci_seccomp_ops[];
+extern const char *const oci_seccomp_arches[];
 
 /* The names the spec allows, for validation. */
 bool oci_seccomp_action_known(const char *a);

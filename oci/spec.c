@@ -37,22 +37,22 @@ static void mount(yajl_gen g, const char *dest, const char *type, const char *sr
 
 static const char *const caps[] = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL};
 
-static const char *const masked[] = {"/proc/acpi",
-                                     "/proc/asound",
-                                     "/proc/kcore",
-                                     "/proc/keys",
-                                     "/proc/latency_stats",
-                                     "/proc/timer_list",
-                                     "/proc/timer_stats",
-                                     "/proc/sched_debug",
-                                     "/proc/scsi",
-                                     "/proc/interrupts",
-                                     "/sys/firmware",
-                                     "/sys/devices/virtual/powercap",
-                                     NULL};
+const char *const oci_default_masked[] = {"/proc/acpi",
+                                          "/proc/asound",
+                                          "/proc/kcore",
+                                          "/proc/keys",
+                                          "/proc/latency_stats",
+                                          "/proc/timer_list",
+                                          "/proc/timer_stats",
+                                          "/proc/sched_debug",
+                                          "/proc/scsi",
+                                          "/proc/interrupts",
+                                          "/sys/firmware",
+                                          "/sys/devices/virtual/powercap",
+                                          NULL};
 
-static const char *const readonly[] = {"/proc/bus",           "/proc/fs", "/proc/irq", "/proc/sys",
-                                       "/proc/sysrq-trigger", NULL};
+const char *const oci_default_readonly[] = {
+    "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL};
 
 int oci_spec_default(char **out, size_t *len)
 {
@@ -142,8 +142,8 @@ int oci_spec_default(char **out, size_t *len)
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
-	strings(g, "maskedPaths", masked);
-	strings(g, "readonlyPaths", readonly);
+	strings(g, "maskedPaths", oci_default_masked);
+	strings(g, "readonlyPaths", oci_default_readonly);
 	S(g, "seccomp");
 	oci_seccomp_default_gen(g);
 	yajl_gen_map_close(g);

@@ -8,4 +8,10 @@
  * The caller frees *out. */
 int oci_spec_default(char **out, size_t *len);
 
+/* The masked and read-only paths `ward spec` writes, and the policy's
+ * floor: runc's defaults plus newer leaks (/proc/interrupts, powercap's
+ * energy counters: the PLATYPUS side channel). NULL-terminated. */
+extern const char *const oci_default_masked[];
+extern const char *const oci_default_readonly[];
+
 #endif

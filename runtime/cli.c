@@ -45,6 +45,12 @@ const struct command commands[] = {
     {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
     {"spec", cmd_spec, "spec [--bundle DIR]",
      "write a default config.json into the bundle directory", false},
+    {"check", cmd_check, "check [--profile P] [--format text|json] BUNDLE",
+     "what the container would reach, and what the policy would change or refuse (exit 0 "
+     "allowed, 1 refused, 2 bad input)",
+     false},
+    {"features", cmd_features, "features",
+     "what ward supports, as the runtime-spec features JSON (with ward's annotations)", false},
 };
 const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
 
@@ -57,7 +63,11 @@ void cli_usage(int fd)
 	            "  --log FILE            write log messages to FILE\n"
 	            "  --log-format FORMAT   text or json\n"
 	            "  --log-level LEVEL     error, warning, info or debug\n"
-	            "  --debug               same as --log-level debug\n"
+	            "  --debug               same as --log-level debug (also shows each policy\n"
+	            "                        adjustment)\n"
+	            "  --profile P           compat, baseline (default) or strict; ward-strict\n"
+	            "                        as the binary's name selects strict\n"
+	            "  --policy FILE         operator policy (default /etc/ward/policy.json)\n"
 	            "  --version, -v         print the version\n"
 	            "  --help, -h            print this help\n\n"
 	            "commands:\n");

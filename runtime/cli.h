@@ -12,7 +12,10 @@ struct globals {
 	const char *log_format;
 	const char *log_level;
 	bool debug;
-	int rootfd; /* opened on demand by cli_root() */
+	const char *profile; /* --profile: compat, baseline or strict */
+	const char *policy;  /* --policy FILE (default /etc/ward/policy.json) */
+	const char *argv0;   /* ward-strict selects strict */
+	int rootfd;          /* opened on demand by cli_root() */
 };
 
 /* OPT_MS: a duration ("250ms", "5s", "1m", plain seconds) into a long of
@@ -75,6 +78,8 @@ int cmd_resume(struct globals *g, int argc, char **argv);
 int cmd_ps(struct globals *g, int argc, char **argv);
 int cmd_update(struct globals *g, int argc, char **argv);
 int cmd_events(struct globals *g, int argc, char **argv);
+int cmd_check(struct globals *g, int argc, char **argv);
+int cmd_features(struct globals *g, int argc, char **argv);
 
 void cli_usage(int fd);
 

@@ -1,5 +1,6 @@
 #include "create_cli.h"
 #include "error.h"
+#include "policy.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -51,6 +52,8 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	char bundle[PATH_MAX];
 	char path[PATH_MAX + 16];
 	struct oci_config *cfg;
+	struct policy *pol;
+	struct policy_ctx px = {0};
 	char *json;
 	size_t len;
 	struct create_opts o = {.id = id,
@@ -90,9 +93,20 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		free(json);
 		return -1;
 	}
-	o.config_json = json;
-	o.config_len = len;
-	r = container_create(g->rootfd, &o, cfg, c, pidfd);
+	/* The hardening policy: refuse, or fill the gaps (recorded). */
+	pol = policy_load(g->policy);
+	r = pol ? policy_ctx_init(&px, pol, g->profile, g->argv0, cfg) : -1;
+	px.bundle = bundle;
+	if (r == 0 && (r = policy_apply(&px)) == 0 && px.n_refused)
+		r = policy_refusal_error(&px);
+	if (r == 0) {
+		o.config_json = json;
+		o.config_len = len;
+		o.policy = &px;
+		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+	}
+	policy_ctx_free(&px);
+	policy_free(pol);
 	oci_config_free(cfg);
 	free(json);
 	return r;

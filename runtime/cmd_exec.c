@@ -4,8 +4,12 @@
 #include "error.h"
 #include "exec.h"
 #include "names.h"
+#include "config_edit.h"
+#include "policy.h"
+#include "store.h"
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,23 @@ static char **merged_env(const struct oci_process *base, const struct optlist *a
 	return env;
 }
 
+/* The profile create applied (none recorded: compat, as ward before
+ * policies), applied again to the saved config: the exec'd process gets
+ * the same seccomp filter, caps, no_new_privs and rlimits. */
+static int exec_policy(struct globals *g, struct container *c, struct oci_config *cfg,
+                       struct policy **pol, struct policy_ctx *px)
+{
+	char prof[32] = "compat";
+
+	if (store_read(c, PROFILE_FILE, prof, sizeof(prof)) < 0)
+		snprintf(prof, sizeof(prof), "compat");
+	*pol = policy_load(g->policy);
+	if (*pol == NULL || policy_ctx_init(px, *pol, prof, NULL, cfg) < 0)
+		return -1;
+	/* Refusals were create's business; only the adjustments count now. */
+	return policy_apply(px);
+}
+
 int cmd_exec(struct globals *g, int argc, char **argv)
 {
 	struct exec_cli ec = {0};
@@ -78,6 +99,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	struct oci_user user;
 	struct oci_caps caps = {0};
 	struct oci_config *cfg = NULL;
+	struct policy *pol = NULL;
+	struct policy_ctx px = {0};
 	struct container c = {.dirfd = -1};
 	char **env = NULL;
 	uint32_t *gids = NULL;
@@ -104,7 +127,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		goto out;
 	}
 	cfg = store_load_config(&c);
-	if (cfg == NULL)
+	if (cfg == NULL || exec_policy(g, &c, cfg, &pol, &px) < 0)
 		goto out;
 	if (ec.process) {
 		char *json;
@@ -121,6 +144,9 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		from_file = oci_process_parse(json, len, ec.process);
 		free(json);
 		if (from_file == NULL)
+			goto out;
+		if (px.profile != PROFILE_COMPAT &&
+		    cfg_rlimit_set(from_file, "RLIMIT_CORE", RLIMIT_CORE, 0, 0) < 0)
 			goto out;
 		proc = *from_file;
 	} else {
@@ -182,6 +208,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	}
 	if (proc.capabilities || ec.caps.n)
 		proc.capabilities = &caps;
+	if (policy_exec_caps(&px, &caps, &proc.no_new_privileges) < 0)
+		goto out;
 	if (ec.no_new_privs)
 		proc.no_new_privileges = true;
 	{
@@ -200,6 +228,8 @@ out:
 	free(ec.caps.v);
 	free(ec.gids.v);
 	oci_process_free(from_file);
+	policy_ctx_free(&px);
+	policy_free(pol);
 	oci_config_free(cfg);
 	store_close(&c);
 	return r;

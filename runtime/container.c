@@ -1,4 +1,5 @@
 #include "container.h"
+#include "policy.h"
 #include "error.h"
 #include "cgroup.h"
 #include "console.h"
@@ -261,6 +262,24 @@ int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filt
 	return r;
 }
 
+/* The profile (exec applies it again to the saved config) and the audit
+ * log of what the policy changed. */
+static int save_policy(struct container *c, const struct policy_ctx *x)
+{
+	const char *name = profile_name(x->profile);
+	int fd, r;
+
+	if (store_write(c, PROFILE_FILE, name, strlen(name)) < 0)
+		return -1;
+	fd = openat(c->dirfd, AUDIT_FILE, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+	            0600);
+	if (fd < 0)
+		return werr(errno, "audit log of \"%s\"", c->id);
+	r = policy_audit_write(x, fd);
+	close(fd);
+	return r;
+}
+
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
                      struct container *c, int *pidfd_out)
 {
@@ -286,6 +305,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		return -1;
 	}
 	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
+		goto fail;
+	if (o->policy && save_policy(c, o->policy) < 0)
 		goto fail;
 	/* The cgroup and its limits exist before the init does. */
 	if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0 ||

@@ -11,6 +11,8 @@
 
 #include <sys/types.h>
 
+struct policy_ctx;
+
 struct create_opts {
 	const char *id;
 	const char *bundle; /* absolute */
@@ -20,6 +22,7 @@ struct create_opts {
 	int preserve_fds;
 	const char *config_json; /* the bytes cfg was parsed from, saved for exec */
 	size_t config_len;
+	const struct policy_ctx *policy; /* its profile and audit entries are saved */
 };
 
 /* Build the container up to the start fifo and save its state. On success

@@ -23,6 +23,8 @@ static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx,
 	    {"log-format", 0, OPT_STR, &g->log_format},
 	    {"log-level", 0, OPT_STR, &g->log_level},
 	    {"debug", 0, OPT_FLAG, &g->debug},
+	    {"profile", 0, OPT_STR, &g->profile},
+	    {"policy", 0, OPT_STR, &g->policy},
 	    {"version", 'v', OPT_FLAG, version},
 	    {"help", 'h', OPT_FLAG, help},
 	};
@@ -52,7 +54,7 @@ static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx,
 
 int main(int argc, char **argv)
 {
-	struct globals g = {.root = "/run/ward", .rootfd = -1};
+	struct globals g = {.root = "/run/ward", .rootfd = -1, .argv0 = argv[0]};
 	bool version = false, help = false;
 	const struct command *cmd = NULL;
 	int idx;

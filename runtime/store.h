@@ -19,10 +19,12 @@ struct container {
 	enum container_status status;
 };
 
-#define EXEC_FIFO   "exec.fifo"
-#define STATE_FILE  "state.json"
-#define CONFIG_FILE "config.json" /* the bytes create parsed */
-#define CGROUP_FILE "cgroup"      /* the cgroup path, and the part create made */
+#define EXEC_FIFO    "exec.fifo"
+#define STATE_FILE   "state.json"
+#define CONFIG_FILE  "config.json" /* the bytes create parsed */
+#define CGROUP_FILE  "cgroup"      /* the cgroup path, and the part create made */
+#define PROFILE_FILE "profile"     /* the policy profile create applied */
+#define AUDIT_FILE   "audit.log"   /* the policy's adjustments, JSON lines */
 
 const char *status_name(enum container_status s);
 /* Open (creating if needed, 0700) the state root. */

@@ -29,6 +29,9 @@ rootfs_cache() {
 }
 
 ward_setup() {
+	# Global options for every ward call of the test: a test of the
+	# runtime-spec's own semantics says WARD_GLOBALS=(--profile compat).
+	WARD_GLOBALS=()
 	rootfs_cache
 	TMP="$BATS_TEST_TMPDIR"
 	ROOT="$TMP/state"
@@ -47,7 +50,7 @@ ward_setup() {
 ward() {
 	local out rc
 	out=$(mktemp "$BATS_TEST_TMPDIR/ward-out.XXXXXX")
-	"$WARD" --root "$ROOT" "$@" >"$out" 2>&1
+	"$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" "$@" >"$out" 2>&1
 	rc=$?
 	cat "$out"
 	return $rc

@@ -38,3 +38,29 @@ PY
 	ward delete "$ID"
 	assert_no_leftovers
 }
+
+@test "ward check --format json matches check.schema.json, for every profile" {
+	for p in compat baseline strict; do
+		"$WARD" check --profile "$p" --format json "$BUNDLE" >"$TMP/check.json"
+		run validate check.schema.json "$TMP/check.json"
+		assert_success
+	done
+}
+
+@test "policy.schema.json takes what ward takes, and refuses what ward refuses" {
+	cat >"$TMP/policy.json" <<-'JSON'
+	{"profile": "strict", "allow": ["cap.SYS_PTRACE", "mount:/var/lib/data", "device.fuse"],
+	 "allowAlways": ["host-network"], "pidsLimit": 2048,
+	 "strict": {"memoryLimit": 268435456, "cpuQuota": 50000, "cpuPeriod": 100000,
+	            "pidsLimit": 128, "tmpfsSize": "32m", "usernsHostID": 200000, "usernsSize": 65536},
+	 "secretEnv": ["*TOKEN*"]}
+	JSON
+	run validate policy.schema.json "$TMP/policy.json"
+	assert_success
+	"$WARD" --policy "$TMP/policy.json" check "$BUNDLE" >/dev/null
+	echo '{"profile": "strict", "alow": []}' >"$TMP/bad.json"
+	run validate policy.schema.json "$TMP/bad.json"
+	assert_failure
+	run "$WARD" --policy "$TMP/bad.json" check "$BUNDLE"
+	assert_failure 2
+}

@@ -1,0 +1,363 @@
+#!/usr/bin/env bats
+# The hardening policy (issue #6): profiles, adjustments seen from inside
+# the container, refusals with their messages, opt-outs that need both the
+# operator's policy and the container's annotation, and the audit log.
+
+load ../helpers/common
+
+setup() {
+	ward_setup
+	POLICY="$TMP/policy.json"
+}
+
+# policy JSON: write the operator policy file.
+policy() { printf '%s\n' "$1" >"$POLICY"; }
+
+# refused_with TEXT: create fails with one line containing TEXT, nothing left.
+refused_with() {
+	local p=()
+	[ -e "$POLICY" ] && p=(--policy "$POLICY")
+	run ward "${p[@]}" create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial "$1"
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
+	assert_no_leftovers
+}
+
+@test "baseline fills the gaps: seccomp, no_new_privs, caps, masks, core, pids, netns, /dev noexec" {
+	cfg 'del(.linux.seccomp) | .process.noNewPrivileges = false
+	     | .process.capabilities = {"bounding": ["CAP_KILL", "CAP_NET_RAW", "CAP_CHOWN"], "effective": ["CAP_KILL", "CAP_NET_RAW"], "permitted": ["CAP_KILL", "CAP_NET_RAW"], "inheritable": ["CAP_KILL"], "ambient": ["CAP_KILL"]}
+	     | .linux.maskedPaths = [] | .linux.readonlyPaths = []
+	     | .linux.namespaces |= map(select(.type != "network"))
+	     | .mounts |= map(select(.type != "sysfs"))
+	     | .mounts |= map(if .destination == "/dev" then .options -= ["noexec"] else . end)
+	     | .process.rlimits = [{"type": "RLIMIT_CORE", "soft": 0, "hard": 1000000}]'
+	cmd 'grep -E "^(Seccomp|NoNewPrivs|CapBnd|CapEff|CapInh|CapAmb):" /proc/self/status
+	     wc -c </proc/timer_list; echo 1 >/proc/sys/kernel/domainname 2>/dev/null || echo sys-ro
+	     echo core $(ulimit -c) $(ulimit -Hc)
+	     grep " /dev " /proc/self/mountinfo | grep -q noexec && echo dev-noexec
+	     readlink /proc/self/ns/net; sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	sleep 0.3
+	out=$(cat "$(dirname "$BUNDLE")/ward-out."* 2>/dev/null || true)
+	run cat "/proc/$(init_pid "$ID")/status"
+	assert_line --regexp '^Seccomp:	2$'
+	assert_line --regexp '^NoNewPrivs:	1$'
+	# KILL (bit 5) and CHOWN (bit 0) stay; NET_RAW (13) is outside the safe set.
+	assert_line --regexp '^CapBnd:	0000000000000021$'
+	assert_line --regexp '^CapInh:	0000000000000000$'
+	assert_line --regexp '^CapAmb:	0000000000000000$'
+	[ "$(readlink "/proc/$(init_pid "$ID")/ns/net")" != "$(readlink /proc/self/ns/net)" ] ||
+		fail "the container shares the host's network namespace"
+	d=/sys/fs/cgroup/pids/ward/$ID
+	[ -d "$d" ] || d=/sys/fs/cgroup/ward/$ID
+	assert_equal "$(cat "$d/pids.max")" 4096
+	# The audit log says what changed and why.
+	run cat "$ROOT/$ID/audit.log"
+	assert_line --partial '"field":".linux.seccomp","old":"(none)"'
+	assert_line --partial '"field":".process.noNewPrivileges","old":"false","new":"true","rule":"no-new-privs"'
+	assert_line --partial '"field":".process.capabilities.bounding","old":"CHOWN KILL NET_RAW","new":"CHOWN KILL","rule":"caps-safe-set"'
+	assert_line --partial '"rule":"masked-paths"'
+	assert_line --partial '"field":".process.rlimits[RLIMIT_CORE]","old":"soft 0 hard 1000000","new":"soft 0 hard 0"'
+	assert_line --partial '"field":".linux.resources.pids.limit","old":"(none)","new":"4096","rule":"pids-default"'
+	assert_line --partial '"rule":"new-netns"'
+	assert_line --partial '"rule":"dev-noexec"'
+	ward delete --force "$ID"
+	# The same, in the foreground: what the process sees.
+	cmd 'wc -c </proc/timer_list; echo 1 >/proc/sys/kernel/domainname 2>/dev/null || echo sys-ro
+	     echo core $(ulimit -c) $(ulimit -Hc); ulimit -c 100 2>/dev/null || echo raise-denied
+	     grep " /dev " /proc/self/mountinfo | grep -q noexec && echo dev-noexec'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line 0
+	assert_line sys-ro
+	assert_line 'core 0 0'
+	assert_line raise-denied
+	assert_line dev-noexec
+	assert_no_leftovers
+}
+
+@test "--debug shows each adjustment; compat changes nothing" {
+	cfg '.process.noNewPrivileges = false'
+	cmd 'grep NoNewPrivs /proc/self/status'
+	run ward --debug run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --partial 'policy baseline: .process.noNewPrivileges: false -> true (no-new-privs)'
+	assert_line 'NoNewPrivs:	1'
+	run ward --profile compat run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output 'NoNewPrivs:	0'
+	assert_no_leftovers
+}
+
+@test "refused: host namespaces by path, and missing pid/ipc/uts namespaces" {
+	cfg '.linux.namespaces |= map(if .type == "network" then .path = "/proc/self/ns/net" else . end)'
+	refused_with 'config.json: .linux.namespaces[1].path: /proc/self/ns/net is the host'"'"'s network namespace (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)'
+	cfg '.linux.namespaces |= map(if .type == "network" then del(.path) else . end) | .linux.namespaces |= map(select(.type != "pid"))'
+	refused_with 'config.json: .linux.namespaces: no pid namespace: the container would share the host'"'"'s'
+	# Joining another container's namespace (a pod) stays allowed.
+	cfg '.linux.namespaces += [{"type": "pid"}]'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-pod"
+	cfg --arg p "/proc/$(init_pid "$ID-pod")/ns/net" '.linux.namespaces |= map(if .type == "network" then .path = $p else . end)'
+	cmd 'true'
+	ward run --bundle "$BUNDLE" "$ID"
+	ward delete --force "$ID-pod"
+	assert_no_leftovers
+}
+
+@test "refused: sensitive host paths as bind sources; single files and data dirs allowed" {
+	bind() { cfg --arg s "$1" '.mounts += [{"destination": "/mnt", "type": "bind", "source": $s, "options": ["rbind", "ro"]}]'; }
+	unbind() { cfg 'del(.mounts[-1])'; }
+	for s in / /proc /sys/kernel /etc /etc/ssl /root /boot /var/lib /var/lib/containers /dev; do
+		[ -e "$s" ] || continue
+		bind "$s"
+		refused_with "config.json: .mounts[7].source: $s "
+		unbind
+	done
+	# A symlink to / is seen through.
+	ln -s / "$TMP/alias"
+	bind "$TMP/alias"
+	refused_with "config.json: .mounts[7].source: $TMP/alias is the host's root filesystem"
+	unbind
+	cmd 'cat /hosts >/dev/null && echo file-ok'
+	cfg '.mounts += [{"destination": "/hosts", "type": "bind", "source": "/etc/hosts", "options": ["bind", "ro"]}]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_output file-ok
+	assert_no_leftovers
+}
+
+@test "refused: container engine sockets, by type and name or by inode; a plain file of that name is not" {
+	sock() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$1"; }
+	mkdir -p "$TMP/run"
+	sock "$TMP/run/docker.sock"
+	cfg --arg s "$TMP/run/docker.sock" '.mounts += [{"destination": "/var/run/docker.sock", "type": "bind", "source": $s, "options": ["bind"]}]'
+	refused_with "$TMP/run/docker.sock is a container engine socket"
+	# A regular file with the name is only a file.
+	rm "$TMP/run/docker.sock"
+	: >"$TMP/run/docker.sock"
+	cmd 'true'
+	ward run --bundle "$BUNDLE" "$ID"
+	# The engine's real socket under another name (a hard link): by inode.
+	if [ -S /run/containerd/containerd.sock ] && ln /run/containerd/containerd.sock "$TMP/run/innocent" 2>/dev/null; then
+		cfg --arg s "$TMP/run/innocent" '.mounts[-1].source = $s'
+		refused_with "is the container engine socket /run/containerd/containerd.sock"
+	fi
+	assert_no_leftovers
+}
+
+@test "refused: dangerous capabilities, allow-all device rules, host device nodes, rw cgroup v1" {
+	cfg '.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
+	refused_with 'config.json: .process.capabilities.bounding: CAP_SYS_ADMIN mounts, namespaces, BPF and most of the kernel'"'"'s admin interfaces (refused by the baseline profile; opt-out: allow.cap.SYS_ADMIN'
+	cfg '.process.capabilities.bounding -= ["CAP_SYS_ADMIN"] | .process.capabilities.ambient = ["CAP_SYS_PTRACE"]'
+	refused_with 'config.json: .process.capabilities.ambient: CAP_SYS_PTRACE traces and reads other processes'
+	cfg 'del(.process.capabilities.ambient) | .linux.resources = {"devices": [{"allow": true, "access": "rwm"}]}'
+	refused_with 'config.json: .linux.resources.devices[0]: allows every device of the host'
+	cfg '.linux.resources = {"devices": [{"allow": true, "type": "c", "access": "rwm"}]}'
+	refused_with 'allows every character device of the host'
+	cfg 'del(.linux.resources) | .linux.devices = [{"type": "c", "path": "/dev/fuse", "major": 10, "minor": 229}]'
+	refused_with 'config.json: .linux.devices[0]: /dev/fuse (c 10:229) is a device node for FUSE, a kernel attack surface (refused by the baseline profile; opt-out: allow.device.fuse'
+	cfg '.linux.devices = [{"type": "b", "path": "/dev/sdz", "major": 8, "minor": 0}]'
+	refused_with 'is a device node for raw host storage (a block device)'
+	cfg '.linux.devices = [{"type": "c", "path": "/dev/mem", "major": 1, "minor": 1}]'
+	refused_with 'opt-out: allow.device.mem'
+	cfg 'del(.linux.devices)'
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
+		cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["rw"]}]'
+		refused_with 'a writable cgroup v1 mount (release_agent runs host programs)'
+	fi
+	assert_no_leftovers
+}
+
+@test "an opt-out needs the policy's allow and the container's annotation" {
+	cfg '.process.capabilities.bounding += ["CAP_SYS_PTRACE"] | .process.capabilities.effective += ["CAP_SYS_PTRACE"] | .process.capabilities.permitted += ["CAP_SYS_PTRACE"]'
+	cmd 'grep CapEff /proc/self/status'
+	# The annotation alone: refused (and the note says why).
+	cfg '.annotations["org.ward.allow.cap.SYS_PTRACE"] = "true"'
+	policy '{}'
+	refused_with 'CAP_SYS_PTRACE traces and reads other processes'
+	# The policy alone: refused.
+	cfg 'del(.annotations["org.ward.allow.cap.SYS_PTRACE"])'
+	policy '{"allow": ["cap.SYS_PTRACE"]}'
+	refused_with 'CAP_SYS_PTRACE'
+	# Both: allowed, and kept in the capped sets (bit 19).
+	cfg '.annotations["org.ward.allow.cap.SYS_PTRACE"] = "true"'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output 'CapEff:	0000000000080420'
+	# allowAlways: no annotation needed.
+	cfg 'del(.annotations["org.ward.allow.cap.SYS_PTRACE"])'
+	policy '{"allowAlways": ["cap.SYS_PTRACE"]}'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output 'CapEff:	0000000000080420'
+	# A mount opt-out names the host path.
+	cfg '.process.capabilities |= map_values(. - ["CAP_SYS_PTRACE"])'
+	cfg '.mounts += [{"destination": "/mnt", "type": "bind", "source": "/etc/ssl", "options": ["rbind", "ro"]}]'
+	cmd 'ls /mnt >/dev/null && echo mounted'
+	policy '{"allow": ["mount:/etc/ssl"]}'
+	refused_with '/etc/ssl is inside the host'"'"'s /etc'
+	cfg '.annotations["org.ward.allow.mount:/etc/ssl"] = "true"'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_output mounted
+	assert_no_leftovers
+}
+
+@test "strict: user namespace, read-only root, noexec scratch tmpfs, limits" {
+	cfg '.root.readonly = false | .mounts |= map(select(.destination != "/tmp"))'
+	cmd 'cat /proc/self/uid_map; touch /x 2>/dev/null || echo root-ro
+	     echo hi >/tmp/f && cat /tmp/f
+	     cp /bin/busybox /tmp/bb && (/tmp/bb true 2>/dev/null && echo tmp-exec || echo tmp-noexec)
+	     grep -E " /(tmp|run) " /proc/self/mountinfo | grep -c "nosuid,nodev,noexec"; sleep 100'
+	ward --profile strict run -d --bundle "$BUNDLE" "$ID"
+	sleep 0.5
+	run cat "/proc/$(init_pid "$ID")/uid_map"
+	assert_output --regexp '^ +0 +100000 +65536$'
+	if [ -d /sys/fs/cgroup/memory ]; then
+		assert_equal "$(cat /sys/fs/cgroup/memory/ward/$ID/memory.limit_in_bytes)" 536870912
+		assert_equal "$(cat /sys/fs/cgroup/pids/ward/$ID/pids.max)" 256
+		assert_equal "$(cat /sys/fs/cgroup/cpu/ward/$ID/cpu.cfs_quota_us)" 100000
+	else
+		assert_equal "$(cat /sys/fs/cgroup/ward/$ID/memory.max)" 536870912
+		assert_equal "$(cat /sys/fs/cgroup/ward/$ID/pids.max)" 256
+	fi
+	ward delete --force "$ID"
+	cmd 'touch /x 2>/dev/null || echo root-ro
+	     echo hi >/tmp/f && cat /tmp/f
+	     cp /bin/busybox /tmp/bb && (/tmp/bb true 2>/dev/null && echo tmp-exec || echo tmp-noexec)
+	     grep -E " /(tmp|run) " /proc/self/mountinfo | grep -c "nosuid,nodev,noexec"'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line root-ro
+	assert_line hi
+	assert_line tmp-noexec
+	assert_line 2
+	assert_no_leftovers
+}
+
+@test "strict: secret-looking environment names and joined network namespaces are refused" {
+	cfg '.process.env += ["AWS_SECRET_ACCESS_KEY=x"]'
+	run ward --profile strict create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'config.json: .process.env[2]: AWS_SECRET_ACCESS_KEY looks like a secret (pattern *SECRET*)'
+	assert_output --partial 'opt-out: allow.env.AWS_SECRET_ACCESS_KEY'
+	# The patterns are policy data.
+	policy '{"secretEnv": ["MY_*"]}'
+	cfg '.process.env += ["MY_THING=1"]'
+	run ward --policy "$POLICY" --profile strict create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'MY_THING looks like a secret (pattern MY_*)'
+	# baseline lets both through.
+	cmd 'true'
+	ward run --bundle "$BUNDLE" "$ID"
+	cfg '.process.env = ["PATH=/bin"]'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-other"
+	cfg --arg p "/proc/$(init_pid "$ID-other")/ns/net" '.linux.namespaces |= map(if .type == "network" then .path = $p else . end)'
+	run ward --profile strict create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'strict allows no network namespace but a fresh one'
+	ward delete --force "$ID-other"
+	assert_no_leftovers
+}
+
+@test "profile selection: ward-strict, the policy file, --profile; annotations only tighten" {
+	cmd 'cat /proc/self/uid_map'
+	ln -s "$WARD" "$TMP/ward-strict"
+	run "$TMP/ward-strict" --root "$ROOT" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output --regexp '^ +0 +100000 +65536$'
+	policy '{"profile": "strict"}'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_output --regexp '^ +0 +100000 +65536$'
+	run ward --policy "$POLICY" --profile baseline run --bundle "$BUNDLE" "$ID"
+	assert_output --regexp '^ +0 +0 +4294967295$'
+	# Tighten: baseline -> strict.
+	cfg '.annotations["org.ward.profile"] = "strict"'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_output --regexp '^ +0 +100000 +65536$'
+	# Loosen: ignored (and noted in the audit log).
+	cfg '.annotations["org.ward.profile"] = "compat" | .process.noNewPrivileges = false'
+	cmd 'grep NoNewPrivs /proc/self/status; sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run grep -c NoNewPrivs:.1 "/proc/$(init_pid "$ID")/status"
+	assert_output 1
+	run cat "$ROOT/$ID/audit.log"
+	assert_output --partial '"note":"\"compat\" ignored: an annotation may only tighten the baseline profile"'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "a malformed policy file is an error, never 'no policy'" {
+	policy '{"profile": "strict", "alow": ["cap.SYS_ADMIN"]}'
+	refused_with "policy file: $POLICY: .alow: unknown property"
+	policy '{"profile": "lax"}'
+	refused_with "policy file: $POLICY: .profile: must be compat, baseline or strict (got \"lax\")"
+	policy '{"allow": ["cap.SYS_ADMIN", "everything"]}'
+	refused_with "policy file: $POLICY: .allow[1]: unknown opt-out \"everything\""
+	policy '{"strict": {"usernsHostID": 0}}'
+	refused_with 'usernsHostID 0 would map container root to host root'
+	policy '{"profile": '
+	refused_with "policy file: $POLICY"
+	rm "$POLICY"
+	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: policy file $POLICY: cannot open $POLICY: No such file or directory"
+	run ward --profile lax create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: --profile lax: must be compat, baseline or strict'
+	assert_no_leftovers
+}
+
+@test "exec gets the policy too: capped caps, no_new_privs, refused --cap" {
+	cfg '.process.noNewPrivileges = false'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" grep -E '^(NoNewPrivs|CapBnd)' /proc/self/status
+	assert_line 'NoNewPrivs:	1'
+	assert_line 'CapBnd:	0000000000000420'
+	run ward exec --cap CAP_SYS_ADMIN "$ID" true
+	assert_failure 1
+	assert_output --partial 'exec process.capabilities.bounding: CAP_SYS_ADMIN'
+	run ward exec --cap CAP_NET_RAW "$ID" grep CapEff /proc/self/status
+	assert_output 'CapEff:	0000000000000420'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "ward check: what the container reaches and what ward would do; exit 0, 1, 2" {
+	cfg 'del(.linux.seccomp) | .process.env += ["API_TOKEN=x"]'
+	run "$WARD" check "$BUNDLE"
+	assert_success
+	assert_line 'verdict: allowed'
+	assert_line --partial 'rule: seccomp-default'
+	assert_line --partial '- API_TOKEN'
+	refute_output --partial 'API_TOKEN=x'
+	run "$WARD" check --profile strict --format json "$BUNDLE"
+	assert_failure 1
+	echo "$output" >"$TMP/check.json"
+	python3 - "$WARD_SRCDIR/config-schema/check.schema.json" "$TMP/check.json" <<-'PY'
+	import json, sys, jsonschema
+	jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+	PY
+	run jq -r '.verdict, .profile, .refusals[0].field, .refusals[0].optOut, .reach.limits.memory.state, .reach.namespaces.user' "$TMP/check.json"
+	assert_output $'refused\nstrict\n.process.env[2]\nenv.API_TOKEN\ndefaulted\nnew'
+	echo '{' >"$BUNDLE/config.json"
+	run "$WARD" check "$BUNDLE"
+	assert_failure 2
+	assert_output --partial 'config.json'
+	run "$WARD" check "$TMP/nope"
+	assert_failure 2
+	[ ! -e "$ROOT" ] || [ -z "$(ls "$ROOT")" ]
+}
+
+@test "features lists ward's annotations and profiles" {
+	run "$WARD" features
+	assert_success
+	run jq -r '.annotations | keys[]' <<<"$output"
+	assert_line org.ward.profile
+	assert_line 'org.ward.allow.<name>'
+	run "$WARD" features
+	run jq -r '.["org.ward"].profiles | join(",")' <<<"$output"
+	assert_output compat,baseline,strict
+}
