@@ -16,7 +16,7 @@ sh "$here/tests/helpers/mkrootfs.sh" "$busybox" "$bundle/rootfs"
 # Replace the default `sh` with a short tour of the sandbox.
 script='echo "== inside a ward container =="
 echo "pid: $$ (own pid namespace); hostname: $(hostname)"
-echo "user: $(id)"
+echo "user: $(id); uid map: $(cat /proc/self/uid_map | tr -s " ")"
 echo "processes visible:"; ps -o pid,comm
 echo "network interfaces: $(ls /sys/class/net | tr "\n" " ")"
 grep -E "^(CapEff|CapBnd|NoNewPrivs|Seccomp):" /proc/self/status
@@ -28,6 +28,8 @@ c = json.load(open(sys.argv[1]))
 c["process"]["args"] = ["sh", "-c", sys.argv[2]]
 json.dump(c, open(sys.argv[1] + ".new", "w"), indent=2)' "$bundle/config.json" "$script"
 mv "$bundle/config.json.new" "$bundle/config.json"
-echo "ward run --bundle $bundle demo"
-"$ward" --root "$state" run --bundle "$bundle" demo
+echo "== ward check --profile strict $bundle: what the container would reach =="
+"$ward" check --profile strict "$bundle" | sed -n '/^verdict/p; /^adjustments/,/^notes/p' | grep -E "verdict|field|new"
+echo "== ward --profile strict run --bundle $bundle demo =="
+"$ward" --root "$state" --profile strict run --bundle "$bundle" demo
 echo "== container exited with status $?; containers left behind: $(ls "$state" | wc -l) =="

@@ -10,6 +10,11 @@ setup() {
 	POLICY="$TMP/policy.json"
 }
 
+teardown() {
+	ip netns delete "ward-test-$ID" 2>/dev/null || true
+	ward_teardown
+}
+
 # policy JSON: write the operator policy file.
 policy() { printf '%s\n' "$1" >"$POLICY"; }
 
@@ -360,4 +365,35 @@ refused_with() {
 	run "$WARD" features
 	run jq -r '.["org.ward"].profiles | join(",")' <<<"$output"
 	assert_output compat,baseline,strict
+}
+
+@test "a config as Podman 4.3 writes it for 'podman run busybox' runs unchanged under baseline" {
+	# tests/fixtures/podman-run-busybox.json: saved from `podman create` +
+	# `podman init` (containers.conf: cgroupfs, nofile/nproc within this
+	# host's hard limits); only the host paths are placeholders.
+	u="$TMP/userdata"
+	mkdir -p "$u/shm"
+	echo "nameserver 127.0.0.1" >"$u/resolv.conf"
+	printf '127.0.0.1 localhost\n' >"$u/hosts"
+	echo podman-ctr >"$u/hostname"
+	: >"$u/.containerenv"
+	ip netns add "ward-test-$ID"
+	sed -e "s|@USERDATA@|$u|g" -e "s|@NETNS@|/run/netns/ward-test-$ID|g" \
+		-e "s|@ID@|ward-test-$ID|g" -e "s|@SHORTID@|podman-ctr|g" \
+		"$WARD_SRCDIR/tests/fixtures/podman-run-busybox.json" >"$BUNDLE/config.json"
+	run "$WARD" check "$BUNDLE"
+	assert_success
+	assert_line 'verdict: allowed'
+	cmd 'hostname; cat /etc/resolv.conf; grep -E "^(CapEff|NoNewPrivs|Seccomp):" /proc/self/status; ulimit -n'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line podman-ctr
+	assert_line 'nameserver 127.0.0.1'
+	# Podman's 14 capabilities less AUDIT_WRITE, MKNOD and NET_RAW.
+	assert_line 'CapEff:	00000000800405fb'
+	assert_line 'NoNewPrivs:	1'
+	assert_line 'Seccomp:	2'
+	assert_line 1024
+	assert_no_leftovers
+	[ ! -e "/sys/fs/cgroup/pids/libpod_parent/libpod-ward-test-$ID" ]
 }
