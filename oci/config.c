@@ -401,8 +401,20 @@ static int check_device(void *obj, const struct jpath *p)
 	if ((d->has_major && (d->major < 0 || d->major > 4095)) ||
 	    (d->has_minor && (d->minor < 0 || d->minor > 1048575)))
 		return jerr(p, "major/minor out of range");
-	if (d->has_file_mode && d->file_mode > 07777)
-		return jerr(p, "fileMode must be a permission mode no larger than 07777");
+	/* Engines pass st_mode as they stat'ed the host node (Podman's
+	 * --privileged and --device do): file-type bits are accepted when they
+	 * agree with type, and dropped; only the permission bits are used. */
+	if (d->has_file_mode && d->file_mode > 07777) {
+		uint32_t fmt = d->file_mode & S_IFMT;
+		uint32_t want = d->type[0] == 'b' ? S_IFBLK : d->type[0] == 'p' ? S_IFIFO : S_IFCHR;
+
+		if (fmt != want || (d->file_mode & ~(uint32_t)(S_IFMT | 07777)) != 0)
+			return jerr(p,
+			            "fileMode must be a permission mode no larger than 07777 (or "
+			            "one with the file type bits of a type \"%s\" device)",
+			            d->type);
+		d->file_mode &= 07777;
+	}
 	return check_abs(d->path, &pp);
 }
 

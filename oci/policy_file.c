@@ -42,6 +42,11 @@ const char *profile_name(enum ward_profile p)
 	return profiles[p];
 }
 
+bool policy_refuses_missing_network(const struct policy *p)
+{
+	return p && p->missing_network && strcmp(p->missing_network, "refuse") == 0;
+}
+
 int64_t policy_pids_limit(const struct policy *p)
 {
 	return p && p->has_pids_limit ? p->pids_limit : 4096;
@@ -120,6 +125,12 @@ static int check_policy(void *obj, const struct jpath *p)
 
 		return jerr(&pp, "must be compat, baseline or strict (got \"%s\")", pol->profile);
 	}
+	if (pol->missing_network && strcmp(pol->missing_network, "isolate") != 0 &&
+	    strcmp(pol->missing_network, "refuse") != 0) {
+		struct jpath pp = {p, "missingNetwork", 0};
+
+		return jerr(&pp, "must be isolate or refuse (got \"%s\")", pol->missing_network);
+	}
 	if (pol->has_pids_limit && pol->pids_limit <= 0) {
 		struct jpath pp = {p, "pidsLimit", 0};
 
@@ -142,6 +153,7 @@ static const struct jfield policy_fields[] = {
     FLD_N("allow", JK_STRV, struct policy, allow, 0, NULL),
     FLD_N("allowAlways", JK_STRV, struct policy, allow_always, 0, NULL),
     FLD_HAS("pidsLimit", JK_I64, struct policy, pids_limit, 0),
+    FLD("missingNetwork", JK_STR, struct policy, missing_network, 0),
     FLD_OBJ("strict", struct policy, strict, 0, &strict_schema),
     {.key = "secretEnv",
      .kind = JK_STRV,

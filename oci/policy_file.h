@@ -30,6 +30,10 @@ struct policy {
 	/* Opt-outs on for every container. */
 	char **allow_always;
 	size_t n_allow_always;
+	/* baseline, no network namespace listed (what engines write for
+	 * --network host): "isolate" (default: a fresh one is added) or
+	 * "refuse" (opt-out host-network). */
+	char *missing_network;
 	int64_t pids_limit; /* baseline's when the config sets none */
 	bool has_pids_limit;
 	struct policy_strict *strict;
@@ -40,6 +44,7 @@ struct policy {
 };
 
 /* The effective values, defaults filled in. */
+bool policy_refuses_missing_network(const struct policy *p);
 int64_t policy_pids_limit(const struct policy *p);
 extern const char *const policy_default_secret_env[];
 

@@ -10,4 +10,7 @@
  * options say "rw": a writable v1 hierarchy exposes release_agent. */
 int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o);
 
+/* Note the init's cgroups before it unshares its cgroup namespace. */
+void cgroup_mount_note_self(void);
+
 #endif

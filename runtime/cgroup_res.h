@@ -44,6 +44,7 @@ int cg_write_max(const struct cg_res *x, const char *file, int64_t v);
 int cg_cpuset(const struct cg_res *x);
 int cg_pids(const struct cg_res *x);
 int cg_rdma(const struct cg_res *x);
+int cg_hugetlb(const struct cg_res *x, const char *suffix);
 
 /* v1 writers (files of the v1 controllers). */
 int cg1_memory(const struct cg_res *x);

@@ -143,17 +143,23 @@ int cg1_blkio(const struct cg_res *x)
 	return 0;
 }
 
-int cg1_hugetlb(const struct cg_res *x)
+/* hugetlb.<size>.limit_in_bytes on v1, hugetlb.<size>.max on v2. */
+int cg_hugetlb(const struct cg_res *x, const char *suffix)
 {
 	for (size_t i = 0; i < x->r->n_hugepage_limits; i++) {
 		const struct oci_hugepage_limit *h = &x->r->hugepage_limits[i];
 		char file[64];
 
-		snprintf(file, sizeof(file), "hugetlb.%s.limit_in_bytes", h->page_size);
+		snprintf(file, sizeof(file), "hugetlb.%s.%s", h->page_size, suffix);
 		if (cg_write_i64(x, file, (int64_t)h->limit) < 0)
 			return werr_ctx("linux.resources.hugepageLimits[%zu]", i);
 	}
 	return 0;
+}
+
+int cg1_hugetlb(const struct cg_res *x)
+{
+	return cg_hugetlb(x, "limit_in_bytes");
 }
 
 int cg1_net_cls(const struct cg_res *x)

@@ -141,15 +141,7 @@ int cg2_io(const struct cg_res *x)
 
 int cg2_hugetlb(const struct cg_res *x)
 {
-	for (size_t i = 0; i < x->r->n_hugepage_limits; i++) {
-		const struct oci_hugepage_limit *h = &x->r->hugepage_limits[i];
-		char file[64];
-
-		snprintf(file, sizeof(file), "hugetlb.%s.max", h->page_size);
-		if (cg_write_i64(x, file, (int64_t)h->limit) < 0)
-			return werr_ctx("linux.resources.hugepageLimits[%zu]", i);
-	}
-	return 0;
+	return cg_hugetlb(x, "max");
 }
 
 /* Raw key/values, checked at parse time to be "<controller>.<file>". */

@@ -1,4 +1,5 @@
 /* start, kill, delete: the commands that act on one existing container. */
+#include <errno.h>
 #include "cli.h"
 #include "container.h"
 #include "error.h"
@@ -50,7 +51,9 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	int r;
 
 	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0)
-		return -1;
+		/* As runc: deleting what is not there is done, when forced
+		 * (engines clean up after a failed create this way). */
+		return force && werr_errno() == ENOENT ? 0 : -1;
 	r = container_destroy(&c, force);
 	store_close(&c);
 	return r;

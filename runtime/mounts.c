@@ -1,5 +1,6 @@
 #include "mounts.h"
 #include "cgroup_mount.h"
+#include "copyup.h"
 #include "error.h"
 #include "pathres.h"
 
@@ -89,6 +90,12 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 		/* idmap/ridmap: the tree was idmapped by the parent (idmap.c). */
 		if (strcmp(opts[i], "idmap") == 0 || strcmp(opts[i], "ridmap") == 0)
 			continue;
+		/* Options of Podman/crun, not of the kernel (a tmpfs over an image
+		 * directory starts as a copy of it). */
+		if (strcmp(opts[i], "tmpcopyup") == 0 || strcmp(opts[i], "notmpcopyup") == 0) {
+			o->tmpcopyup = opts[i][0] == 't';
+			continue;
+		}
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
 			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {
@@ -366,6 +373,11 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 			return werr(EINVAL, "mounts[%zu] (%s): type is required unless binding",
 			            idx, m->destination);
 		}
+		/* tmpcopyup: the directory that is there, before it is covered. */
+		int under = o.tmpcopyup && strcmp(type, "tmpfs") == 0
+		                ? root_open(rootfd, m->destination, O_RDONLY | O_DIRECTORY)
+		                : -1;
+
 		dfd = root_mkdir_p(rootfd, m->destination, 0755);
 		r = dfd;
 		if (dfd >= 0) {
@@ -373,6 +385,15 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 			r = mount_fs_at(rootfd, m->destination, type, m->source,
 			                o.flags & ~(unsigned long)PROPAGATION_MASK, o.data);
 		}
+		if (r == 0 && under >= 0) {
+			int top = root_open(rootfd, m->destination, O_RDONLY | O_DIRECTORY);
+
+			r = top < 0 ? -1 : copyup_tree(under, top);
+			if (top >= 0)
+				close(top);
+		}
+		if (under >= 0)
+			close(under);
 		if (r == 0)
 			r = verify_fs_type(rootfd, m->destination, type);
 		if (r == 0 && (o.rec_set || o.rec_clr)) {

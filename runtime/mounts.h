@@ -11,6 +11,7 @@ struct mount_opts {
 	unsigned long cleared;     /* MS_* explicitly cleared ("rw", "suid", ...) */
 	unsigned long propagation; /* MS_SHARED/SLAVE/PRIVATE/UNBINDABLE, | MS_REC */
 	bool bind, recursive;
+	bool tmpcopyup;        /* Podman/crun: a tmpfs starts with what it covers */
 	char *data;            /* filesystem-specific options, NULL if none */
 	unsigned long rec_set; /* MOUNT_ATTR_* for the whole tree ("rro", ...) */
 	unsigned long rec_clr;

@@ -101,7 +101,8 @@ static int no_core(struct policy_ctx *x)
 
 static int new_netns(struct policy_ctx *x)
 {
-	if (oci_config_namespace(x->cfg, CLONE_NEWNET) || policy_optout(x, "host-network"))
+	if (oci_config_namespace(x->cfg, CLONE_NEWNET) || policy_optout(x, "host-network") ||
+	    (x->profile == PROFILE_BASELINE && policy_refuses_missing_network(x->pol)))
 		return 0;
 	if (cfg_ns_add(x->cfg, CLONE_NEWNET) < 0)
 		return -1;

@@ -3,6 +3,7 @@
 #include "cgroup.h"
 #include "config_edit.h"
 #include "error.h"
+#include "hostns.h"
 #include "mounts.h"
 #include "names.h"
 #include "policy.h"
@@ -41,24 +42,6 @@ static const char *optout_of_ns(int flag)
 	}
 }
 
-/* Is path the host's namespace of that kind: ward's own (ward runs in the
- * host's), or PID 1's where /proc/1/ns is readable (not on every host). */
-static bool host_ns(const char *path, int flag)
-{
-	const char *pn = oci_ns_proc_name(flag);
-	char own[64];
-	struct stat a, b;
-
-	if (pn == NULL || stat(path, &a) < 0)
-		return false;
-	for (int i = 0; i < 2; i++) {
-		snprintf(own, sizeof(own), "/proc/%s/ns/%s", i ? "1" : "self", pn);
-		if (stat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			return true;
-	}
-	return false;
-}
-
 static int refuse_namespaces(struct policy_ctx *x)
 {
 	static const int must_have[] = {CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWNS};
@@ -72,7 +55,7 @@ static int refuse_namespaces(struct policy_ctx *x)
 		if (n->path == NULL || n->path[0] == '\0')
 			continue;
 		snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
-		if (host_ns(n->path, n->flag)) {
+		if (ns_is_hosts(n->path, n->flag)) {
 			if (opt && !policy_optout(x, opt) &&
 			    policy_refuse(x, field, opt, "%s is the host's %s namespace", n->path,
 			                  n->type) < 0)
@@ -85,8 +68,17 @@ static int refuse_namespaces(struct policy_ctx *x)
 			return -1;
 		}
 	}
-	/* An absent namespace is the host's, shared. (network: baseline adds
-	 * one instead; user and cgroup: absent is the norm.) */
+	/* An absent network namespace is the host network (engines write
+	 * that for --network host): baseline adds a fresh one, or refuses it
+	 * when the policy says "missingNetwork": "refuse"; strict adds one. */
+	if (!oci_config_namespace(x->cfg, CLONE_NEWNET) && x->profile == PROFILE_BASELINE &&
+	    policy_refuses_missing_network(x->pol) && !policy_optout(x, "host-network") &&
+	    policy_refuse(x, ".linux.namespaces", "host-network",
+	                  "no network namespace: the container would share the host's "
+	                  "network") < 0)
+		return -1;
+	/* An absent namespace is the host's, shared. (user and cgroup: absent
+	 * is the norm.) */
 	for (size_t k = 0; k < sizeof(must_have) / sizeof(must_have[0]); k++) {
 		const char *opt = optout_of_ns(must_have[k]);
 

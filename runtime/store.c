@@ -152,8 +152,14 @@ int store_open(int rootfd, const char *id, bool lock, struct container *c)
 		return werr(ENOMEM, "out of memory");
 	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (c->dirfd < 0) {
-		if (errno == ENOENT)
-			return werr(0, "container \"%s\" does not exist", id);
+		if (errno == ENOENT) {
+			char m[1100];
+
+			/* errno ENOENT, no strerror suffix: delete --force
+			 * tells "not there" from other failures by it. */
+			snprintf(m, sizeof(m), "container \"%s\" does not exist", id);
+			return werr_set(ENOENT, m);
+		}
 		return werr(errno, "cannot open state of \"%s\"", id);
 	}
 	if (lock && lock_dir(c->dirfd, id) < 0)

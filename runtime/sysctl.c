@@ -1,5 +1,6 @@
 #include "sysctl.h"
 #include "error.h"
+#include "hostns.h"
 #include "pathres.h"
 
 #include <errno.h>
@@ -62,15 +63,16 @@ int sysctl_check(const struct oci_config *c)
 			    key);
 		const struct oci_namespace *n = oci_config_namespace(c, ns);
 
-		if (n == NULL || (n->path && n->path[0]))
-			return werr(
-			    0,
-			    "config.json: .linux.sysctl.%s: needs a new %s namespace of the "
-			    "container's own",
-			    key,
-			    ns == CLONE_NEWNET   ? "network"
-			    : ns == CLONE_NEWIPC ? "ipc"
-			                         : "uts");
+		/* Its own: new, or joined by path (a pod's, an engine's netns)
+		 * but never the host's. */
+		if (n == NULL || (n->path && n->path[0] && ns_is_hosts(n->path, ns)))
+			return werr(0,
+			            "config.json: .linux.sysctl.%s: needs a %s namespace of the "
+			            "container's own, not the host's",
+			            key,
+			            ns == CLONE_NEWNET   ? "network"
+			            : ns == CLONE_NEWIPC ? "ipc"
+			                                 : "uts");
 	}
 	return 0;
 }

@@ -7,7 +7,8 @@ PKGS="build-essential autoconf automake libtool pkg-config
       libyajl-dev libseccomp-dev libmount-dev
       bats bats-support bats-assert busybox-static jq python3-jsonschema
       clang clang-format cppcheck
-      qemu-system-x86 binutils"
+      qemu-system-x86 binutils
+      podman conmon catatonit containernetworking-plugins containerd iproute2 uidmap"
 # For benchmarks only; skipped when not available.
 OPTIONAL="crun runc hyperfine"
 

@@ -37,6 +37,22 @@ if [ "$check_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 fi
 [ "$f" -eq 0 ] || cat test-suite.log 2>/dev/null | tail -200
 
+# Podman and containerd driving ward end to end: each bats test counts.
+make -s check-engines >engines.out 2>&1
+engines_rc=$?
+grep -E '^(ok|not ok) ' engines.out
+p=$(grep -cE '^ok ' engines.out)
+f=$(grep -cE '^not ok ' engines.out)
+passed=$((passed + p))
+failed=$((failed + f))
+if [ "$f" -gt 0 ]; then
+	grep -vE '^ok ' engines.out | tail -120
+elif [ "$engines_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
+	echo "FAIL: make check-engines exited $engines_rc"
+	tail -40 engines.out
+	failed=$((failed + 1))
+fi
+
 step "unit tests under ASan/UBSan" make -s check-asan
 step "fuzz config parser (${FUZZ_SECONDS:-30}s)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 step "clang-format" sh -c 'clang-format --dry-run -Werror runtime/*.[ch] oci/*.[ch] hooks/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'

@@ -52,7 +52,7 @@ load ../helpers/common
 	cfg '.linux.sysctl = {"net.ipv4.ip_forward": "1"} | .linux.namespaces |= map(select(.type != "network"))'
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output 'ward: config.json: .linux.sysctl.net.ipv4.ip_forward: needs a new network namespace of the container'"'"'s own'
+	assert_output 'ward: config.json: .linux.sysctl.net.ipv4.ip_forward: needs a network namespace of the container'"'"'s own, not the host'"'"'s'
 	cfg '.linux.sysctl = {"net/../../kernel/panic": "1"}'
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1

@@ -59,6 +59,11 @@ load ../helpers/common
 		assert_failure 1
 		assert_output 'ward: container "nosuch" does not exist'
 	done
+	# As runc: a forced delete of what is not there is done (the engines
+	# clean up after a failed create this way).
+	run ward delete --force nosuch
+	assert_success
+	assert_output ''
 	assert_no_leftovers
 }
 

@@ -100,8 +100,17 @@ refused_with() {
 	refused_with 'config.json: .linux.namespaces[1].path: /proc/self/ns/net is the host'"'"'s network namespace (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)'
 	cfg '.linux.namespaces |= map(if .type == "network" then del(.path) else . end) | .linux.namespaces |= map(select(.type != "pid"))'
 	refused_with 'config.json: .linux.namespaces: no pid namespace: the container would share the host'"'"'s'
+	# No network namespace (an engine's --network host): a fresh one is
+	# added, or, when the policy says so, refused.
+	cfg '.linux.namespaces += [{"type": "pid"}] | .linux.namespaces |= map(select(.type != "network")) | .mounts |= map(select(.type != "sysfs"))'
+	policy '{"missingNetwork": "refuse"}'
+	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; opt-out: allow.host-network'
+	rm "$POLICY"
+	cmd 'ls /proc/self/ns >/dev/null; cat /proc/net/dev | grep -c :'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_output 1
+	cfg '.linux.namespaces += [{"type": "network"}]'
 	# Joining another container's namespace (a pod) stays allowed.
-	cfg '.linux.namespaces += [{"type": "pid"}]'
 	cmd 'sleep 100'
 	ward run -d --bundle "$BUNDLE" "$ID-pod"
 	cfg --arg p "/proc/$(init_pid "$ID-pod")/ns/net" '.linux.namespaces |= map(if .type == "network" then .path = $p else . end)'

@@ -1,0 +1,101 @@
+# Podman driving ward, on private storage: never a real user's containers.
+#
+# PM holds containers.conf, storage, runroot and tmpdir; the image is a
+# busybox rootfs imported offline. Every podman call goes through pm().
+
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+
+: "${WARD:?WARD must point at the ward binary (run through make check-engines)}"
+: "${WARD_BUILDDIR:=$(dirname "$WARD")}"
+: "${WARD_SRCDIR:=$WARD_BUILDDIR}"
+: "${BUSYBOX:=/bin/busybox}"
+
+IMAGE=localhost/ward-busybox:latest
+PAUSE_IMAGE=localhost/ward-pause:latest
+
+pm_env() {
+	PM="$BATS_FILE_TMPDIR/podman"
+	export CONTAINERS_CONF="$PM/containers.conf"
+	export CONTAINERS_STORAGE_CONF="$PM/storage.conf"
+	export CONTAINERS_REGISTRIES_CONF="$PM/registries.conf"
+}
+
+pm() {
+	podman --root "$PM/root" --runroot "$PM/runroot" --tmpdir "$PM/tmp" \
+		--runtime "$WARD" --cgroup-manager cgroupfs --events-backend file "$@"
+}
+
+pm_setup_file() {
+	pm_env
+	mkdir -p "$PM/net" "$PM/tmp" "$PM/hooks"
+	# This host lacks CAP_SYS_RESOURCE: Podman's default nofile/nproc
+	# ulimits (above the hard limits) could not be applied; ward is named
+	# in runtime_supports_json so Podman passes --log-format=json --log.
+	cat >"$CONTAINERS_CONF" <<-EOF
+	[containers]
+	default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
+	[engine]
+	cgroup_manager = "cgroupfs"
+	events_logger = "file"
+	runtime_supports_json = ["crun", "runc", "ward"]
+	hooks_dir = ["$PM/hooks"]
+	init_path = "/usr/bin/catatonit"
+	[network]
+	network_config_dir = "$PM/net"
+	EOF
+	cat >"$CONTAINERS_STORAGE_CONF" <<-EOF
+	[storage]
+	driver = "overlay"
+	graphroot = "$PM/root"
+	runroot = "$PM/runroot"
+	EOF
+	: >"$CONTAINERS_REGISTRIES_CONF"
+	rm -rf "$PM/rootfs"
+	"$WARD_SRCDIR/tests/helpers/mkrootfs.sh" "$BUSYBOX" "$PM/rootfs"
+	tar -C "$PM/rootfs" -c . | pm import --change 'CMD ["sh"]' - "$IMAGE" >/dev/null
+	# A pod's infra container: it only has to stay alive.
+	tar -C "$PM/rootfs" -c . |
+		pm import --change 'CMD ["sleep", "100000"]' - "$PAUSE_IMAGE" >/dev/null
+}
+
+pm_teardown_file() {
+	pm_env
+	pm pod rm -af -t 0 >/dev/null 2>&1 || true
+	pm rm -af -t 0 >/dev/null 2>&1 || true
+	pm rmi -af >/dev/null 2>&1 || true
+	# Whatever podman leaves mounted under its private storage.
+	grep -F " $PM/" /proc/self/mountinfo | awk '{print $5}' | sort -r |
+		while read -r m; do umount -l "$m" 2>/dev/null; done
+	true
+}
+
+pm_teardown() {
+	pm pod rm -af -t 0 >/dev/null 2>&1 || true
+	pm rm -af -t 0 >/dev/null 2>&1 || true
+}
+
+# No container process, mount or cgroup left of this file's containers.
+pm_no_leftovers() {
+	run pm ps -aq
+	assert_output ""
+	run grep -F "$PM/root/overlay/" /proc/self/mountinfo
+	assert_failure
+	local d
+	for d in /sys/fs/cgroup/*/libpod_parent/libpod-* /sys/fs/cgroup/libpod_parent/libpod-*; do
+		[ -e "$d" ] && fail "cgroup left behind: $d"
+	done
+	run ls "$PM/runroot/ward" 2>/dev/null
+	true
+}
+
+# pm_cgroup NAME CONTROLLER: the container's cgroup directory.
+pm_cgroup() {
+	local id
+	id=$(pm inspect -f '{{.Id}}' "$1")
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		echo "/sys/fs/cgroup/libpod_parent/libpod-$id"
+	else
+		echo "/sys/fs/cgroup/$2/libpod_parent/libpod-$id"
+	fi
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env bats
+# Podman 4.3 (+ conmon) with --runtime ward, end to end (issue #7).
+
+load podman
+bats_require_minimum_version 1.5.0
+
+setup_file() { pm_setup_file; }
+teardown_file() { pm_teardown_file; }
+setup() { pm_env; }
+teardown() { pm_teardown; }
+
+@test "run: output and exit codes, 127 for a missing binary, 126 for a non-executable" {
+	run pm run --rm "$IMAGE" sh -c 'echo hello; exit 3'
+	assert_equal "$status" 3
+	assert_output hello
+	run -127 pm run --rm "$IMAGE" /nonexistent
+	assert_equal "$status" 127
+	assert_output --partial 'ward: exec: "/nonexistent"'
+	run pm run --rm "$IMAGE" /etc/passwd
+	assert_equal "$status" 126
+	run pm run --rm "$IMAGE" true
+	assert_success
+	pm_no_leftovers
+}
+
+@test "run -d, logs, stop (TERM), stop escalating to KILL, kill, restart of the same name" {
+	pm run -d --name web "$IMAGE" sh -c 'echo started; trap "echo got-term; exit 0" TERM; while :; do sleep 0.1; done'
+	sleep 1
+	run pm logs web
+	assert_output started
+	run pm stop -t 5 web
+	assert_success
+	run pm logs web
+	assert_line got-term
+	assert_equal "$(pm inspect -f '{{.State.ExitCode}}' web)" 0
+	# A process that ignores TERM: KILL after the timeout (137).
+	pm rm web
+	pm run -d --name web "$IMAGE" sh -c 'trap "" TERM; while :; do sleep 0.1; done'
+	sleep 0.5
+	SECONDS=0
+	pm stop -t 1 web
+	assert_equal "$(pm inspect -f '{{.State.ExitCode}}' web)" 137
+	pm rm web
+	pm run -d --name web "$IMAGE" sh -c 'trap "exit 42" USR1; while :; do sleep 0.1; done'
+	sleep 0.5
+	pm kill -s USR1 web
+	pm wait web
+	assert_equal "$(pm inspect -f '{{.State.ExitCode}}' web)" 42
+	# Restart of the same name, twice.
+	pm rm -f web
+	pm run -d --name web "$IMAGE" sleep 100
+	pm restart -t 0 web
+	assert_equal "$(pm inspect -f '{{.State.Status}}' web)" running
+	pm rm -f -t 0 web
+	pm_no_leftovers
+}
+
+@test "run -i and -t" {
+	run bash -c "$(declare -f pm); PM='$PM'; WARD='$WARD'; echo piped | pm run --rm -i '$IMAGE' cat"
+	assert_success
+	assert_output piped
+	# -t needs a real terminal: script gives one.
+	run script -qec "$(printf '%q ' podman --root "$PM/root" --runroot "$PM/runroot" --tmpdir "$PM/tmp" --runtime "$WARD" --cgroup-manager cgroupfs --events-backend file run --rm -t "$IMAGE" sh -c 'tty; stty size')" /dev/null
+	assert_success
+	assert_output --partial /dev/pts/0
+	pm_no_leftovers
+}
+
+@test "exec: plain, -i, -t, -d, --user, -w, -e, exit codes" {
+	pm run -d --name box "$IMAGE" sleep 1000
+	run pm exec box sh -c 'echo in; exit 7'
+	assert_equal "$status" 7
+	assert_output in
+	run pm exec --user 1000:1000 -w /tmp -e FOO=bar box sh -c 'id -u; id -g; pwd; echo $FOO'
+	assert_success
+	assert_output $'1000\n1000\n/tmp\nbar'
+	run bash -c "echo via-stdin | podman --root '$PM/root' --runroot '$PM/runroot' --tmpdir '$PM/tmp' --runtime '$WARD' --cgroup-manager cgroupfs --events-backend file exec -i box cat"
+	assert_output via-stdin
+	run script -qec "podman --root '$PM/root' --runroot '$PM/runroot' --tmpdir '$PM/tmp' --runtime '$WARD' --cgroup-manager cgroupfs --events-backend file exec -t box tty" /dev/null
+	assert_output --partial /dev/pts/
+	pm exec -d box sh -c 'echo detached >/tmp/d'
+	sleep 0.5
+	run pm exec box cat /tmp/d
+	assert_output detached
+	run -127 pm exec box /nonexistent
+	assert_equal "$status" 127
+	pm rm -f -t 0 box
+	pm_no_leftovers
+}
+
+@test "pause/unpause, top, update, ps" {
+	pm run -d --name box "$IMAGE" sh -c 'sleep 1000 & sleep 1000'
+	pm pause box
+	assert_equal "$(pm inspect -f '{{.State.Status}}' box)" paused
+	pm unpause box
+	assert_equal "$(pm inspect -f '{{.State.Status}}' box)" running
+	run pm top box pid args
+	assert_success
+	assert_line --partial 'sleep 1000'
+	[ "$(echo "$output" | grep -c 'sleep 1000')" -eq 2 ] || fail "top: $output"
+	pm update --memory 64m --pids-limit 99 box 2>/dev/null || pm update --memory 64m box
+	cg=$(pm_cgroup box memory)
+	if [ -e "$cg/memory.limit_in_bytes" ]; then
+		assert_equal "$(cat "$cg/memory.limit_in_bytes")" 67108864
+	else
+		assert_equal "$(cat "$cg/memory.max")" 67108864
+	fi
+	run pm ps --format '{{.Names}} {{.Status}}'
+	assert_output --partial 'box Up'
+	pm rm -f -t 0 box
+	pm_no_leftovers
+}
+
+@test "--memory is enforced and the OOM kill reported; --pids-limit is enforced" {
+	pm run -d --name hog --memory 32m --memory-swap 32m "$IMAGE" sh -c 'head -c 67108864 /dev/zero | tail >/dev/null; echo rc=$?; sleep 100'
+	cg=$(pm_cgroup hog memory)
+	for _ in $(seq 50); do pm logs hog | grep -q rc= && break; sleep 0.2; done
+	run pm logs hog
+	assert_line rc=137
+	# The kernel counted the OOM kill in the container's cgroup.
+	if [ -e "$cg/memory.oom_control" ]; then
+		run awk '/^oom_kill / {print $2}' "$cg/memory.oom_control"
+	else
+		run awk '/^oom_kill / {print $2}' "$cg/memory.events"
+	fi
+	[ "$output" -ge 1 ] || fail "no OOM kill counted: $output"
+	pm rm -f -t 0 hog
+	# What Podman reports: OOMKilled when the init itself is the victim.
+	# (conmon learns it from the cgroup's OOM notification; on this
+	# hybrid host's kernel conmon 2.1.6 gets none on v1, with runc too.)
+	run pm run --name hog --memory 32m --memory-swap 32m "$IMAGE" sh -c 'x=$(head -c 67108864 /dev/zero | tr "\\0" a)'
+	assert_equal "$status" 137
+	oom=$(pm inspect -f '{{.State.OOMKilled}}' hog)
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		assert_equal "$oom" true
+	fi
+	pm rm hog
+	run pm run --rm --pids-limit 10 "$IMAGE" sh -c 'for i in $(seq 20); do sleep 5 & done 2>&1 | grep -c "can.t fork"; true'
+	assert_success
+	[ "${lines[-1]}" -gt 0 ] || fail "no fork was refused: $output"
+	pm_no_leftovers
+}
+
+@test "--read-only, --network none, --user, --cap-drop all/--cap-add, no-new-privileges, default seccomp" {
+	run pm run --rm --read-only --network none --user 1000 "$IMAGE" sh -c 'touch /x 2>/dev/null || echo ro; ls /sys/class/net; id -u'
+	assert_output $'ro\nlo\n1000'
+	run pm run --rm --cap-drop all --cap-add NET_BIND_SERVICE --security-opt no-new-privileges "$IMAGE" grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status
+	assert_output $'CapEff:\t0000000000000400\nNoNewPrivs:\t1\nSeccomp:\t2'
+	# Podman's seccomp profile is in force without any option.
+	run pm run --rm "$IMAGE" grep Seccomp: /proc/self/status
+	assert_output 'Seccomp:	2'
+	pm_no_leftovers
+}
+
+@test "-v bind mounts, --tmpfs, --ulimit, --shm-size, --oom-score-adj, --sysctl" {
+	mkdir -p "$BATS_TEST_TMPDIR/data"
+	echo host-data >"$BATS_TEST_TMPDIR/data/f"
+	run pm run --rm -v "$BATS_TEST_TMPDIR/data:/data" --tmpfs /scratch:size=1m --ulimit nofile=512:512 --ulimit nproc=1024:1024 \
+		--shm-size 2m --oom-score-adj 300 --sysctl net.ipv4.ip_forward=1 "$IMAGE" \
+		sh -c 'cat /data/f; echo w >/data/g; df -k /scratch | tail -1 | awk "{print \$2}"; ulimit -n; df -k /dev/shm | tail -1 | awk "{print \$2}"; cat /proc/self/oom_score_adj; cat /proc/sys/net/ipv4/ip_forward'
+	assert_success
+	assert_output $'host-data\n1024\n512\n2048\n300\n1'
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/data/g")" w
+	pm_no_leftovers
+}
+
+@test "--init, --device, --cpuset-cpus, --cpu-shares, --cgroupns" {
+	# Podman mounts catatonit as /run/podman-init, pid 1.
+	run pm run --rm --init "$IMAGE" sh -c 'cat /proc/1/comm; echo $$'
+	assert_output --regexp '^(podman-init|catatonit)'$'\n''[0-9]+$'
+	[ "${lines[1]}" != 1 ] || fail "sh is pid 1: no init"
+	run pm run --rm --device /dev/zero:/dev/myzero "$IMAGE" sh -c 'head -c 3 /dev/myzero | wc -c'
+	assert_output 3
+	pm run -d --name box --cpuset-cpus 0 --cpu-shares 512 --cgroupns private "$IMAGE" sleep 100
+	cg=$(pm_cgroup box cpuset)
+	assert_equal "$(cat "$cg/cpuset.cpus")" 0
+	run pm exec box cat /proc/self/cgroup
+	assert_output --partial '::/'
+	pm rm -f -t 0 box
+	pm_no_leftovers
+}
+
+@test "--userns: container root is an unprivileged host uid" {
+	pm run -d --name box --uidmap 0:200000:65536 --gidmap 0:200000:65536 "$IMAGE" sleep 100
+	pid=$(pm inspect -f '{{.State.Pid}}' box)
+	assert_equal "$(awk '/^Uid:/ {print $2}' "/proc/$pid/status")" 200000
+	run pm exec box cat /proc/self/uid_map
+	assert_output --regexp '^ +0 +200000 +65536$'
+	pm rm -f -t 0 box
+	pm_no_leftovers
+}
+
+@test "OCI hooks from the hooks dir run" {
+	cat >"$PM/hooks/ward-test.json" <<-EOF
+	{"version": "1.0.0", "hook": {"path": "/bin/sh", "args": ["sh", "-c", "cat >$BATS_TEST_TMPDIR/hook-state"]},
+	 "when": {"always": true}, "stages": ["prestart"]}
+	EOF
+	run pm run --rm "$IMAGE" true
+	rm "$PM/hooks/ward-test.json"
+	assert_success
+	run cat "$BATS_TEST_TMPDIR/hook-state"
+	# prestart hooks see the state as runc gives it then: "creating".
+	assert_output --partial '"status": "creating"'
+	assert_output --partial '"ociVersion"'
+	pm_no_leftovers
+}
+
+@test "a pod: containers share the infra container's namespaces" {
+	pm pod create --name pod1 --infra-image "$PAUSE_IMAGE" >/dev/null
+	pm run -d --pod pod1 --name a "$IMAGE" sleep 100
+	pm run -d --pod pod1 --name b "$IMAGE" sleep 100
+	pa=$(pm inspect -f '{{.State.Pid}}' a)
+	pb=$(pm inspect -f '{{.State.Pid}}' b)
+	assert_equal "$(readlink /proc/$pa/ns/net)" "$(readlink /proc/$pb/ns/net)"
+	assert_equal "$(readlink /proc/$pa/ns/ipc)" "$(readlink /proc/$pb/ns/ipc)"
+	assert_equal "$(readlink /proc/$pa/ns/uts)" "$(readlink /proc/$pb/ns/uts)"
+	[ "$(readlink /proc/$pa/ns/net)" != "$(readlink /proc/self/ns/net)" ] || fail "the pod has the host network"
+	pm pod rm -f -t 0 pod1
+	pm_no_leftovers
+}
+
+@test "several containers in parallel" {
+	local pids=()
+	for i in 1 2 3 4 5 6; do
+		pm run --rm "$IMAGE" sh -c "echo c$i" >"$BATS_TEST_TMPDIR/out$i" 2>&1 &
+		pids+=($!)
+	done
+	# Only these: a bare `wait` would also wait for bats' timeout watchdog.
+	wait "${pids[@]}"
+	for i in 1 2 3 4 5 6; do
+		assert_equal "$(cat "$BATS_TEST_TMPDIR/out$i")" "c$i"
+	done
+	pm_no_leftovers
+}
+
+@test "baseline refuses --privileged and --network host with ward's message" {
+	run pm run --rm --privileged "$IMAGE" true
+	assert_failure
+	assert_output --partial 'ward: config.json: '
+	assert_output --partial 'refused by the baseline profile'
+	assert_output --partial 'more: see ward check]'
+	# --network host: no network namespace in the config. baseline gives
+	# a fresh one (only lo) ...
+	run pm run --rm --network host "$IMAGE" sh -c 'grep -c : /proc/net/dev'
+	assert_success
+	assert_output 1
+	# ... or, with "missingNetwork": "refuse" in the policy, says no.
+	echo '{"missingNetwork": "refuse"}' >"$PM/policy.json"
+	run pm --runtime-flag "policy=$PM/policy.json" run --rm --network host "$IMAGE" true
+	assert_failure
+	assert_output --partial 'no network namespace: the container would share the host'"'"'s network (refused by the baseline profile'
+	run pm run --rm --pid host "$IMAGE" true
+	assert_failure
+	assert_output --partial 'no pid namespace: the container would share the host'
+	pm_no_leftovers
+}
