@@ -1,0 +1,70 @@
+/* The operator policy file: what it accepts, and that every mistake is an
+ * error naming the JSON path (never a silent "no policy"). */
+#include "error.h"
+#include "policy_file.h"
+#include "tap.h"
+
+#include <string.h>
+
+static struct policy *parse(const char *s)
+{
+	return policy_parse(s, strlen(s), "policy.json");
+}
+
+static void refused(const char *json, const char *want)
+{
+	struct policy *p = parse(json);
+
+	ok(p == NULL && strstr(werr_msg(), want) != NULL, "refused: %s (%s)", want,
+	   p ? "accepted" : werr_msg());
+	policy_free(p);
+}
+
+int main(void)
+{
+	struct policy *p = parse(
+	    "{\"profile\": \"strict\", \"allow\": [\"cap.SYS_PTRACE\", \"mount:/data\", "
+	    "\"device.fuse\", \"env.API_TOKEN\", \"host-network\"], \"allowAlways\": "
+	    "[\"seccomp-none\"], \"missingNetwork\": \"refuse\", \"pidsLimit\": 100, "
+	    "\"strict\": {\"memoryLimit\": 1048576, \"cpuQuota\": 5000, \"cpuPeriod\": 10000, "
+	    "\"pidsLimit\": 10, \"tmpfsSize\": \"8m\", \"usernsHostID\": 300000, "
+	    "\"usernsSize\": 1000}, \"secretEnv\": [\"X_*\"]}");
+
+	ok(p != NULL, "a full policy parses (%s)", p ? "" : werr_msg());
+	if (p) {
+		ok(profile_from_name(p->profile) == PROFILE_STRICT, "profile");
+		ok(p->n_allow == 5 && strcmp(p->allow[1], "mount:/data") == 0, "allow");
+		ok(p->n_allow_always == 1, "allowAlways");
+		ok(policy_refuses_missing_network(p), "missingNetwork refuse");
+		ok(policy_pids_limit(p) == 100, "pidsLimit");
+		ok(p->strict && p->strict->memory_limit == 1048576 &&
+		       p->strict->userns_host_id == 300000 &&
+		       strcmp(p->strict->tmpfs_size, "8m") == 0,
+		   "strict limits");
+		ok(p->has_secret_env && p->n_secret_env == 1, "secretEnv replaces the defaults");
+	}
+	policy_free(p);
+	p = parse("{}");
+	ok(p && policy_pids_limit(p) == 4096 && !policy_refuses_missing_network(p),
+	   "empty policy: the defaults");
+	policy_free(p);
+	ok(profile_from_name("lax") < 0 && strcmp(profile_name(PROFILE_BASELINE), "baseline") == 0,
+	   "profile names");
+
+	refused("{\"alow\": []}", ".alow: unknown property");
+	refused("{\"strict\": {\"memoryLimt\": 1}}", ".strict.memoryLimt: unknown property");
+	refused("{\"profile\": \"lax\"}", ".profile: must be compat, baseline or strict");
+	refused("{\"allow\": [\"everything\"]}", ".allow[0]: unknown opt-out \"everything\"");
+	refused("{\"allowAlways\": [\"mount:data\"]}", "names an absolute host path");
+	refused("{\"allow\": [\"cap.\"]}", "unknown opt-out \"cap.\"");
+	refused("{\"missingNetwork\": \"maybe\"}", ".missingNetwork: must be isolate or refuse");
+	refused("{\"pidsLimit\": 0}", ".pidsLimit: must be positive");
+	refused("{\"strict\": {\"usernsHostID\": 0}}", "would map container root to host root");
+	refused("{\"strict\": {\"tmpfsSize\": \"8m,exec\"}}",
+	        ".strict.tmpfsSize: must be a tmpfs size");
+	refused("{\"strict\": {\"memoryLimit\": -1}}", "limits must be positive");
+	refused("{\"secretEnv\": [\"\"]}", ".secretEnv[0]: must not be empty");
+	refused("[]", "must be a JSON object");
+	refused("{\"profile\": ", "policy.json");
+	return tap_done();
+}
