@@ -34,7 +34,8 @@ const struct command commands[] = {
      "remove a stopped or created container (--force: also a running one)", false},
     {"pause", cmd_pause, "pause ID", "freeze every process of a running container", false},
     {"resume", cmd_resume, "resume ID", "thaw a paused container", false},
-    {"ps", cmd_ps, "ps [--format table|json] ID", "list the processes of a container", false},
+    {"ps", cmd_ps, "ps [--format table|json] ID [PS-OPTIONS...]",
+     "list the processes of a container (table: ps -ef, or ps with the options given)", false},
     {"update", cmd_update,
      "update [--resources FILE|-] [--memory N] [--memory-swap N] [--memory-reservation N] "
      "[--pids-limit N] [--cpu-shares N] [--cpu-quota N] [--cpu-period N] [--cpuset-cpus L] "

@@ -139,8 +139,19 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	run ward ps --format json "$ID"
 	assert_success
 	[ "$(echo "$output" | tr ',' '\n' | wc -l)" -eq 2 ] || fail "ps: $output"
+	# The table is ps's own (-ef by default), cut to the container's pids.
 	run ward ps "$ID"
-	assert_line --index 0 PID
+	assert_success
+	assert_line --index 0 --regexp '^UID +PID +PPID'
+	assert_line --regexp ' sleep 1000$'
+	assert_line --regexp ' sleep 999$'
+	[ "${#lines[@]}" -eq 3 ] || fail "ps: $output"
+	run ward ps "$ID" -o pid,comm
+	assert_line --index 0 --regexp '^ *PID +COMMAND$'
+	[ "${#lines[@]}" -eq 3 ] || fail "ps -o: $output"
+	run ward ps "$ID" --frobnicate
+	assert_failure 1
+	assert_output --partial 'ward: ps: ps with these options failed'
 	ward delete --force "$ID"
 	assert_no_leftovers
 }

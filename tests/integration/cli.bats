@@ -127,10 +127,14 @@ load ../helpers/common
 		assert_failure 1
 		assert_output "ward: $c: expects exactly one container id (see ward --help)"
 	done
-	for c in start state delete pause resume ps update events; do
+	for c in start state delete pause resume update events; do
 		run ward $c one two
 		assert_failure 1
 		assert_output "ward: $c: unexpected argument \"two\""
 	done
+	# ps, as runc: what follows the id is for ps itself.
+	run ward ps one -o pid
+	assert_failure 1
+	assert_output 'ward: container "one" does not exist'
 	assert_no_leftovers
 }
