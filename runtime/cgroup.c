@@ -73,6 +73,40 @@ const char *cg_v1_dir(const struct cgroup *cg, const char *controller)
 	return NULL;
 }
 
+/* Is controller name listed in the cgroup2 root's cgroup.controllers? */
+static bool v2_has(const struct cgroup *cg, const char *name)
+{
+	char buf[512];
+	size_t len = strlen(name);
+
+	if (!cg->unified[0] || cg_read(cg->unified, "", "cgroup.controllers", buf, sizeof(buf)) < 0)
+		return false;
+	for (char *p = buf; *p;) {
+		size_t n = strcspn(p, " \n");
+
+		if (n == len && strncmp(p, name, n) == 0)
+			return true;
+		p += n + (p[n] != '\0');
+	}
+	return false;
+}
+
+const char *cg_controller_dir(const struct cgroup *cg, const char *v1, const char *v2, bool *is_v2)
+{
+	const char *d = cg->layout == CG_V2 ? NULL : cg_v1_dir(cg, v1);
+
+	*is_v2 = false;
+	if (d)
+		return d;
+	/* Pure v2: always cgroup2 (a missing controller then fails on its
+	 * file, naming it). Hybrid/v1: only a controller cgroup2 runs. */
+	if (v2 && cg->unified[0] && (cg->layout == CG_V2 || v2_has(cg, v2))) {
+		*is_v2 = true;
+		return cg->unified;
+	}
+	return NULL;
+}
+
 /* A cgroup path: absolute, plain names, no "." or "..": it is joined to
  * host directories. systemd's "slice:prefix:name" needs a systemd. */
 static int set_path(struct cgroup *cg, const char *p, const char *id)

@@ -62,5 +62,10 @@ int cg_write(const char *dir, const char *path, const char *file, const char *va
 /* Read dir+path/file into buf (NUL-terminated); -1 if it cannot be read. */
 int cg_read(const char *dir, const char *path, const char *file, char *buf, size_t len);
 const char *cg_v1_dir(const struct cgroup *cg, const char *controller);
+/* The hierarchy serving a controller: its v1 one (v1, hybrid hosts), else
+ * cgroup2 (pure v2 hosts, or a hybrid host's unified hierarchy when it runs
+ * v2name); NULL if none. */
+const char *cg_controller_dir(const struct cgroup *cg, const char *v1name, const char *v2name,
+                              bool *is_v2);
 
 #endif

@@ -149,38 +149,13 @@ static const struct controller {
     {"rdma", "rdma", "rdma", want_rdma, cg_rdma, cg_rdma},
 };
 
-/* Is controller name listed in the cgroup2 root's cgroup.controllers? */
-static bool v2_has(const struct cgroup *cg, const char *name)
-{
-	char buf[512];
-	size_t len = strlen(name);
-
-	if (!cg->unified[0] || cg_read(cg->unified, "", "cgroup.controllers", buf, sizeof(buf)) < 0)
-		return false;
-	for (char *p = buf; *p;) {
-		size_t n = strcspn(p, " \n");
-
-		if (n == len && strncmp(p, name, n) == 0)
-			return true;
-		p += n + (p[n] != '\0');
-	}
-	return false;
-}
-
 static int apply_controller(const struct cgroup *cg, const struct controller *c, struct cg_res *x)
 {
-	const char *d1 = cg->layout == CG_V2 ? NULL : cg_v1_dir(cg, c->v1);
+	bool v2;
 
-	if (d1) {
-		x->dir = d1;
-		return c->apply_v1(x);
-	}
-	/* Pure v2: always cgroup2 (a missing controller then fails on its
-	 * file, naming it). Hybrid/v1: only a controller cgroup2 runs. */
-	if (c->v2 && cg->unified[0] && (cg->layout == CG_V2 || v2_has(cg, c->v2))) {
-		x->dir = cg->unified;
-		return c->apply_v2(x);
-	}
+	x->dir = cg_controller_dir(cg, c->v1, c->v2, &v2);
+	if (x->dir)
+		return v2 ? c->apply_v2(x) : c->apply_v1(x);
 	if (c->v2 == NULL && cg->layout == CG_V2)
 		return werr(0, "linux.resources.%s: cgroup2 has no %s controller", c->field, c->v1);
 	return werr(ENOENT, "linux.resources.%s: the %s cgroup controller is not available",

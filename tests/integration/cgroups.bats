@@ -340,6 +340,11 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	assert_success
 	run jq -r '[.type, .id, (.data.pids.current | tostring), (.data.pids.limit | tostring), (.data.memory.usage.limit | tostring), (.data.memory.usage.usage > 0 | tostring), (.data.cpu.usage.total > 0 | tostring)] | join(" ")' <<<"$output"
 	assert_output "stats $ID 1 20 33554432 true true"
+	# blkio and hugetlb as runc has them (hugetlb: one entry per page size).
+	run ward events --stats "$ID"
+	run jq -r '[(.data.blkio.ioServiceBytesRecursive | type), (.data.blkio.ioServicedRecursive | type), (.data.hugetlb | keys | join(","))] | join(" ")' <<<"$output"
+	sizes=$(ls /sys/kernel/mm/hugepages 2>/dev/null | sed 's/hugepages-//; s/2048kB/2MB/; s/1048576kB/1GB/' | sort | paste -sd,)
+	assert_output "array array $sizes"
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
