@@ -1,13 +1,7 @@
 # containerd 1.6 (its runc v2 shim pointed at ward) driven by ctr, on a
 # private socket, root and state, with the CRI plugin off.
 
-load /usr/lib/bats/bats-support/load
-load /usr/lib/bats/bats-assert/load
-
-: "${WARD:?WARD must point at the ward binary (run through make check-engines)}"
-: "${WARD_BUILDDIR:=$(dirname "$WARD")}"
-: "${WARD_SRCDIR:=$WARD_BUILDDIR}"
-: "${BUSYBOX:=/bin/busybox}"
+load ../helpers/env
 
 CT_IMAGE=localhost/ward-busybox:latest
 CT_NS=ward-test

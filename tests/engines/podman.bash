@@ -3,13 +3,7 @@
 # PM holds containers.conf, storage, runroot and tmpdir; the image is a
 # busybox rootfs imported offline. Every podman call goes through pm().
 
-load /usr/lib/bats/bats-support/load
-load /usr/lib/bats/bats-assert/load
-
-: "${WARD:?WARD must point at the ward binary (run through make check-engines)}"
-: "${WARD_BUILDDIR:=$(dirname "$WARD")}"
-: "${WARD_SRCDIR:=$WARD_BUILDDIR}"
-: "${BUSYBOX:=/bin/busybox}"
+load ../helpers/env
 
 IMAGE=localhost/ward-busybox:latest
 PAUSE_IMAGE=localhost/ward-pause:latest

@@ -4,13 +4,7 @@
 # copy of a busybox rootfs) and container id ($ID), all under the per-test
 # temp dir, and teardown removes whatever is left, even after a failure.
 
-load /usr/lib/bats/bats-support/load
-load /usr/lib/bats/bats-assert/load
-
-: "${WARD:?WARD must point at the ward binary (run through make check)}"
-: "${WARD_BUILDDIR:=$(dirname "$WARD")}"
-: "${WARD_SRCDIR:=$WARD_BUILDDIR}"
-: "${BUSYBOX:=/bin/busybox}"
+load ../helpers/env
 
 ROOTFS_CACHE="$WARD_BUILDDIR/tests/.cache/rootfs"
 
