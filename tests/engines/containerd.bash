@@ -1,7 +1,7 @@
 # containerd 1.6 (its runc v2 shim pointed at ward) driven by ctr, on a
 # private socket, root and state, with the CRI plugin off.
 
-load ../helpers/env
+load "${BASH_SOURCE[0]%/*}/../helpers/env"
 
 CT_IMAGE=localhost/ward-busybox:latest
 CT_NS=ward-test

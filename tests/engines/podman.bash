@@ -3,7 +3,7 @@
 # PM holds containers.conf, storage, runroot and tmpdir; the image is a
 # busybox rootfs imported offline. Every podman call goes through pm().
 
-load ../helpers/env
+load "${BASH_SOURCE[0]%/*}/../helpers/env"
 
 IMAGE=localhost/ward-busybox:latest
 PAUSE_IMAGE=localhost/ward-pause:latest

@@ -4,7 +4,7 @@
 # copy of a busybox rootfs) and container id ($ID), all under the per-test
 # temp dir, and teardown removes whatever is left, even after a failure.
 
-load ../helpers/env
+load "${BASH_SOURCE[0]%/*}/../helpers/env"
 
 ROOTFS_CACHE="$WARD_BUILDDIR/tests/.cache/rootfs"
 
