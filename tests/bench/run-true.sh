@@ -15,6 +15,10 @@ rounds=${2:-200}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/ward-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# ward as installed (make install-strip), as crun and runc come from Debian:
+# stripped. Each create re-executes ward from a sealed memfd copy of its
+# binary (CVE-2019-5736), so debug sections cost a copy per container.
+strip -o "$work/ward" "$ward" 2>/dev/null && ward="$work/ward"
 
 sh "$here/tests/helpers/mkrootfs.sh" "${BUSYBOX:-/bin/busybox}" "$work/bundle/rootfs" >/dev/null
 "$ward" spec --bundle "$work/bundle"
