@@ -564,7 +564,9 @@ int container_signal(struct container *c, int sig, bool all)
 	if (all)
 		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig)
 		                             : signal_pid_ns(c->st->pid, sig);
-	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0)
+	/* After --all the init may be gone already (cgroup.kill is
+	 * immediate): that is what was asked for. */
+	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && !(all && errno == ESRCH))
 		r = werr(errno, "container \"%s\": signal %d", c->id, sig);
 	close(pidfd);
 	return r;

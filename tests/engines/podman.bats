@@ -186,7 +186,11 @@ teardown() { pm_teardown; }
 	assert_equal "$(awk '/^Uid:/ {print $2}' "/proc/$pid/status")" 200000
 	run pm exec box cat /proc/self/uid_map
 	assert_output --regexp '^ +0 +200000 +65536$'
-	pm rm -f -t 0 box
+	# Known race (see the session-2 note): after an exec into a user-
+	# namespaced container, Podman's unlink of its shm mountpoint sometimes
+	# finds it still busy (EBUSY, about 1 run in 4; not seen with runc).
+	# A second rm succeeds; nothing is left behind either way.
+	pm rm -f -t 0 box || { sleep 1; pm rm -f -t 0 box; }
 	pm_no_leftovers
 }
 
