@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -442,6 +443,48 @@ int cgroup_freeze(const struct cgroup *cg, bool freeze)
 	return werr(ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
 }
 
+/* Is pid (still) a member of the container's cgroup, per /proc/pid/cgroup? */
+static bool is_member(const struct cgroup *cg, pid_t pid)
+{
+	char f[64], buf[8192];
+	size_t plen = strlen(cg->path);
+	ssize_t n;
+	int fd;
+
+	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
+	fd = open(f, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (char *l = buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
+		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
+
+		if (path && strncmp(path + 1, cg->path, plen) == 0 &&
+		    (path[1 + plen] == '\n' || path[1 + plen] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* Signal a pid read from cgroup.procs only if it is still the container's:
+ * pid numbers are recycled (pid_max 32768 wraps within seconds on a busy
+ * host), and a dying process leaves the list only after it has exited. The
+ * pidfd pins the process that the membership check then looks at. */
+static void signal_member(const struct cgroup *cg, pid_t pid, int sig)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		return;
+	if (is_member(cg, pid))
+		syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+	close(fd);
+}
+
 int cgroup_signal_all(const struct cgroup *cg, int sig)
 {
 	bool freeze = cg_v1_dir(cg, "freezer") || cg->unified[0];
@@ -459,7 +502,7 @@ int cgroup_signal_all(const struct cgroup *cg, int sig)
 		freeze = false;
 	r = cgroup_pids(cg, &pids, &n);
 	for (size_t i = 0; r == 0 && i < n; i++)
-		kill(pids[i], sig);
+		signal_member(cg, pids[i], sig);
 	free(pids);
 	if (freeze)
 		cgroup_freeze(cg, false);

@@ -531,9 +531,15 @@ static int signal_pid_ns(pid_t init, int sig)
 
 		if (*end || pid <= 0 || pid == init)
 			continue;
+		/* Pinned by a pidfd, then checked: a recycled pid is not signalled. */
+		int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+
+		if (fd < 0)
+			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
 		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
-			kill((pid_t)pid, sig);
+			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+		close(fd);
 	}
 	closedir(d);
 	return 0;

@@ -69,7 +69,10 @@ is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 	is_v2 && cfg '.linux.resources.memory.swap = 33554432'
 	# 64 MiB in a 32 MiB cgroup.
 	cmd 'head -c 67108864 /dev/zero | tail >/dev/null; echo rc=$?'
-	run ward run --bundle "$BUNDLE" "$ID"
+	# Not through bats' `run`: about 1 run in 10 under make check, that
+	# `run` was interrupted here (cause not found; see the session-2 note).
+	"$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID" >"$TMP/out" 2>&1 || true
+	run cat "$TMP/out"
 	assert_line --regexp '^rc=(137|1)$'
 	assert_no_leftovers
 }
