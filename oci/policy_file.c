@@ -84,20 +84,34 @@ static int check_strict(void *obj, const struct jpath *p)
 static const struct jschema strict_schema =
     SCHEMA(struct policy_strict, strict_fields, check_strict, NULL);
 
-/* An opt-out name: one of the known families (see doc/ward-policy.7). */
+/* Every opt-out: a name, or a family "prefix<what>" (one table for the
+ * policy check and `ward features`; doc/ward-policy.7 explains each). */
+const char *const policy_optouts[] = {"host-network",
+                                      "host-pid",
+                                      "host-ipc",
+                                      "host-uts",
+                                      "host-mount",
+                                      "host-user",
+                                      "host-cgroup",
+                                      "devices-all",
+                                      "cgroup-rw",
+                                      "join-network",
+                                      "seccomp-none",
+                                      "cap.<NAME>",
+                                      "device.<mem|kmem|port|kvm|fuse|tun|block>",
+                                      "mount:<host path>",
+                                      "env.<NAME>",
+                                      NULL};
+
 static bool known_optout(const char *n)
 {
-	static const char *const exact[] = {
-	    "host-network", "host-pid",    "host-ipc",  "host-uts",     "host-mount",   "host-user",
-	    "host-cgroup",  "devices-all", "cgroup-rw", "join-network", "seccomp-none", NULL};
-	static const char *const prefix[] = {"cap.", "device.", "mount:", "env.", NULL};
+	for (size_t i = 0; policy_optouts[i]; i++) {
+		const char *t = policy_optouts[i];
+		size_t fam = strcspn(t, "<");
 
-	for (size_t i = 0; exact[i]; i++)
-		if (strcmp(n, exact[i]) == 0)
+		if (t[fam] == '\0' ? strcmp(n, t) == 0 : strncmp(n, t, fam) == 0 && n[fam] != '\0')
 			return true;
-	for (size_t i = 0; prefix[i]; i++)
-		if (strncmp(n, prefix[i], strlen(prefix[i])) == 0 && n[strlen(prefix[i])] != '\0')
-			return true;
+	}
 	return false;
 }
 

@@ -47,6 +47,8 @@ struct policy {
 bool policy_refuses_missing_network(const struct policy *p);
 int64_t policy_pids_limit(const struct policy *p);
 extern const char *const policy_default_secret_env[];
+/* Every opt-out name; "prefix<what>" entries are families (NULL-terminated). */
+extern const char *const policy_optouts[];
 
 /* Load path (NULL: the default path, where a missing file means the
  * built-in defaults; a missing file given explicitly is an error). A

@@ -97,12 +97,7 @@ int cmd_features(struct globals *g, int argc, char **argv)
 	rout_obj_end(&o);
 	rout_obj(&o, "org.ward");
 	strings(&o, "profiles", (const char *const[]){"compat", "baseline", "strict", NULL});
-	strings(&o, "optOuts",
-	        (const char *const[]){"host-network", "host-pid", "host-ipc", "host-uts",
-	                              "host-mount", "host-user", "host-cgroup", "join-network",
-	                              "devices-all", "cgroup-rw", "seccomp-none", "cap.<NAME>",
-	                              "device.<mem|kmem|port|kvm|fuse|tun|block>",
-	                              "mount:<host path>", "env.<NAME>", NULL});
+	strings(&o, "optOuts", policy_optouts);
 	rout_obj_end(&o);
 	rout_finish(&o);
 	putchar('\n');

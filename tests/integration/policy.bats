@@ -374,6 +374,15 @@ refused_with() {
 	run "$WARD" features
 	run jq -r '.["org.ward"].profiles | join(",")' <<<"$output"
 	assert_output compat,baseline,strict
+	# Every opt-out listed is one the policy file takes (families with a
+	# sample name), and a name not listed is refused.
+	"$WARD" features | jq '{allow: [.["org.ward"].optOuts[] | sub("<host path>"; "/x") | sub("<[^>]*>"; "SAMPLE")]}' >"$POLICY"
+	run "$WARD" --policy "$POLICY" check "$BUNDLE"
+	assert_success
+	echo '{"allow": ["host-everything"]}' >"$POLICY"
+	run "$WARD" --policy "$POLICY" check "$BUNDLE"
+	assert_failure 2
+	assert_output --partial '.allow[0]: unknown opt-out "host-everything"'
 }
 
 @test "a config as Podman 4.3 writes it for 'podman run busybox' runs unchanged under baseline" {
