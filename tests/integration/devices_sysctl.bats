@@ -59,3 +59,18 @@ load ../helpers/common
 	assert_output 'ward: config.json: .linux.sysctl.net/../../kernel/panic: not a sysctl name'
 	assert_no_leftovers
 }
+
+@test "fileMode with the file-type bits engines send (st_mode) is taken when they match" {
+	# 8630 = 020666: S_IFCHR | 0666, as Podman writes it from the host node.
+	cfg '.linux.devices = [{"type": "c", "path": "/dev/mynull2", "major": 1, "minor": 3, "fileMode": 8630}]'
+	cmd 'stat -c "%a %F" /dev/mynull2'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output '666 character special file'
+	# 24998 = 060646: S_IFBLK bits on a "c" device: refused, nothing left.
+	cfg '.linux.devices[0].fileMode = 24998'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'config.json: .linux.devices[0]: fileMode must be a permission mode no larger than 07777 (or one with the file type bits of a type "c" device)'
+	assert_no_leftovers
+}

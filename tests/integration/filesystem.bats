@@ -232,3 +232,18 @@ load ../helpers/common
 	assert_output "ward: mounts[7] (/r): mounting nosuchfs on /r: No such device"
 	assert_no_leftovers
 }
+
+@test "tmpcopyup: a tmpfs starts with a copy of what it covers; links are copied, not followed" {
+	mkdir -p "$BUNDLE/rootfs/seed/sub"
+	echo hello >"$BUNDLE/rootfs/seed/sub/f"
+	chmod 0751 "$BUNDLE/rootfs/seed/sub"
+	ln -s /etc/shadow-on-host "$BUNDLE/rootfs/seed/link"
+	cfg '.mounts += [{"destination": "/seed", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "tmpcopyup", "size=1m"]}]'
+	cmd 'grep -q " /seed tmpfs " /proc/self/mounts && echo tmpfs; cat /seed/sub/f; stat -c %a /seed/sub; readlink /seed/link; echo new >/seed/n && cat /seed/n'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'tmpfs\nhello\n751\n/etc/shadow-on-host\nnew'
+	# The image's directory is untouched.
+	[ ! -e "$BUNDLE/rootfs/seed/n" ] || fail "the write went through to the rootfs"
+	assert_no_leftovers
+}
