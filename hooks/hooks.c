@@ -1,7 +1,7 @@
-#include "hooks.h"
-#include "error.h"
-#include "log.h"
-#include "process.h"
+#include "hooks/hooks.h"
+#include "lib/error.h"
+#include "lib/sigreset.h"
+#include "lib/log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +50,7 @@ static _Noreturn void hook_child(const struct oci_hook *h, int in_fd, int err_fd
 {
 	char *argv0[] = {h->path, NULL};
 
-	process_reset_signals();
+	sig_reset_default();
 	if (dup2(in_fd, 0) < 0 || dup2(err_fd, 2) < 0)
 		_exit(126);
 	/* The hook's stdout goes where ward's goes; nothing else is inherited:

@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "config.h"
-#include "oci_state.h"
+#include "oci/config.h"
+#include "oci/oci_state.h"
 
 /* Run the hooks of one point in order; the first failure stops them and is
  * returned as an error naming the point, index, path and why (exit status,

@@ -1,10 +1,10 @@
 /* config.json schema tables and the checks that cross fields. */
-#include "config.h"
-#include "error.h"
-#include "jwalk_macros.h"
-#include "names.h"
-#include "resources.h"
-#include "seccomp_spec.h"
+#include "oci/config.h"
+#include "lib/error.h"
+#include "lib/jwalk_macros.h"
+#include "oci/names.h"
+#include "oci/resources.h"
+#include "oci/seccomp_spec.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jwalk.h"
-#include "resources.h"
-#include "seccomp_spec.h"
+#include "lib/jwalk.h"
+#include "oci/resources.h"
+#include "oci/seccomp_spec.h"
 
 struct oci_user {
 	uint32_t uid;

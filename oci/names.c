@@ -1,5 +1,5 @@
-#include "names.h"
-#include "error.h"
+#include "oci/names.h"
+#include "lib/error.h"
 
 #include <linux/capability.h>
 #include <sched.h>

@@ -1,5 +1,5 @@
-#include "oci_state.h"
-#include "error.h"
+#include "oci/oci_state.h"
+#include "lib/error.h"
 
 #include <errno.h>
 #include <stdlib.h>

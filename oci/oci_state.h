@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jwalk.h"
+#include "lib/jwalk.h"
 
 struct oci_state {
 	char *oci_version;

@@ -1,7 +1,7 @@
 /* Schema tables for linux.resources. */
-#include "resources.h"
-#include "error.h"
-#include "jwalk_macros.h"
+#include "oci/resources.h"
+#include "lib/error.h"
+#include "lib/jwalk_macros.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jwalk.h"
+#include "lib/jwalk.h"
 
 struct oci_device_rule {
 	bool allow;

@@ -1,7 +1,7 @@
 /* Schema tables for linux.seccomp: syntax only. Whether a syscall name
  * exists is libseccomp's business, at filter build time. */
-#include "seccomp_spec.h"
-#include "jwalk_macros.h"
+#include "oci/seccomp_spec.h"
+#include "lib/jwalk_macros.h"
 
 #include <string.h>
 

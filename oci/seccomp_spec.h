@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jwalk.h"
+#include "lib/jwalk.h"
 
 struct oci_seccomp_arg {
 	uint32_t index;

@@ -1,6 +1,5 @@
-#include "spec.h"
-#include "error.h"
-#include "seccomp_default.h"
+#include "oci/spec.h"
+#include "lib/error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -54,7 +53,7 @@ const char *const oci_default_masked[] = {"/proc/acpi",
 const char *const oci_default_readonly[] = {
     "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL};
 
-int oci_spec_default(char **out, size_t *len)
+int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g))
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -144,8 +143,10 @@ int oci_spec_default(char **out, size_t *len)
 	yajl_gen_array_close(g);
 	strings(g, "maskedPaths", oci_default_masked);
 	strings(g, "readonlyPaths", oci_default_readonly);
-	S(g, "seccomp");
-	oci_seccomp_default_gen(g);
+	if (seccomp_gen) {
+		S(g, "seccomp");
+		seccomp_gen(g);
+	}
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 

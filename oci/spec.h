@@ -2,11 +2,14 @@
 #define WARD_OCI_SPEC_H
 
 #include <stddef.h>
+#include <yajl/yajl_gen.h>
 
 /* The default config.json `ward spec` writes: a busybox-style `sh` in new
  * namespaces with a read-only root, few capabilities and no_new_privs.
- * The caller frees *out. */
-int oci_spec_default(char **out, size_t *len);
+ * seccomp_gen writes the value of linux.seccomp (ward's built-in profile
+ * lives with the runtime, not in the OCI model); NULL leaves it out. The
+ * caller frees *out. */
+int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g));
 
 /* The masked and read-only paths `ward spec` writes, and the policy's
  * floor: runc's defaults plus newer leaks (/proc/interrupts, powercap's

@@ -1,7 +1,7 @@
-#include "cli.h"
-#include "error.h"
-#include "log.h"
-#include "reexec.h"
+#include "cli/dispatch.h"
+#include "lib/error.h"
+#include "lib/log.h"
+#include "container/reexec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -55,9 +55,9 @@ fi
 
 step "unit tests under ASan/UBSan" make -s check-asan
 step "fuzz config parser (${FUZZ_SECONDS:-30}s)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
-step "clang-format" sh -c 'clang-format --dry-run -Werror runtime/*.[ch] oci/*.[ch] hooks/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
+step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
-	--inline-suppr -D__linux__ -Ulinux -Ioci -Iruntime -Ihooks runtime oci hooks
+	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime lib oci runtime hooks
 
 echo "skipped: $s"
 echo "$passed passed, $failed failed"

@@ -1,7 +1,7 @@
 /* libFuzzer target: config.json parsing must never crash, leak or hang,
  * whatever the bytes. Build and run with `make fuzz-run`. */
-#include "config.h"
-#include "error.h"
+#include "oci/config.h"
+#include "lib/error.h"
 
 #include <stddef.h>
 #include <stdint.h>

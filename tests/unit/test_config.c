@@ -1,7 +1,7 @@
 /* config.json parser: a full valid config, each error message, hostile input. */
-#include "config.h"
-#include "error.h"
-#include "names.h"
+#include "oci/config.h"
+#include "lib/error.h"
+#include "oci/names.h"
 #include "tap.h"
 
 #include <linux/capability.h>

@@ -1,6 +1,6 @@
 /* The JSON walker's building blocks: paths, number edges, pre-scan. */
-#include "error.h"
-#include "jwalk.h"
+#include "lib/error.h"
+#include "lib/jwalk.h"
 #include "tap.h"
 
 #include <stdint.h>

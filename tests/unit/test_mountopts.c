@@ -1,6 +1,6 @@
 /* Mount option parsing through libmount. */
-#include "error.h"
-#include "mounts.h"
+#include "lib/error.h"
+#include "rootfs/mount_opts.h"
 #include "tap.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The operator policy file: what it accepts, and that every mistake is an
  * error naming the JSON path (never a silent "no policy"). */
-#include "error.h"
-#include "policy_file.h"
+#include "lib/error.h"
+#include "policy/policy_file.h"
 #include "tap.h"
 
 #include <string.h>

@@ -1,9 +1,10 @@
 /* JSON → libseccomp translation: errors, and behaviour checked by loading the
  * compiled filter in a forked child. Also the compiled-filter cache. */
-#include "config.h"
-#include "error.h"
-#include "seccomp_filter.h"
-#include "spec.h"
+#include "oci/config.h"
+#include "lib/error.h"
+#include "seccomp/seccomp_filter.h"
+#include "oci/spec.h"
+#include "seccomp/seccomp_default.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -161,7 +162,7 @@ static void test_default_profile(void)
 	char *json;
 	size_t len;
 
-	if (oci_spec_default(&json, &len) < 0)
+	if (oci_spec_default(&json, &len, oci_seccomp_default_gen) < 0)
 		return;
 	oci_config_free(cfg);
 	cfg = oci_config_parse(json, len, "spec");

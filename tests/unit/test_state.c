@@ -1,6 +1,6 @@
 /* State JSON: round trip, and that a tampered file cannot set the status. */
-#include "error.h"
-#include "oci_state.h"
+#include "lib/error.h"
+#include "oci/oci_state.h"
 #include "tap.h"
 
 #include <stdlib.h>

@@ -1,0 +1,153 @@
+#include "lib/log.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+static int log_fd = -1;
+static int log_json;
+static enum log_level log_max = LOG_WARN;
+
+static const char *const level_names[] = {"error", "warning", "info", "debug"};
+
+int log_setup(const char *path, const char *format, const char *level, int debug)
+{
+	if (format != NULL) {
+		if (strcmp(format, "json") == 0)
+			log_json = 1;
+		else if (strcmp(format, "text") != 0)
+			return werr(0, "--log-format: must be text or json (got \"%s\")", format);
+	}
+	if (level != NULL) {
+		int found = 0;
+
+		for (int i = 0; i <= LOG_DEBUG; i++)
+			if (strcasecmp(level, level_names[i]) == 0 ||
+			    (i == LOG_WARN && strcasecmp(level, "warn") == 0)) {
+				log_max = (enum log_level)i;
+				found = 1;
+			}
+		if (!found)
+			return werr(0, "--log-level: unknown level \"%s\"", level);
+	}
+	if (debug)
+		log_max = LOG_DEBUG;
+	if (path != NULL && path[0] != '\0') {
+		log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+		if (log_fd < 0)
+			return werr(errno, "--log: cannot open %s", path);
+	}
+	return 0;
+}
+
+int log_is_debug(void)
+{
+	return log_max >= LOG_DEBUG;
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+void log_timestamp(char *buf, size_t len)
+{
+	struct timespec now;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%09ldZ", now.tv_nsec);
+}
+
+static void emit(enum log_level lvl, const char *msg, int to_stderr)
+{
+	char line[WERR_MAX + 256];
+	char ts[64];
+	int n;
+
+	log_timestamp(ts, sizeof(ts));
+
+	if (log_fd >= 0 && log_json) {
+		yajl_gen g = yajl_gen_alloc(NULL);
+		const unsigned char *out;
+		size_t len;
+
+		if (g != NULL) {
+			yajl_gen_map_open(g);
+			yajl_gen_string(g, (const unsigned char *)"level", 5);
+			yajl_gen_string(g, (const unsigned char *)level_names[lvl],
+			                strlen(level_names[lvl]));
+			yajl_gen_string(g, (const unsigned char *)"msg", 3);
+			yajl_gen_string(g, (const unsigned char *)msg, strlen(msg));
+			yajl_gen_string(g, (const unsigned char *)"time", 4);
+			yajl_gen_string(g, (const unsigned char *)ts, strlen(ts));
+			yajl_gen_map_close(g);
+			if (yajl_gen_get_buf(g, &out, &len) == yajl_gen_status_ok) {
+				write_all(log_fd, (const char *)out, len);
+				write_all(log_fd, "\n", 1);
+			}
+			yajl_gen_free(g);
+		}
+	} else if (log_fd >= 0) {
+		n = snprintf(line, sizeof(line), "%s %s: %s\n", ts, level_names[lvl], msg);
+		if (n > 0)
+			write_all(log_fd, line,
+			          (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
+	if (to_stderr) {
+		if (lvl == LOG_ERROR)
+			n = snprintf(line, sizeof(line), "ward: %s\n", msg);
+		else
+			n = snprintf(line, sizeof(line), "ward: %s: %s\n", level_names[lvl], msg);
+		if (n > 0)
+			write_all(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
+}
+
+void log_msg(enum log_level lvl, const char *fmt, ...)
+{
+	char msg[WERR_MAX];
+	va_list ap;
+	int saved = errno;
+
+	if (lvl > log_max)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Without a log file, warnings and debug output go to stderr. */
+	emit(lvl, msg, log_fd < 0);
+	errno = saved;
+}
+
+void log_fatal(const char *msg)
+{
+	emit(LOG_ERROR, msg, 1);
+}
+
+void log_close(void)
+{
+	if (log_fd >= 0)
+		close(log_fd);
+	log_fd = -1;
+}

@@ -1,0 +1,278 @@
+/* Resource figures of a container's cgroup, as runc's `events` prints them
+ * (cpu, memory, pids, blkio, hugetlb), read from v1 or v2 files wherever
+ * the host runs each controller. */
+#include "cgroup/cgroup_stats.h"
+#include "lib/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
+
+static int read_file(const char *dir, const char *path, const char *file, char *buf, size_t len)
+{
+	return dir ? cg_read(dir, path, file, buf, len) : -1;
+}
+
+/* A single number; "max" reads as 0 (unlimited). */
+static uint64_t num(const char *dir, const char *path, const char *file)
+{
+	char buf[64];
+
+	if (read_file(dir, path, file, buf, sizeof(buf)) < 0 || strncmp(buf, "max", 3) == 0)
+		return 0;
+	return strtoull(buf, NULL, 10);
+}
+
+/* "key value" lines (cpu.stat, memory.stat, memory.events, ...). */
+static uint64_t keyed(const char *dir, const char *path, const char *file, const char *key)
+{
+	char buf[8192];
+	size_t klen = strlen(key);
+
+	if (read_file(dir, path, file, buf, sizeof(buf)) < 0)
+		return 0;
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, key, klen) == 0 && l[klen] == ' ')
+			return strtoull(l + klen + 1, NULL, 10);
+	return 0;
+}
+
+static void gen_u64(yajl_gen g, const char *k, uint64_t v)
+{
+	char buf[32];
+
+	S(g, k);
+	yajl_gen_number(g, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRIu64, v));
+}
+
+static void gen_raw(yajl_gen g, const char *dir, const char *path, const char *file)
+{
+	char buf[8192];
+
+	S(g, "raw");
+	yajl_gen_map_open(g);
+	if (read_file(dir, path, file, buf, sizeof(buf)) == 0)
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			char *sp = strchr(l, ' ');
+
+			if (sp == NULL)
+				continue;
+			*sp = '\0';
+			gen_u64(g, l, strtoull(sp + 1, NULL, 10));
+		}
+	yajl_gen_map_close(g);
+}
+
+uint64_t cgroup_oom_kills(const struct cgroup *cg)
+{
+	if (cg->layout == CG_V2)
+		return keyed(cg->unified, cg->path, "memory.events", "oom_kill");
+	return keyed(cg_v1_dir(cg, "memory"), cg->path, "memory.oom_control", "oom_kill");
+}
+
+static void blkio_entry(yajl_gen g, const char *devno, const char *op, uint64_t v)
+{
+	unsigned maj = 0, min = 0;
+
+	if (sscanf(devno, "%u:%u", &maj, &min) != 2)
+		return;
+	yajl_gen_map_open(g);
+	gen_u64(g, "major", maj);
+	gen_u64(g, "minor", min);
+	S(g, "op");
+	S(g, op);
+	gen_u64(g, "value", v);
+	yajl_gen_map_close(g);
+}
+
+/* v1 "8:0 Read 123" lines ("Total N" skipped). */
+static void blkio_v1(yajl_gen g, const char *dir, const char *path, const char *file)
+{
+	char buf[16384];
+
+	yajl_gen_array_open(g);
+	if (read_file(dir, path, file, buf, sizeof(buf)) == 0)
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			char dev[32], op[16];
+			unsigned long long v;
+
+			if (sscanf(l, "%31s %15s %llu", dev, op, &v) == 3)
+				blkio_entry(g, dev, op, v);
+		}
+	yajl_gen_array_close(g);
+}
+
+/* v2 io.stat "8:0 rbytes=1 wbytes=2 rios=3 wios=4 ..." as runc maps it. */
+static void blkio_v2(yajl_gen g, const char *dir, const char *path, bool bytes)
+{
+	char buf[16384];
+
+	yajl_gen_array_open(g);
+	if (read_file(dir, path, "io.stat", buf, sizeof(buf)) == 0)
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			char dev[32];
+			unsigned long long r = 0, w = 0;
+			const char *rk = bytes ? "rbytes=" : "rios=",
+			           *wk = bytes ? "wbytes=" : "wios=";
+			char *p;
+
+			if (sscanf(l, "%31s", dev) != 1)
+				continue;
+			if ((p = strstr(l, rk)) != NULL)
+				r = strtoull(p + strlen(rk), NULL, 10);
+			if ((p = strstr(l, wk)) != NULL)
+				w = strtoull(p + strlen(wk), NULL, 10);
+			blkio_entry(g, dev, "Read", r);
+			blkio_entry(g, dev, "Write", w);
+		}
+	yajl_gen_array_close(g);
+}
+
+static void gen_blkio(const struct cgroup *cg, yajl_gen g)
+{
+	bool v2;
+	const char *d = cg_controller_dir(cg, "blkio", "io", &v2);
+
+	S(g, "blkio");
+	yajl_gen_map_open(g);
+	S(g, "ioServiceBytesRecursive");
+	if (v2)
+		blkio_v2(g, d, cg->path, true);
+	else
+		blkio_v1(g, d, cg->path, "blkio.throttle.io_service_bytes_recursive");
+	S(g, "ioServicedRecursive");
+	if (v2)
+		blkio_v2(g, d, cg->path, false);
+	else
+		blkio_v1(g, d, cg->path, "blkio.throttle.io_serviced_recursive");
+	yajl_gen_map_close(g);
+}
+
+/* One entry per huge page size the kernel has ("2MB": usage, max, failcnt). */
+static void gen_hugetlb(const struct cgroup *cg, yajl_gen g)
+{
+	bool v2;
+	const char *d = cg_controller_dir(cg, "hugetlb", "hugetlb", &v2);
+	DIR *sizes = opendir("/sys/kernel/mm/hugepages");
+	struct dirent *de;
+
+	S(g, "hugetlb");
+	yajl_gen_map_open(g);
+	while (d && sizes && (de = readdir(sizes)) != NULL) {
+		unsigned long kb;
+		char name[32], f[64];
+
+		if (sscanf(de->d_name, "hugepages-%lukB", &kb) != 1)
+			continue;
+		if (kb >= 1048576 && kb % 1048576 == 0)
+			snprintf(name, sizeof(name), "%luGB", kb / 1048576);
+		else if (kb >= 1024 && kb % 1024 == 0)
+			snprintf(name, sizeof(name), "%luMB", kb / 1024);
+		else
+			snprintf(name, sizeof(name), "%luKB", kb);
+		S(g, name);
+		yajl_gen_map_open(g);
+		snprintf(f, sizeof(f), v2 ? "hugetlb.%s.current" : "hugetlb.%s.usage_in_bytes",
+		         name);
+		gen_u64(g, "usage", num(d, cg->path, f));
+		snprintf(f, sizeof(f), v2 ? "hugetlb.%s.max" : "hugetlb.%s.max_usage_in_bytes",
+		         name);
+		gen_u64(g, "max", num(d, cg->path, f));
+		if (v2) {
+			snprintf(f, sizeof(f), "hugetlb.%s.events", name);
+			gen_u64(g, "failcnt", keyed(d, cg->path, f, "max"));
+		} else {
+			snprintf(f, sizeof(f), "hugetlb.%s.failcnt", name);
+			gen_u64(g, "failcnt", num(d, cg->path, f));
+		}
+		yajl_gen_map_close(g);
+	}
+	if (sizes)
+		closedir(sizes);
+	yajl_gen_map_close(g);
+}
+
+int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
+{
+	bool v2 = cg->layout == CG_V2;
+	const char *cpu = v2 ? cg->unified : cg_v1_dir(cg, "cpuacct");
+	const char *thr = v2 ? cg->unified : cg_v1_dir(cg, "cpu");
+	const char *mem = v2 ? cg->unified : cg_v1_dir(cg, "memory");
+	const char *pids = v2 ? cg->unified : cg_v1_dir(cg, "pids");
+	/* cpuacct.stat counts USER_HZ ticks. */
+	uint64_t tick_ns = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+
+	yajl_gen_map_open(g);
+	S(g, "cpu");
+	yajl_gen_map_open(g);
+	S(g, "usage");
+	yajl_gen_map_open(g);
+	if (v2) {
+		gen_u64(g, "total", keyed(cpu, cg->path, "cpu.stat", "usage_usec") * 1000);
+		gen_u64(g, "kernel", keyed(cpu, cg->path, "cpu.stat", "system_usec") * 1000);
+		gen_u64(g, "user", keyed(cpu, cg->path, "cpu.stat", "user_usec") * 1000);
+	} else {
+		char buf[4096];
+
+		gen_u64(g, "total", num(cpu, cg->path, "cpuacct.usage"));
+		S(g, "percpu");
+		yajl_gen_array_open(g);
+		if (read_file(cpu, cg->path, "cpuacct.usage_percpu", buf, sizeof(buf)) == 0)
+			for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t;
+			     t = strtok_r(NULL, " \n", &save))
+				yajl_gen_number(g, t, strlen(t));
+		yajl_gen_array_close(g);
+		gen_u64(g, "kernel", keyed(cpu, cg->path, "cpuacct.stat", "system") * tick_ns);
+		gen_u64(g, "user", keyed(cpu, cg->path, "cpuacct.stat", "user") * tick_ns);
+	}
+	yajl_gen_map_close(g);
+	S(g, "throttling");
+	yajl_gen_map_open(g);
+	gen_u64(g, "periods", keyed(thr, cg->path, "cpu.stat", "nr_periods"));
+	gen_u64(g, "throttledPeriods", keyed(thr, cg->path, "cpu.stat", "nr_throttled"));
+	gen_u64(g, "throttledTime",
+	        v2 ? keyed(thr, cg->path, "cpu.stat", "throttled_usec") * 1000
+	           : keyed(thr, cg->path, "cpu.stat", "throttled_time"));
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+
+	S(g, "memory");
+	yajl_gen_map_open(g);
+	S(g, "usage");
+	yajl_gen_map_open(g);
+	if (v2) {
+		gen_u64(g, "limit", num(mem, cg->path, "memory.max"));
+		gen_u64(g, "usage", num(mem, cg->path, "memory.current"));
+		gen_u64(g, "max", num(mem, cg->path, "memory.peak"));
+		gen_u64(g, "failcnt", keyed(mem, cg->path, "memory.events", "max"));
+	} else {
+		gen_u64(g, "limit", num(mem, cg->path, "memory.limit_in_bytes"));
+		gen_u64(g, "usage", num(mem, cg->path, "memory.usage_in_bytes"));
+		gen_u64(g, "max", num(mem, cg->path, "memory.max_usage_in_bytes"));
+		gen_u64(g, "failcnt", num(mem, cg->path, "memory.failcnt"));
+	}
+	yajl_gen_map_close(g);
+	gen_u64(g, "cache", keyed(mem, cg->path, "memory.stat", v2 ? "file" : "cache"));
+	gen_u64(g, "oomKills", cgroup_oom_kills(cg));
+	gen_raw(g, mem, cg->path, "memory.stat");
+	yajl_gen_map_close(g);
+
+	S(g, "pids");
+	yajl_gen_map_open(g);
+	gen_u64(g, "current", num(pids, cg->path, "pids.current"));
+	gen_u64(g, "limit", num(pids, cg->path, "pids.max"));
+	yajl_gen_map_close(g);
+	gen_blkio(cg, g);
+	gen_hugetlb(cg, g);
+	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : werr(ENOMEM, "stats");
+}

@@ -1,0 +1,234 @@
+/* linux.resources → the files of the cgroup v1 controllers. */
+#include "cgroup/cgroup_res.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define W(file, v, field)                                                                          \
+	do {                                                                                       \
+		if (cg_write_i64(x, file, (int64_t)(v)) < 0)                                       \
+			return werr_ctx("linux.resources.%s", field);                              \
+	} while (0)
+
+int cg1_memory(const struct cg_res *x)
+{
+	const struct oci_memory *m = x->r->memory;
+
+	if (m->has_limit)
+		W("memory.limit_in_bytes", m->limit, "memory.limit");
+	/* OCI swap is memory+swap, as memsw in v1. */
+	if (m->has_swap)
+		W("memory.memsw.limit_in_bytes", m->swap, "memory.swap");
+	if (m->has_reservation)
+		W("memory.soft_limit_in_bytes", m->reservation, "memory.reservation");
+	if (m->has_swappiness)
+		W("memory.swappiness", m->swappiness, "memory.swappiness");
+	if (m->disable_oom_killer)
+		W("memory.oom_control", 1, "memory.disableOOMKiller");
+	/* Hierarchical accounting is always on since Linux 5.x; only asking
+	 * for it off can fail, and then it should. */
+	if (m->use_hierarchy)
+		W("memory.use_hierarchy", 1, "memory.useHierarchy");
+	return 0;
+}
+
+int cg1_cpu(const struct cg_res *x)
+{
+	const struct oci_cpu *c = x->r->cpu;
+
+	if (c->has_shares)
+		W("cpu.shares", c->shares, "cpu.shares");
+	if (c->has_period)
+		W("cpu.cfs_period_us", c->period, "cpu.period");
+	if (c->has_quota)
+		W("cpu.cfs_quota_us", c->quota, "cpu.quota");
+	if (c->has_burst)
+		W("cpu.cfs_burst_us", c->burst, "cpu.burst");
+	if (c->has_realtime_period)
+		W("cpu.rt_period_us", c->realtime_period, "cpu.realtimePeriod");
+	if (c->has_realtime_runtime)
+		W("cpu.rt_runtime_us", c->realtime_runtime, "cpu.realtimeRuntime");
+	if (c->has_idle)
+		W("cpu.idle", c->idle, "cpu.idle");
+	return 0;
+}
+
+/* cpuset files read the same on v1 and v2. */
+int cg_cpuset(const struct cg_res *x)
+{
+	const struct oci_cpu *c = x->r->cpu;
+
+	if (c->cpus && c->cpus[0] && cg_write(x->dir, x->path, "cpuset.cpus", c->cpus) < 0)
+		return werr_ctx("linux.resources.cpu.cpus");
+	if (c->mems && c->mems[0] && cg_write(x->dir, x->path, "cpuset.mems", c->mems) < 0)
+		return werr_ctx("linux.resources.cpu.mems");
+	return 0;
+}
+
+int cg_pids(const struct cg_res *x)
+{
+	if (cg_write_max(x, "pids.max", x->r->pids->limit > 0 ? x->r->pids->limit : -1) < 0)
+		return werr_ctx("linux.resources.pids.limit");
+	return 0;
+}
+
+/* "maj:min value" lines, one write each (the kernel takes one per write). */
+static int dev_lines(const struct cg_res *x, const char *file, const struct oci_throttle_device *t,
+                     size_t n, const char *field)
+{
+	char line[96];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %" PRIu64, t[i].major,
+		         t[i].minor, t[i].rate);
+		if (cg_write(x->dir, x->path, file, line) < 0)
+			return werr_ctx("linux.resources.blockIO.%s[%zu]", field, i);
+	}
+	return 0;
+}
+
+/* Weights: CFQ's blkio.weight, or BFQ's blkio.bfq.weight on kernels
+ * without CFQ (removed in 5.0), as runc does. */
+static const char *weight_file(const struct cg_res *x, const char *cfq, const char *bfq)
+{
+	char f[PATH_MAX * 2 + 64];
+
+	snprintf(f, sizeof(f), "%s%s/%s", x->dir, x->path, cfq);
+	return access(f, F_OK) == 0 ? cfq : bfq;
+}
+
+int cg1_blkio(const struct cg_res *x)
+{
+	const struct oci_blockio *b = x->r->block_io;
+
+	if (b->has_weight &&
+	    cg_write_i64(x, weight_file(x, "blkio.weight", "blkio.bfq.weight"), b->weight) < 0)
+		return werr_ctx("linux.resources.blockIO.weight");
+	if (b->has_leaf_weight && cg_write_i64(x, "blkio.leaf_weight", b->leaf_weight) < 0)
+		return werr_ctx("linux.resources.blockIO.leafWeight");
+	for (size_t i = 0; i < b->n_weight_device; i++) {
+		const struct oci_weight_device *w = &b->weight_device[i];
+		char line[96];
+
+		if (w->has_weight) {
+			snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %u", w->major,
+			         w->minor, w->weight);
+			if (cg_write(
+			        x->dir, x->path,
+			        weight_file(x, "blkio.weight_device", "blkio.bfq.weight_device"),
+			        line) < 0)
+				return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
+		}
+		if (w->has_leaf_weight) {
+			snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %u", w->major,
+			         w->minor, w->leaf_weight);
+			if (cg_write(x->dir, x->path, "blkio.leaf_weight_device", line) < 0)
+				return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
+		}
+	}
+	if (dev_lines(x, "blkio.throttle.read_bps_device", b->throttle_read_bps,
+	              b->n_throttle_read_bps, "throttleReadBpsDevice") < 0 ||
+	    dev_lines(x, "blkio.throttle.write_bps_device", b->throttle_write_bps,
+	              b->n_throttle_write_bps, "throttleWriteBpsDevice") < 0 ||
+	    dev_lines(x, "blkio.throttle.read_iops_device", b->throttle_read_iops,
+	              b->n_throttle_read_iops, "throttleReadIOPSDevice") < 0 ||
+	    dev_lines(x, "blkio.throttle.write_iops_device", b->throttle_write_iops,
+	              b->n_throttle_write_iops, "throttleWriteIOPSDevice") < 0)
+		return -1;
+	return 0;
+}
+
+/* hugetlb.<size>.limit_in_bytes on v1, hugetlb.<size>.max on v2. */
+int cg_hugetlb(const struct cg_res *x, const char *suffix)
+{
+	for (size_t i = 0; i < x->r->n_hugepage_limits; i++) {
+		const struct oci_hugepage_limit *h = &x->r->hugepage_limits[i];
+		char file[64];
+
+		snprintf(file, sizeof(file), "hugetlb.%s.%s", h->page_size, suffix);
+		if (cg_write_i64(x, file, (int64_t)h->limit) < 0)
+			return werr_ctx("linux.resources.hugepageLimits[%zu]", i);
+	}
+	return 0;
+}
+
+int cg1_hugetlb(const struct cg_res *x)
+{
+	return cg_hugetlb(x, "limit_in_bytes");
+}
+
+int cg1_net_cls(const struct cg_res *x)
+{
+	if (cg_write_i64(x, "net_cls.classid", x->r->network->class_id) < 0)
+		return werr_ctx("linux.resources.network.classID");
+	return 0;
+}
+
+int cg1_net_prio(const struct cg_res *x)
+{
+	const struct oci_network *n = x->r->network;
+
+	for (size_t i = 0; i < n->n_priorities; i++) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "%s %u", n->priorities[i].name,
+		         n->priorities[i].priority);
+		if (cg_write(x->dir, x->path, "net_prio.ifpriomap", line) < 0)
+			return werr_ctx("linux.resources.network.priorities[%zu]", i);
+	}
+	return 0;
+}
+
+/* rdma.max reads the same on v1 and v2. */
+int cg_rdma(const struct cg_res *x)
+{
+	for (size_t i = 0; i < x->r->n_rdma; i++) {
+		const struct oci_rdma *d = &x->r->rdma[i];
+		char line[160], h[32] = "", o[32] = "";
+
+		if (d->has_hca_handles)
+			snprintf(h, sizeof(h), " hca_handle=%u", d->hca_handles);
+		if (d->has_hca_objects)
+			snprintf(o, sizeof(o), " hca_object=%u", d->hca_objects);
+		snprintf(line, sizeof(line), "%s%s%s", d->device, h, o);
+		if (cg_write(x->dir, x->path, "rdma.max", line) < 0)
+			return werr_ctx("linux.resources.rdma.%s", d->device);
+	}
+	return 0;
+}
+
+int cg1_devices(const struct cg_res *x)
+{
+	struct cg_dev_rule *rules = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (cg_device_rules(x->r, x->l, &rules, &n) < 0)
+		return -1;
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		const struct cg_dev_rule *d = &rules[i];
+		char line[96], maj[24] = "*", min[24] = "*";
+
+		if (d->major >= 0)
+			snprintf(maj, sizeof(maj), "%" PRId64, d->major);
+		if (d->minor >= 0)
+			snprintf(min, sizeof(min), "%" PRId64, d->minor);
+		if (d->type == 'a')
+			snprintf(line, sizeof(line), "a");
+		else
+			snprintf(line, sizeof(line), "%c %s:%s %s%s%s", d->type, maj, min,
+			         d->access & CG_DEV_READ ? "r" : "",
+			         d->access & CG_DEV_WRITE ? "w" : "",
+			         d->access & CG_DEV_MKNOD ? "m" : "");
+		r = cg_write(x->dir, x->path, d->allow ? "devices.allow" : "devices.deny", line);
+		if (r < 0)
+			werr_ctx("%s[%zu]", d->field, d->index);
+	}
+	free(rules);
+	return r;
+}

@@ -1,0 +1,291 @@
+/* ward check [--profile P] [--format text|json] BUNDLE
+ *
+ * The policy's analysis without creating anything: what the container
+ * would reach (mounts and host paths, devices, capabilities, namespaces,
+ * network, environment names, limits, seccomp) and what ward would change
+ * or refuse. Exit 0: allowed, 1: refused, 2: bad input. */
+#include "cli/commands.h"
+#include "lib/error.h"
+#include "lib/log.h"
+#include "rootfs/mount_opts.h"
+#include "oci/names.h"
+#include "policy/prepare.h"
+#include "container/report_out.h"
+#include "linux/sysctl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_REFUSED  1
+#define EXIT_BADINPUT 2
+
+static const char *kind_name(enum finding_kind k)
+{
+	return k == FIND_ADJUST ? "adjust" : k == FIND_REFUSE ? "refuse" : "note";
+}
+
+static void findings(struct rout *o, const struct policy_ctx *x, enum finding_kind k,
+                     const char *title)
+{
+	rout_list(o, title);
+	for (size_t i = 0; i < x->n_f; i++) {
+		const struct finding *f = &x->f[i];
+
+		if (f->kind != k)
+			continue;
+		rout_obj(o, NULL);
+		rout_str(o, "field", f->field);
+		if (k == FIND_ADJUST) {
+			rout_str(o, "old", f->old);
+			rout_str(o, "new", f->now);
+			rout_str(o, "rule", f->rule);
+		} else {
+			rout_str(o, "reason", f->why);
+		}
+		if (k == FIND_REFUSE)
+			rout_str(o, "optOut", f->optout[0] ? f->optout : "(none)");
+		rout_obj_end(o);
+	}
+	rout_list_end(o);
+	(void)kind_name;
+}
+
+static bool adjusted(const struct policy_ctx *x, const char *field)
+{
+	for (size_t i = 0; i < x->n_f; i++)
+		if (x->f[i].kind == FIND_ADJUST && strcmp(x->f[i].field, field) == 0)
+			return true;
+	return false;
+}
+
+static void limit(struct rout *o, const struct policy_ctx *x, const char *name, const char *field,
+                  bool set, int64_t v)
+{
+	rout_obj(o, name);
+	rout_str(o, "state", !set || v <= 0 ? "missing" : adjusted(x, field) ? "defaulted" : "set");
+	if (set && v > 0)
+		rout_int(o, "value", v);
+	rout_obj_end(o);
+}
+
+static void reach_mounts(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
+{
+	rout_obj(o, "rootfs");
+	rout_str(o, "path", c->root->path);
+	rout_bool(o, "writable", !c->root->readonly);
+	rout_obj_end(o);
+	rout_list(o, "mounts");
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		const struct oci_mount *m = &c->mounts[i];
+		bool ro = false, bind = mount_is_bind(m);
+		const struct host_path *src =
+		    x->facts && i < x->facts->n_mounts ? &x->facts->mounts[i] : NULL;
+
+		for (size_t k = 0; k < m->n_options; k++)
+			ro = ro || strcmp(m->options[k], "ro") == 0 ||
+			     strcmp(m->options[k], "rro") == 0;
+		rout_obj(o, NULL);
+		rout_str(o, "destination", m->destination);
+		rout_str(o, "type", bind ? "bind" : m->type ? m->type : "(none)");
+		if (bind && m->source)
+			rout_str(o, "hostPath", src && src->resolved ? src->real : m->source);
+		rout_bool(o, "writable", !ro);
+		rout_obj_end(o);
+	}
+	rout_list_end(o);
+}
+
+static void reach_namespaces(struct rout *o, const struct oci_config *c)
+{
+	static const int all[] = {CLONE_NEWPID, CLONE_NEWNET,  CLONE_NEWIPC,   CLONE_NEWUTS,
+	                          CLONE_NEWNS,  CLONE_NEWUSER, CLONE_NEWCGROUP};
+	const struct oci_namespace *net = oci_config_namespace(c, CLONE_NEWNET);
+	const struct oci_linux *l = c->linux;
+
+	rout_obj(o, "namespaces");
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		const struct oci_namespace *n = oci_config_namespace(c, all[i]);
+		char v[PATH_MAX + 16];
+
+		if (n == NULL)
+			snprintf(v, sizeof(v), "host (shared)");
+		else if (n->path && n->path[0])
+			snprintf(v, sizeof(v), "joined %s", n->path);
+		else
+			snprintf(v, sizeof(v), "new");
+		rout_str(o, oci_ns_type(all[i]), v);
+	}
+	rout_obj_end(o);
+	rout_str(o, "network",
+	         net == NULL                 ? "the host's network"
+	         : net->path && net->path[0] ? "another namespace's network (joined)"
+	                                     : "none: a new namespace with only loopback");
+	if (l && oci_config_namespace(c, CLONE_NEWUSER) && l->n_uid_mappings) {
+		char m[96];
+
+		snprintf(m, sizeof(m), "container 0 = host uid %u (%u ids)",
+		         l->uid_mappings[0].host_id, l->uid_mappings[0].size);
+		rout_str(o, "userMapping", m);
+	}
+}
+
+static void reach_process(struct rout *o, const struct oci_config *c)
+{
+	const struct oci_process *p = c->process;
+	static const char *const sets[] = {"bounding", "effective", "permitted", "inheritable",
+	                                   "ambient"};
+
+	rout_obj(o, "capabilities");
+	for (int s = 0; s < 5; s++) {
+		const struct oci_caps *cp = p->capabilities;
+		uint64_t v = !cp      ? 0
+		             : s == 0 ? cp->bounding
+		             : s == 1 ? cp->effective
+		             : s == 2 ? cp->permitted
+		             : s == 3 ? cp->inheritable
+		                      : cp->ambient;
+
+		rout_list(o, sets[s]);
+		for (int k = 0; k <= oci_cap_last(); k++)
+			if (v & (1ULL << k))
+				rout_item(o, oci_cap_name(k));
+		rout_list_end(o);
+	}
+	rout_obj_end(o);
+	rout_bool(o, "noNewPrivileges", p->no_new_privileges);
+	rout_obj(o, "user");
+	rout_int(o, "uid", p->user ? p->user->uid : 0);
+	rout_int(o, "gid", p->user ? p->user->gid : 0);
+	rout_obj_end(o);
+	rout_list(o, "environmentNames");
+	for (size_t i = 0; i < p->n_env; i++) {
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p->env[i], "="), p->env[i]);
+		rout_item(o, name);
+	}
+	rout_list_end(o);
+}
+
+static void reach_devices(struct rout *o, const struct oci_config *c)
+{
+	const struct oci_linux *l = c->linux;
+	const struct oci_resources *r = l ? l->resources : NULL;
+	bool all = false;
+
+	rout_list(o, "devices");
+	for (size_t i = 0; l && i < l->n_devices; i++) {
+		char d[PATH_MAX + 48];
+
+		snprintf(d, sizeof(d), "%s (%s %" PRId64 ":%" PRId64 ")", l->devices[i].path,
+		         l->devices[i].type, l->devices[i].major, l->devices[i].minor);
+		rout_item(o, d);
+	}
+	rout_list_end(o);
+	for (size_t i = 0; r && i < r->n_devices; i++)
+		if (r->devices[i].allow && (!r->devices[i].type || r->devices[i].type[0] == 'a'))
+			all = true;
+		else if (!r->devices[i].allow &&
+		         (!r->devices[i].type || r->devices[i].type[0] == 'a'))
+			all = false;
+	rout_str(o, "deviceCgroup",
+	         !r || r->n_devices == 0 ? "no rules (ward's default nodes only exist)"
+	         : all                   ? "allows every device"
+	                                 : "deny by default, listed devices allowed");
+}
+
+static void reach_limits(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
+{
+	const struct oci_resources *r = c->linux ? c->linux->resources : NULL;
+	const struct oci_seccomp *sc = c->linux ? c->linux->seccomp : NULL;
+
+	rout_obj(o, "limits");
+	limit(o, x, "memory", ".linux.resources.memory.limit",
+	      r && r->memory && r->memory->has_limit, r && r->memory ? r->memory->limit : 0);
+	limit(o, x, "cpuQuota", ".linux.resources.cpu.quota", r && r->cpu && r->cpu->has_quota,
+	      r && r->cpu ? r->cpu->quota : 0);
+	limit(o, x, "pids", ".linux.resources.pids.limit", r && r->pids,
+	      r && r->pids ? r->pids->limit : 0);
+	rout_obj_end(o);
+	rout_str(o, "seccomp",
+	         sc == NULL                      ? "none: every system call is allowed"
+	         : adjusted(x, ".linux.seccomp") ? "ward's built-in profile (defaulted)"
+	         : sc->default_action && strcmp(sc->default_action, "SCMP_ACT_ALLOW") == 0
+	             ? "the config's (allows by default)"
+	             : "the config's (denies by default)");
+}
+
+int cmd_check(struct globals *g, int argc, char **argv)
+{
+	const char *format = "text", *profile = g->profile;
+	const struct opt opts[] = {{"profile", 0, OPT_STR, &profile},
+	                           {"format", 'f', OPT_STR, &format}};
+	struct policy_run pr = {0};
+	struct policy_ctx *x = &pr.x;
+	struct policy_input pin = {
+	    .policy_path = g->policy, .cli_profile = NULL, .argv0 = g->argv0};
+	struct oci_config *cfg = NULL;
+	char bundle[PATH_MAX];
+	struct rout o;
+	char *pos[1];
+	size_t n_pos;
+	int rc = EXIT_BADINPUT;
+
+	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0)
+		goto bad;
+	if (n_pos != 1) {
+		werr(0, "check: give one bundle directory");
+		goto bad;
+	}
+	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+		werr(0, "check: --format must be text or json");
+		goto bad;
+	}
+	if (realpath(pos[0], bundle) == NULL) {
+		werr(errno, "bundle %s", pos[0]);
+		goto bad;
+	}
+	pin.cli_profile = profile;
+	pin.bundle = bundle;
+	if ((cfg = oci_config_load(bundle)) == NULL || policy_prepare(&pin, cfg, &pr) < 0)
+		goto bad;
+	/* Refused in every profile (ward cannot apply it safely). */
+	if (sysctl_check(cfg) < 0 && policy_refuse(x, ".linux->sysctl", NULL, "%s", werr_msg()) < 0)
+		goto bad;
+	if (rout_init(&o, strcmp(format, "json") == 0, stdout) < 0)
+		goto bad;
+	rout_str(&o, "bundle", bundle);
+	rout_str(&o, "profile", profile_name(x->profile));
+	rout_str(&o, "profileFrom", x->profile_from);
+	rout_str(&o, "verdict", x->n_refused ? "refused" : "allowed");
+	findings(&o, x, FIND_REFUSE, "refusals");
+	findings(&o, x, FIND_ADJUST, "adjustments");
+	findings(&o, x, FIND_NOTE, "notes");
+	rout_list(&o, "optOuts");
+	for (size_t i = 0; i < x->n_optouts; i++)
+		rout_item(&o, x->optouts[i]);
+	rout_list_end(&o);
+	rout_obj(&o, "reach");
+	reach_mounts(&o, cfg, x);
+	reach_namespaces(&o, cfg);
+	reach_process(&o, cfg);
+	reach_devices(&o, cfg);
+	reach_limits(&o, cfg, x);
+	rout_obj_end(&o);
+	rout_finish(&o);
+	if (strcmp(format, "json") == 0)
+		putchar('\n');
+	rc = x->n_refused ? EXIT_REFUSED : 0;
+	goto out;
+bad:
+	log_fatal(werr_msg());
+out:
+	policy_run_free(&pr);
+	oci_config_free(cfg);
+	return rc;
+}

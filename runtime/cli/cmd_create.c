@@ -1,0 +1,134 @@
+#include "cli/create_cli.h"
+#include "lib/error.h"
+#include "policy/prepare.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* systemd socket activation (sd_listen_fds): when ward itself was started
+ * with LISTEN_FDS=N, fds 3..3+N-1 go to the container too, before the
+ * --preserve-fds ones, and its process is told so (it is pid 1 there). */
+static int add_listen_fds(struct oci_config *cfg, int *preserve)
+{
+	const char *lf = getenv("LISTEN_FDS");
+	struct oci_process *p = cfg->process;
+	char **env;
+	char *end;
+	long n;
+
+	if (lf == NULL || lf[0] == '\0')
+		return 0;
+	n = strtol(lf, &end, 10);
+	if (*end || n < 0 || n > 1024)
+		return werr(0, "LISTEN_FDS=\"%s\" is not a number of fds", lf);
+	if (n == 0)
+		return 0;
+	env = realloc(p->env, (p->n_env + 3) * sizeof(*env));
+	if (env == NULL)
+		return werr(ENOMEM, "out of memory");
+	p->env = env;
+	env[p->n_env] = NULL;
+	if (asprintf(&env[p->n_env], "LISTEN_FDS=%ld", n) < 0)
+		return werr(ENOMEM, "out of memory");
+	env[p->n_env + 1] = strdup("LISTEN_PID=1");
+	env[p->n_env + 2] = NULL;
+	if (env[p->n_env + 1] == NULL) {
+		free(env[p->n_env]);
+		env[p->n_env] = NULL;
+		return werr(ENOMEM, "out of memory");
+	}
+	p->n_env += 2;
+	*preserve += (int)n;
+	return 0;
+}
+
+int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
+                    struct container *c, int *pidfd)
+{
+	char bundle[PATH_MAX];
+	char path[PATH_MAX + 16];
+	struct oci_config *cfg;
+	struct policy_run pr;
+	const struct policy_input pin = {.policy_path = g->policy,
+	                                 .cli_profile = g->profile,
+	                                 .argv0 = g->argv0,
+	                                 .bundle = bundle};
+	char *json;
+	size_t len;
+	struct create_opts o = {.id = id,
+	                        .bundle = bundle,
+	                        .pid_file = cc->pid_file,
+	                        .console_socket = cc->console_socket,
+	                        .no_pivot = cc->no_pivot,
+	                        .preserve_fds = cc->preserve_fds};
+	int r;
+
+	if (realpath(cc->bundle, bundle) == NULL)
+		return werr(errno, "bundle %s", cc->bundle);
+	if (cli_root(g) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/config.json", bundle);
+	if (oci_read_file(path, &json, &len) < 0)
+		return werr_ctx("bundle %s", bundle);
+	cfg = oci_config_parse(json, len, "config.json");
+	if (cfg == NULL) {
+		free(json);
+		return werr_ctx("bundle %s", bundle);
+	}
+	if (cfg->process->terminal && !cc->console_socket) {
+		oci_config_free(cfg);
+		free(json);
+		return werr(0, "config.json: .process.terminal needs --console-socket (ward does "
+		               "not relay a terminal itself)");
+	}
+	if (!cfg->process->terminal && cc->console_socket) {
+		oci_config_free(cfg);
+		free(json);
+		return werr(0, "--console-socket is for process.terminal, which config.json does "
+		               "not set");
+	}
+	if (add_listen_fds(cfg, &o.preserve_fds) < 0) {
+		oci_config_free(cfg);
+		free(json);
+		return -1;
+	}
+	/* The hardening policy: refuse, or fill the gaps (recorded). */
+	r = policy_prepare(&pin, cfg, &pr);
+	if (r == 0 && pr.x.n_refused)
+		r = policy_refusal_error(&pr.x);
+	if (r == 0)
+		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
+	if (r == 0) {
+		o.config_json = json;
+		o.config_len = len;
+		o.policy = &pr.x;
+		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+	}
+	free(o.policy_record);
+	policy_run_free(&pr);
+	oci_config_free(cfg);
+	free(json);
+	return r;
+}
+
+int cmd_create(struct globals *g, int argc, char **argv)
+{
+	struct create_cli cc = {.bundle = "."};
+	const struct opt opts[] = {CREATE_CLI_OPTS(cc)};
+	struct container c;
+	char *pos[1];
+	size_t n_pos;
+
+	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
+	        0 ||
+	    cli_one_id("create", n_pos) < 0)
+		return -1;
+	if (create_from_cli(g, &cc, pos[0], &c, NULL) < 0)
+		return -1;
+	store_close(&c);
+	return 0;
+}

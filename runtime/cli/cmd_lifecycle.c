@@ -1,0 +1,60 @@
+/* start, kill, delete: the commands that act on one existing container. */
+#include <errno.h>
+#include "cli/commands.h"
+#include "container/container.h"
+#include "lib/error.h"
+#include "container/signals.h"
+
+#include <signal.h>
+
+int cmd_start(struct globals *g, int argc, char **argv)
+{
+	struct container c;
+	char *pos[1];
+	size_t n_pos;
+	int r;
+
+	if (cli_open_container(g, "start", argc, argv, NULL, 0, pos, 1, &n_pos, true, &c) < 0)
+		return -1;
+	r = container_start(&c);
+	store_close(&c);
+	return r;
+}
+
+int cmd_kill(struct globals *g, int argc, char **argv)
+{
+	bool all = false;
+	const struct opt opts[] = {{"all", 'a', OPT_FLAG, &all}};
+	struct container c;
+	char *pos[2];
+	size_t n_pos;
+	int sig = SIGTERM, r;
+
+	if (cli_open_container(g, "kill", argc, argv, opts, 1, pos, 2, &n_pos, false, &c) < 0)
+		return -1;
+	if (n_pos == 2 && (sig = signal_parse(pos[1])) < 0) {
+		store_close(&c);
+		return -1;
+	}
+	r = container_signal(&c, sig, all);
+	store_close(&c);
+	return r;
+}
+
+int cmd_delete(struct globals *g, int argc, char **argv)
+{
+	bool force = false;
+	const struct opt opts[] = {{"force", 'f', OPT_FLAG, &force}};
+	struct container c;
+	char *pos[1];
+	size_t n_pos;
+	int r;
+
+	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0)
+		/* As runc: deleting what is not there is done, when forced
+		 * (engines clean up after a failed create this way). */
+		return force && werr_errno() == ENOENT ? 0 : -1;
+	r = container_destroy(&c, force);
+	store_close(&c);
+	return r;
+}

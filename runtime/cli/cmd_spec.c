@@ -1,0 +1,46 @@
+#include "cli/commands.h"
+#include "lib/error.h"
+#include "oci/spec.h"
+#include "seccomp/seccomp_default.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int cmd_spec(struct globals *g, int argc, char **argv)
+{
+	const char *bundle = ".";
+	const struct opt opts[] = {{"bundle", 'b', OPT_STR, &bundle}};
+	char path[PATH_MAX];
+	size_t n_pos, len;
+	char *json;
+	ssize_t n;
+	int fd;
+
+	(void)g;
+	if (cli_parse(argc, argv, opts, 1, NULL, 0, &n_pos, false) < 0)
+		return -1;
+	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path))
+		return werr(ENAMETOOLONG, "--bundle");
+	if (oci_spec_default(&json, &len, oci_seccomp_default_gen) < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		free(json);
+		return werr(errno, "%s", path);
+	}
+	n = write(fd, json, len);
+	free(json);
+	if (n != (ssize_t)len || write(fd, "\n", 1) != 1) {
+		int e = errno;
+
+		close(fd);
+		unlink(path);
+		return werr(e, "writing %s", path);
+	}
+	close(fd);
+	return 0;
+}

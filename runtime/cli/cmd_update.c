@@ -1,0 +1,204 @@
+/* update: change the cgroup limits of a live container, from a
+ * LinuxResources JSON (--resources FILE, or - for stdin, as Podman and
+ * containerd call it) and/or runc's flags, which win over the file. */
+#include "cgroup/cgroup.h"
+#include "cli/commands.h"
+#include "container/container.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define UPDATE_MAX_JSON (1u << 20)
+
+struct update_cli {
+	const char *resources, *memory, *memory_swap, *memory_reservation, *pids_limit, *cpu_shares,
+	    *cpu_quota, *cpu_period, *cpuset_cpus, *cpuset_mems;
+};
+
+/* "123", "64k", "512m", "2g"; -1 for unlimited. */
+static int parse_size(const char *s, const char *opt, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s)
+		return werr(0, "update: --%s \"%s\" is not a size", opt, s);
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v *= 1024LL;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v *= 1024LL * 1024;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v *= 1024LL * 1024 * 1024;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return werr(0, "update: --%s \"%s\" is not a size", opt, s);
+	*out = v;
+	return 0;
+}
+
+static int read_resources(const char *path, struct oci_resources **out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (strcmp(path, "-") == 0) {
+		size_t cap = 4096;
+		ssize_t n;
+
+		buf = malloc(cap);
+		while (buf && (n = read(0, buf + len, cap - len - 1)) > 0) {
+			len += (size_t)n;
+			if (len + 1 == cap) {
+				char *nb = cap < UPDATE_MAX_JSON ? realloc(buf, cap *= 2) : NULL;
+
+				if (nb == NULL) {
+					free(buf);
+					return werr(E2BIG,
+					            "update: --resources from stdin is too large");
+				}
+				buf = nb;
+			}
+		}
+		if (buf == NULL)
+			return werr(ENOMEM, "out of memory");
+		buf[len] = '\0';
+	} else if (oci_read_file(path, &buf, &len) < 0) {
+		return werr_ctx("update: --resources");
+	}
+	*out = jdecode_document(&oci_resources_schema, buf, len, OCI_MAX_DEPTH,
+	                        strcmp(path, "-") == 0 ? "resources (stdin)" : path);
+	free(buf);
+	return *out ? 0 : -1;
+}
+
+static int apply_flags(const struct update_cli *u, struct oci_resources *r)
+{
+	int64_t v;
+
+	if (u->memory || u->memory_swap || u->memory_reservation) {
+		if (r->memory == NULL)
+			r->memory = calloc(1, sizeof(*r->memory));
+		if (r->memory == NULL)
+			return werr(ENOMEM, "out of memory");
+		if (u->memory && (parse_size(u->memory, "memory", &v) < 0 ||
+		                  (r->memory->limit = v, r->memory->has_limit = true, 0)))
+			return -1;
+		if (u->memory_swap && (parse_size(u->memory_swap, "memory-swap", &v) < 0 ||
+		                       (r->memory->swap = v, r->memory->has_swap = true, 0)))
+			return -1;
+		if (u->memory_reservation &&
+		    (parse_size(u->memory_reservation, "memory-reservation", &v) < 0 ||
+		     (r->memory->reservation = v, r->memory->has_reservation = true, 0)))
+			return -1;
+	}
+	if (u->pids_limit) {
+		if (r->pids == NULL && (r->pids = calloc(1, sizeof(*r->pids))) == NULL)
+			return werr(ENOMEM, "out of memory");
+		if (parse_size(u->pids_limit, "pids-limit", &r->pids->limit) < 0)
+			return -1;
+	}
+	if (u->cpu_shares || u->cpu_quota || u->cpu_period || u->cpuset_cpus || u->cpuset_mems) {
+		if (r->cpu == NULL && (r->cpu = calloc(1, sizeof(*r->cpu))) == NULL)
+			return werr(ENOMEM, "out of memory");
+		if (u->cpu_shares && (parse_size(u->cpu_shares, "cpu-shares", &v) < 0 ||
+		                      (r->cpu->shares = (uint64_t)v, r->cpu->has_shares = true, 0)))
+			return -1;
+		if (u->cpu_quota && (parse_size(u->cpu_quota, "cpu-quota", &v) < 0 ||
+		                     (r->cpu->quota = v, r->cpu->has_quota = true, 0)))
+			return -1;
+		if (u->cpu_period && (parse_size(u->cpu_period, "cpu-period", &v) < 0 ||
+		                      (r->cpu->period = (uint64_t)v, r->cpu->has_period = true, 0)))
+			return -1;
+		/* Borrowed strings: cleared before the struct is freed. */
+		if (u->cpuset_cpus)
+			r->cpu->cpus = (char *)u->cpuset_cpus;
+		if (u->cpuset_mems)
+			r->cpu->mems = (char *)u->cpuset_mems;
+	}
+	return 0;
+}
+
+int cmd_update(struct globals *g, int argc, char **argv)
+{
+	struct update_cli u = {0};
+	const struct opt opts[] = {
+	    {"resources", 'r', OPT_STR, &u.resources},
+	    {"memory", 0, OPT_STR, &u.memory},
+	    {"memory-swap", 0, OPT_STR, &u.memory_swap},
+	    {"memory-reservation", 0, OPT_STR, &u.memory_reservation},
+	    {"pids-limit", 0, OPT_STR, &u.pids_limit},
+	    {"cpu-shares", 0, OPT_STR, &u.cpu_shares},
+	    {"cpu-quota", 0, OPT_STR, &u.cpu_quota},
+	    {"cpu-period", 0, OPT_STR, &u.cpu_period},
+	    {"cpuset-cpus", 0, OPT_STR, &u.cpuset_cpus},
+	    {"cpuset-mems", 0, OPT_STR, &u.cpuset_mems},
+	};
+	struct oci_resources *r = NULL;
+	struct oci_config *saved = NULL;
+	struct container c = {.dirfd = -1};
+	struct cgroup cg;
+	char *pos[1];
+	size_t n_pos;
+	int ret = -1;
+
+	if (cli_open_container(g, "update", argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos,
+	                       1, &n_pos, true, &c) < 0)
+		goto out;
+	if (c.status != ST_CREATED && c.status != ST_RUNNING && c.status != ST_PAUSED) {
+		werr(0, "container \"%s\" is %s: only a live container can be updated", c.id,
+		     status_name(c.status));
+		goto out;
+	}
+	if (u.resources ? read_resources(u.resources, &r) < 0 : (r = calloc(1, sizeof(*r))) == NULL)
+		goto out;
+	if (apply_flags(&u, r) < 0)
+		goto out;
+	if (c.st->cgroup_path == NULL || cgroup_init(&cg, c.st->cgroup_path, c.id) < 0) {
+		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
+		goto out;
+	}
+	/* Device rules keep the container's own devices allowed. */
+	saved = store_load_config(&c);
+	{
+		struct oci_linux l = {.resources = r};
+
+		if (saved && saved->linux) {
+			l.devices = saved->linux->devices;
+			l.n_devices = saved->linux->n_devices;
+		}
+		ret = cgroup_apply(&cg, &l);
+	}
+out:
+	if (r && r->cpu) {
+		if (r->cpu->cpus == u.cpuset_cpus)
+			r->cpu->cpus = NULL;
+		if (r->cpu->mems == u.cpuset_mems)
+			r->cpu->mems = NULL;
+	}
+	if (r) {
+		jwalk_free(&oci_resources_schema, r);
+		free(r);
+	}
+	oci_config_free(saved);
+	store_close(&c);
+	return ret;
+}

@@ -1,0 +1,24 @@
+/* One function per subcommand (cmd_<verb>.c), run by the dispatch table. */
+#ifndef WARD_CLI_COMMANDS_H
+#define WARD_CLI_COMMANDS_H
+
+#include "cli/options.h"
+
+int cmd_create(struct globals *g, int argc, char **argv);
+int cmd_start(struct globals *g, int argc, char **argv);
+int cmd_state(struct globals *g, int argc, char **argv);
+int cmd_kill(struct globals *g, int argc, char **argv);
+int cmd_delete(struct globals *g, int argc, char **argv);
+int cmd_run(struct globals *g, int argc, char **argv);
+int cmd_list(struct globals *g, int argc, char **argv);
+int cmd_spec(struct globals *g, int argc, char **argv);
+int cmd_exec(struct globals *g, int argc, char **argv);
+int cmd_pause(struct globals *g, int argc, char **argv);
+int cmd_resume(struct globals *g, int argc, char **argv);
+int cmd_ps(struct globals *g, int argc, char **argv);
+int cmd_update(struct globals *g, int argc, char **argv);
+int cmd_events(struct globals *g, int argc, char **argv);
+int cmd_check(struct globals *g, int argc, char **argv);
+int cmd_features(struct globals *g, int argc, char **argv);
+
+#endif

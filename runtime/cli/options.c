@@ -1,0 +1,155 @@
+#include "cli/options.h"
+#include "lib/error.h"
+#include "container/store.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct opt *find_opt(const struct opt *opts, size_t n, const char *name, size_t len,
+                                  bool is_short)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (is_short && len == 1 && opts[i].short_name == name[0])
+			return &opts[i];
+		if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
+			return &opts[i];
+	}
+	return NULL;
+}
+
+static int set_opt(const struct opt *o, const char *val, bool has_val)
+{
+	switch (o->kind) {
+	case OPT_FLAG:
+		if (has_val && strcmp(val, "true") != 0 && strcmp(val, "false") != 0)
+			return werr(0, "--%s takes no value (or =true/=false)", o->name);
+		*(bool *)o->dst = !has_val || strcmp(val, "true") == 0;
+		return 0;
+	case OPT_STR:
+		*(const char **)o->dst = val;
+		return 0;
+	case OPT_LIST: {
+		struct optlist *l = o->dst;
+		char **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+
+		if (nv == NULL)
+			return werr(ENOMEM, "out of memory");
+		nv[l->n++] = (char *)val;
+		l->v = nv;
+		return 0;
+	}
+	case OPT_INT: {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(val, &end, 10);
+		if (errno || *end || end == val || v < 0 || v > INT_MAX)
+			return werr(0, "--%s: \"%s\" is not a non-negative integer", o->name, val);
+		*(int *)o->dst = (int)v;
+		return 0;
+	}
+	case OPT_MS: {
+		char *end;
+		double v = strtod(val, &end);
+		double scale = strcmp(end, "ms") == 0                  ? 1
+		               : *end == '\0' || strcmp(end, "s") == 0 ? 1000
+		               : strcmp(end, "m") == 0                 ? 60000
+		                                                       : 0;
+
+		/* Bounded so the product fits a long; NaN fails the comparison. */
+		if (end == val || scale == 0 || !(v > 0 && v * scale <= 1e12))
+			return werr(0, "--%s: \"%s\" is not a duration", o->name, val);
+		if (v * scale < 1)
+			return werr(0, "--%s: \"%s\" is too short", o->name, val);
+		*(long *)o->dst = (long)(v * scale);
+		return 0;
+	}
+	}
+	return -1;
+}
+
+int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char **pos,
+              size_t max_pos, size_t *n_pos, bool stop_at_positional)
+{
+	bool only_pos = false;
+
+	*n_pos = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct opt *o;
+		const char *name, *eq;
+		size_t len;
+		bool is_short;
+
+		if (only_pos || a[0] != '-' || a[1] == '\0') {
+			if (*n_pos >= max_pos)
+				return werr(0, "%s: unexpected argument \"%s\"", argv[0], a);
+			pos[(*n_pos)++] = argv[i];
+			if (stop_at_positional)
+				only_pos = true;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_pos = true;
+			continue;
+		}
+		name = a + (a[1] == '-' ? 2 : 1);
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		is_short = a[1] != '-';
+		o = find_opt(opts, n_opts, name, len, is_short);
+		if (o == NULL)
+			return werr(0, "%s: unknown option \"%s\"", argv[0], a);
+		if (eq) {
+			if (set_opt(o, eq + 1, true) < 0)
+				return -1;
+		} else if (o->kind == OPT_FLAG) {
+			if (set_opt(o, NULL, false) < 0)
+				return -1;
+		} else {
+			if (i + 1 >= argc)
+				return werr(0, "%s: option %s needs a value", argv[0], a);
+			if (set_opt(o, argv[++i], true) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int cli_one_id(const char *cmd, size_t n_pos)
+{
+	if (n_pos != 1)
+		return werr(0, "%s: expects exactly one container id (see ward --help)", cmd);
+	return 0;
+}
+
+int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv,
+                       const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
+                       size_t *n_pos, bool lock, struct container *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->dirfd = -1;
+	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false) < 0)
+		return -1;
+	if (*n_pos < 1)
+		return werr(0, "%s: expects a container id (see ward --help)", cmd);
+	if (cli_root(g) < 0)
+		return -1;
+	if (store_open(g->rootfd, pos[0], lock, c) < 0) {
+		store_close(c);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_root(struct globals *g)
+{
+	if (g->rootfd < 0)
+		g->rootfd = store_open_root(g->root);
+	return g->rootfd;
+}

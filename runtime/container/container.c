@@ -1,0 +1,644 @@
+#include "container/container.h"
+#include "policy/policy.h"
+#include "lib/error.h"
+#include "cgroup/cgroup.h"
+#include "linux/console.h"
+#include "hooks/hooks.h"
+#include "rootfs/idmap.h"
+#include "container/init.h"
+#include "lib/log.h"
+#include "container/proc.h"
+#include "seccomp/seccomp_filter.h"
+#include "seccomp/seccomp_notify.h"
+#include "container/support.h"
+#include "lib/sync.h"
+#include "linux/userns.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILL_TIMEOUT_MS 10000
+
+/* New namespaces: those listed without a path. A new time namespace is
+ * made by the init itself (unshare, offsets, then execve enters it):
+ * offsets can no longer change once a process is inside. */
+static int clone_flags(const struct oci_config *c)
+{
+	int flags = 0;
+
+	for (size_t i = 0; c->linux && i < c->linux->n_namespaces; i++)
+		if (!c->linux->namespaces[i].path || !c->linux->namespaces[i].path[0])
+			flags |= c->linux->namespaces[i].flag;
+	/* The cgroup namespace too: the init unshares it once it is in its
+	 * cgroups in every hierarchy (v1 ones are joined after the clone), so
+	 * that the namespace is rooted at the container's own cgroup. */
+	return flags & ~(CLONE_NEWTIME | CLONE_NEWCGROUP);
+}
+
+/* Open the namespaces to join, checking each is of the type it is listed
+ * as; the user namespace goes first (the others may belong to it). A pid
+ * namespace is joined here: it applies to our next child, the init. */
+static int open_joined(const struct oci_config *c, struct init_args *a)
+{
+	const struct oci_linux *l = c->linux;
+
+	a->n_join = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; l && i < l->n_namespaces; i++) {
+			const struct oci_namespace *n = &l->namespaces[i];
+			int fd, type;
+
+			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER))
+				continue;
+			fd = open(n->path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return werr(errno, "config.json: .linux.namespaces[%zu].path %s", i,
+				            n->path);
+			type = ioctl(fd, NS_GET_NSTYPE);
+			if (type != n->flag) {
+				close(fd);
+				return werr(
+				    0,
+				    "config.json: .linux.namespaces[%zu].path: %s is not a %s "
+				    "namespace",
+				    i, n->path, n->type);
+			}
+			if (n->flag == CLONE_NEWPID) {
+				int r = setns(fd, CLONE_NEWPID);
+
+				close(fd);
+				if (r < 0)
+					return werr(errno,
+					            "config.json: .linux.namespaces[%zu]: "
+					            "joining %s",
+					            i, n->path);
+				continue;
+			}
+			if (n->flag == CLONE_NEWUSER) {
+				/* Joined by ward itself, last thing before the clone, so
+				 * that the new namespaces belong to it. */
+				a->join_user_fd = fd;
+				continue;
+			}
+			a->join_fd[a->n_join] = fd;
+			a->join_flag[a->n_join++] = n->flag;
+		}
+	return 0;
+}
+
+static void close_joined(struct init_args *a)
+{
+	for (int i = 0; i < a->n_join; i++)
+		close(a->join_fd[i]);
+	a->n_join = 0;
+	if (a->join_user_fd >= 0)
+		close(a->join_user_fd);
+	a->join_user_fd = -1;
+}
+
+static int write_pid_file(const char *path, pid_t pid)
+{
+	char tmp[PATH_MAX];
+	char buf[16];
+	int fd, n;
+
+	/* Atomic: the engines poll for this file and read it at once. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.ward-tmp", path) >= sizeof(tmp))
+		return werr(ENAMETOOLONG, "--pid-file");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return werr(errno, "--pid-file %s", path);
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, (size_t)n) != n) {
+		int e = errno;
+
+		close(fd);
+		unlink(tmp);
+		return werr(e, "--pid-file %s", path);
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return werr(e, "--pid-file %s", path);
+	}
+	return 0;
+}
+
+static int record_state(struct container *c, const struct create_opts *o,
+                        const struct oci_config *cfg, const char *rootfs, pid_t pid,
+                        const char *cgroup_path)
+{
+	struct oci_state *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return werr(ENOMEM, "out of memory");
+	c->st = s;
+	s->pid = pid;
+	if (proc_stat(pid, &s->pid_start, NULL) < 0)
+		return werr_ctx("container init");
+	s->oci_version = strdup(cfg->oci_version);
+	s->id = strdup(o->id);
+	s->bundle = strdup(o->bundle);
+	s->rootfs = strdup(rootfs);
+	{
+		char ts[64];
+
+		log_timestamp(ts, sizeof(ts));
+		s->created = strdup(ts);
+	}
+	s->owner = strdup("root");
+	s->cgroup_path = strdup(cgroup_path);
+	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
+	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||
+	    !s->annotations || !s->cgroup_path)
+		return werr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < cfg->n_annotations; i++) {
+		s->annotations[i].key = strdup(cfg->annotations[i].key);
+		s->annotations[i].value = strdup(cfg->annotations[i].value);
+		s->n_annotations = i + 1;
+		if (!s->annotations[i].key || !s->annotations[i].value)
+			return werr(ENOMEM, "out of memory");
+	}
+	return store_save(c);
+}
+
+/* The state hooks and seccomp agents see while the container is created. */
+static struct oci_state creating_state(const struct create_opts *o, const struct oci_config *cfg,
+                                       pid_t pid)
+{
+	return (struct oci_state){.oci_version = cfg->oci_version,
+	                          .id = (char *)o->id,
+	                          .status = "creating",
+	                          .pid = pid,
+	                          .bundle = (char *)o->bundle,
+	                          .annotations = cfg->annotations,
+	                          .n_annotations = cfg->n_annotations};
+}
+
+/* With its mounts done the init asks for prestart and createRuntime, which
+ * run here, in the runtime namespace; the answer tells it its host pid. */
+static int run_create_hooks(int sock, const struct create_opts *o, const struct oci_config *cfg,
+                            pid_t pid)
+{
+	struct oci_state st = creating_state(o, cfg, pid);
+
+	if (!hooks_any(cfg, HOOK_PRESTART) && !hooks_any(cfg, HOOK_CREATE_RUNTIME) &&
+	    !hooks_any(cfg, HOOK_CREATE_CONTAINER) && !hooks_any(cfg, HOOK_START_CONTAINER))
+		return 0;
+	if (sync_expect(sock, SYNC_HOOKS) < 0 || hooks_run(cfg, HOOK_PRESTART, &st) < 0 ||
+	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st) < 0)
+		return -1;
+	return sync_send_num(sock, SYNC_HOOKS_DONE, pid);
+}
+
+/* The init sends its seccomp listener before READY; hand it to the agent. */
+static int forward_listener(int sock, const struct create_opts *o, const struct oci_config *cfg,
+                            pid_t pid)
+{
+	struct oci_state st = creating_state(o, cfg, pid);
+
+	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st);
+}
+
+static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2],
+                        int cgroup_fd)
+{
+	/* Into its cgroup2 cgroup from the first instruction (Linux ≥ 5.7). */
+	struct clone_args ca = {
+	    .flags = (uint64_t)flags | CLONE_PIDFD | (cgroup_fd >= 0 ? CLONE_INTO_CGROUP : 0),
+	    .pidfd = (uint64_t)(uintptr_t)pidfd,
+	    .exit_signal = SIGCHLD,
+	    .cgroup = cgroup_fd >= 0 ? (uint64_t)cgroup_fd : 0,
+	};
+	pid_t pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+
+	if (pid < 0)
+		return werr(errno, "clone3 of the container init");
+	if (pid == 0) {
+		/* The state lock must not outlive ward: init keeps nothing of ours
+		 * beyond the sync socket and the fifo. */
+		close(close_in_child[0]);
+		close(close_in_child[1]);
+		init_run(a);
+	}
+	return pid;
+}
+
+static void kill_and_reap(int pidfd)
+{
+	siginfo_t si;
+
+	pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0 && errno == EINTR)
+		;
+}
+
+int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog)
+{
+	int cache = store_cache_dir(rootfd, "seccomp");
+	int r = filter_compile_cached(sc, cache, prog);
+
+	if (cache >= 0)
+		close(cache);
+	return r;
+}
+
+/* What the policy decided (exec applies it again to the saved config) and
+ * the audit log of what it changed. */
+static int save_policy(struct container *c, const struct create_opts *o)
+{
+	const struct policy_ctx *x = o->policy;
+	int fd, r;
+
+	if (store_write(c, POLICY_RECORD_FILE, o->policy_record, o->policy_record_len) < 0)
+		return -1;
+	fd = openat(c->dirfd, AUDIT_FILE, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+	            0600);
+	if (fd < 0)
+		return werr(errno, "audit log of \"%s\"", c->id);
+	r = policy_audit_write(x, fd);
+	close(fd);
+	return r;
+}
+
+int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
+                     struct container *c, int *pidfd_out)
+{
+	char rootfs[PATH_MAX];
+	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1;
+	int *trees = NULL;
+	struct cgroup cg;
+	bool have_cg = false;
+	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
+	struct filter_prog prog = {0};
+	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
+	pid_t pid = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->dirfd = -1;
+	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
+		return -1;
+	/* Compiled before the clone: the init inherits the program. */
+	if (sc && container_seccomp_prog(rootfd, sc, &prog) < 0)
+		return -1;
+	if (store_create(rootfd, o->id, c) < 0) {
+		filter_prog_free(&prog);
+		return -1;
+	}
+	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
+		goto fail;
+	if (o->policy && save_policy(c, o) < 0)
+		goto fail;
+	/* The cgroup and its limits exist before the init does. */
+	if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0 ||
+	    cgroup_create(&cg) < 0)
+		goto fail;
+	have_cg = true;
+	/* Recorded at once: a create killed from here on leaves a container
+	 * that delete --force can still clean up. */
+	{
+		char rec[PATH_MAX * 2 + 4];
+
+		cgroup_record(&cg, rec, sizeof(rec));
+		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+			goto fail;
+	}
+	if (cgroup_apply(&cg, cfg->linux) < 0)
+		goto fail;
+	cgfd = cgroup_unified_fd(&cg);
+	if (cg.unified[0] && cgfd < 0)
+		goto fail;
+	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
+		goto fail;
+	trees = malloc((cfg->n_mounts ? cfg->n_mounts : 1) * sizeof(int));
+	if (trees == NULL) {
+		werr(ENOMEM, "out of memory");
+		goto fail;
+	}
+	if (idmap_prepare(cfg, o->bundle, trees) < 0) {
+		free(trees);
+		trees = NULL;
+		goto fail;
+	}
+	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
+		werr(errno, "creating the start fifo");
+		goto fail;
+	}
+	/* O_RDWR: opening never blocks, and the init (which inherits it) stays
+	 * a reader, so `start` can tell a waiting container from a dead one. */
+	fifo = openat(c->dirfd, EXEC_FIFO, O_RDWR | O_CLOEXEC);
+
+	if (fifo < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		werr(errno, "creating the start channel");
+		goto fail;
+	}
+	{
+		struct init_args a = {.cfg = cfg,
+		                      .id = o->id,
+		                      .bundle = o->bundle,
+		                      .rootfs = rootfs,
+		                      .sync_fd = sv[1],
+		                      .fifo_fd = fifo,
+		                      .no_pivot = o->no_pivot,
+		                      .userns = userns,
+		                      .preserve_fds = o->preserve_fds,
+		                      .console_sock = console,
+		                      .idmap_trees = trees,
+		                      .seccomp = sc ? &prog : NULL};
+		int close_in_child[2] = {sv[0], c->dirfd};
+
+		a.join_user_fd = -1;
+		if (open_joined(cfg, &a) < 0) {
+			close_joined(&a);
+			goto fail;
+		}
+		/* Everything that needs the host's privileges is done by now (paths
+		 * opened, idmapped trees made). What remains for this process -
+		 * state files, the pid file - is owner-permitted to uid 0. */
+		if (a.join_user_fd >= 0 && setns(a.join_user_fd, CLONE_NEWUSER) < 0) {
+			werr(errno, "config.json: joining the user namespace");
+			close_joined(&a);
+			goto fail;
+		}
+		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child, cgfd);
+		close_joined(&a);
+	}
+	if (pid < 0)
+		goto fail;
+	close(sv[1]);
+	sv[1] = -1;
+	close(fifo);
+	fifo = -1;
+	if (console >= 0)
+		close(console);
+	console = -1;
+	for (size_t i = 0; i < cfg->n_mounts; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
+	trees = NULL;
+	log_debug("container %s: init is pid %d", o->id, (int)pid);
+	/* v1 hierarchies: before the init may run anything (it waits for
+	 * MAPPED). */
+	if (cgroup_add_pid(&cg, pid, cgfd >= 0) < 0)
+		goto fail;
+	if (cgfd >= 0)
+		close(cgfd);
+	cgfd = -1;
+	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
+		goto fail;
+	if (sync_send(sv[0], SYNC_MAPPED) < 0)
+		goto fail;
+	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
+		goto fail;
+	if (prog.notify && forward_listener(sv[0], o, cfg, pid) < 0)
+		goto fail;
+	if (sync_expect(sv[0], SYNC_READY) < 0)
+		goto fail;
+	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
+		goto fail;
+	if (o->pid_file && write_pid_file(o->pid_file, pid) < 0)
+		goto fail;
+	/* Wait for the init to drop its parent-death signal (it then closes
+	 * the channel): exiting earlier would kill it. */
+	if (sync_send(sv[0], SYNC_ACK) < 0 || sync_expect(sv[0], SYNC_EOF) < 0)
+		goto fail;
+	close(sv[0]);
+	filter_prog_free(&prog);
+	c->status = ST_CREATED;
+	if (pidfd_out)
+		*pidfd_out = pidfd;
+	else
+		close(pidfd);
+	return 0;
+fail : {
+	int e = werr_errno();
+	char msg[WERR_MAX];
+
+	snprintf(msg, sizeof(msg), "%s", werr_msg());
+	if (pidfd >= 0) {
+		kill_and_reap(pidfd);
+		close(pidfd);
+	}
+	for (int i = 0; i < 2; i++)
+		if (sv[i] >= 0)
+			close(sv[i]);
+	if (fifo >= 0)
+		close(fifo);
+	if (console >= 0)
+		close(console);
+	for (size_t i = 0; trees && i < cfg->n_mounts; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
+	if (o->pid_file && pid > 0)
+		unlink(o->pid_file);
+	if (cgfd >= 0)
+		close(cgfd);
+	if (have_cg)
+		cgroup_destroy(&cg);
+	filter_prog_free(&prog);
+	store_remove(c);
+	store_close(c);
+	return werr_set(e, msg);
+}
+}
+
+/* poststart and poststop: their failures are warnings (runtime-spec). They
+ * come from the config saved at create. */
+static void run_logged_hooks(struct container *c, enum oci_hook_point point, const char *status)
+{
+	struct oci_config *cfg;
+	struct oci_state st;
+	struct stat sb;
+
+	if (c->st == NULL || fstatat(c->dirfd, CONFIG_FILE, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	cfg = store_load_config(c);
+	if (cfg == NULL) {
+		log_warn("%s hooks not run: %s", hooks_point_name(point), werr_msg());
+		return;
+	}
+	st = *c->st;
+	st.status = (char *)status;
+	hooks_run_logged(cfg, point, &st);
+	oci_config_free(cfg);
+}
+
+int container_start(struct container *c)
+{
+	int fd;
+	ssize_t n;
+
+	if (c->status != ST_CREATED)
+		return werr(0,
+		            "container \"%s\" is %s, not created: only a created container "
+		            "can be started",
+		            c->id, status_name(c->status));
+	fd = openat(c->dirfd, EXEC_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENXIO)
+			return werr(ESRCH, "container \"%s\": init is no longer waiting", c->id);
+		return werr(errno, "container \"%s\": opening the start fifo", c->id);
+	}
+	n = write(fd, "0", 1);
+	close(fd);
+	if (n != 1)
+		return werr(errno, "container \"%s\": releasing init", c->id);
+	unlinkat(c->dirfd, EXEC_FIFO, 0);
+	c->status = ST_RUNNING;
+	run_logged_hooks(c, HOOK_POSTSTART, "running");
+	return 0;
+}
+
+/* Every process in the container's pid namespace, found by comparing
+ * /proc/N/ns/pid with the init's. Without a cgroup this is the complete set. */
+static int signal_pid_ns(pid_t init, int sig)
+{
+	char path[64];
+	struct stat ns, st;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	if (stat(path, &ns) < 0)
+		return werr(errno, "%s", path);
+	d = opendir("/proc");
+	if (d == NULL)
+		return werr(errno, "/proc");
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == init)
+			continue;
+		/* Pinned by a pidfd, then checked: a recycled pid is not signalled. */
+		int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+
+		if (fd < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
+		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
+			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+		close(fd);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The container's cgroup, if create recorded one. */
+static bool container_cgroup(struct container *c, struct cgroup *cg)
+{
+	char rec[PATH_MAX * 2 + 4];
+
+	if (store_read(c, CGROUP_FILE, rec, sizeof(rec)) == 0)
+		return cgroup_from_record(cg, rec, c->id) == 0;
+	return c->st && c->st->cgroup_path && cgroup_init(cg, c->st->cgroup_path, c->id) == 0;
+}
+
+int container_signal(struct container *c, int sig, bool all)
+{
+	struct cgroup cg;
+	int pidfd, r = 0;
+
+	if (c->status != ST_CREATED && c->status != ST_RUNNING && c->status != ST_PAUSED)
+		return werr(0, "container \"%s\" is %s: it cannot be signalled", c->id,
+		            status_name(c->status));
+	pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+	if (pidfd < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	/* --all: every process of the container's cgroup (exec'd ones too). */
+	if (all)
+		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig)
+		                             : signal_pid_ns(c->st->pid, sig);
+	/* After --all the init may be gone already (cgroup.kill is
+	 * immediate): that is what was asked for. */
+	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && !(all && errno == ESRCH))
+		r = werr(errno, "container \"%s\": signal %d", c->id, sig);
+	close(pidfd);
+	return r;
+}
+
+int container_destroy(struct container *c, bool force)
+{
+	struct cgroup cg;
+	bool have_cg = container_cgroup(c, &cg);
+
+	if ((c->status == ST_RUNNING || c->status == ST_PAUSED) && !force)
+		return werr(0, "container \"%s\" is %s: stop it first, or use delete --force",
+		            c->id, status_name(c->status));
+	/* Frozen (v1) tasks die only once thawed. */
+	if (have_cg && c->status == ST_PAUSED && cgroup_freeze(&cg, false) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	if (c->status == ST_CREATED || c->status == ST_RUNNING || c->status == ST_PAUSED) {
+		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+
+		if (pidfd >= 0) {
+			if (!have_cg)
+				signal_pid_ns(c->st->pid, SIGKILL);
+			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
+				close(pidfd);
+				return werr(errno, "container \"%s\": killing init", c->id);
+			}
+			if (proc_wait_exit(pidfd, KILL_TIMEOUT_MS) < 0) {
+				close(pidfd);
+				return werr_ctx("container \"%s\"", c->id);
+			}
+			close(pidfd);
+		}
+	}
+	/* Whatever is left in the cgroup (processes outside the init's pid
+	 * namespace, exec'd ones), then the cgroup itself, everywhere. */
+	if (have_cg && cgroup_destroy(&cg) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
+	return store_remove(c) < 0 ? -1 : 0;
+}
+
+int container_pause(struct container *c, bool pause)
+{
+	struct cgroup cg;
+
+	if (c->status != (pause ? ST_RUNNING : ST_PAUSED))
+		return werr(0, "container \"%s\" is %s: only a %s container can be %s", c->id,
+		            status_name(c->status), pause ? "running" : "paused",
+		            pause ? "paused" : "resumed");
+	if (!container_cgroup(c, &cg))
+		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	if (cgroup_freeze(&cg, pause) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	c->status = pause ? ST_PAUSED : ST_RUNNING;
+	return 0;
+}
+
+int container_pids(struct container *c, pid_t **pids, size_t *n)
+{
+	struct cgroup cg;
+
+	*pids = NULL;
+	*n = 0;
+	if (c->status == ST_STOPPED || c->status == ST_CREATING)
+		return werr(0, "container \"%s\" is %s", c->id, status_name(c->status));
+	if (!container_cgroup(c, &cg))
+		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	return cgroup_pids(&cg, pids, n);
+}

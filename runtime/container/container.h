@@ -1,0 +1,48 @@
+/* The container lifecycle shared by the commands: create (parent side of
+ * the protocol), start, signal and destroy. */
+#ifndef WARD_CONTAINER_H
+#define WARD_CONTAINER_H
+
+#include <stdbool.h>
+
+#include "oci/config.h"
+#include "seccomp/seccomp_filter.h"
+#include "container/store.h"
+
+#include <sys/types.h>
+
+struct policy_ctx;
+
+struct create_opts {
+	const char *id;
+	const char *bundle; /* absolute */
+	const char *pid_file;
+	const char *console_socket;
+	bool no_pivot;
+	int preserve_fds;
+	const char *config_json; /* the bytes cfg was parsed from, saved for exec */
+	size_t config_len;
+	const struct policy_ctx *policy; /* its audit entries are saved */
+	char *policy_record;             /* saved for exec (policy_record_gen) */
+	size_t policy_record_len;
+};
+
+/* Build the container up to the start fifo and save its state. On success
+ * c is open and locked; *pidfd (when pidfd != NULL) is a pidfd of the init,
+ * whose parent is this process. On failure nothing is left behind. */
+int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
+                     struct container *c, int *pidfd);
+/* Compile a seccomp section through the cache under the state root. */
+int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog);
+/* Release the init blocked on the start fifo. */
+int container_start(struct container *c);
+/* Signal the init (all: every process of the container). */
+int container_signal(struct container *c, int sig, bool all);
+/* Kill (when force, or not yet started) and remove the container. */
+int container_destroy(struct container *c, bool force);
+/* Freeze or thaw every process of the container (its cgroup). */
+int container_pause(struct container *c, bool pause);
+/* Every process of the container, from its cgroup; caller frees *pids. */
+int container_pids(struct container *c, pid_t **pids, size_t *n);
+
+#endif

@@ -1,0 +1,228 @@
+#include "container/exec.h"
+#include "cgroup/cgroup.h"
+#include "linux/console.h"
+#include "container/container.h"
+#include "lib/error.h"
+#include "lib/sigreset.h"
+#include "lib/log.h"
+#include "linux/process.h"
+#include "linux/process_attrs.h"
+#include "container/proc.h"
+#include "seccomp/seccomp_filter.h"
+#include "seccomp/seccomp_notify.h"
+#include "lib/sync.h"
+#include "container/waitfwd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct exec_child {
+	const struct exec_opts *o;
+	const struct filter_prog *seccomp;
+	int init_pidfd;
+	int ns_flags; /* namespaces to join, CLONE_NEWPID aside */
+	bool userns;
+	int sync_fd;
+	int console_sock;
+	const struct oci_linux *linux;
+};
+
+static _Noreturn void child(const struct exec_child *x)
+{
+	struct prepare_args pa = {.proc = x->o->proc,
+	                          .linux = x->linux,
+	                          .seccomp = x->seccomp,
+	                          .sync_fd = x->sync_fd,
+	                          .userns = x->userns,
+	                          .preserve_fds = x->o->preserve_fds};
+	bool seccomp_loaded;
+	char exe[PATH_MAX];
+
+	sig_reset_default();
+	if (attrs_initial_affinity(x->o->proc) < 0)
+		goto fail;
+	/* Nothing runs before the parent has put us in the container's cgroups. */
+	if (sync_expect(x->sync_fd, SYNC_MAPPED) < 0)
+		goto fail;
+	/* All namespaces at once through the init's pidfd (Linux ≥ 5.8): the
+	 * kernel joins the user namespace first. The mount namespace brings the
+	 * container's root and cwd with it. */
+	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0) {
+		werr(errno, "joining the container's namespaces");
+		goto fail;
+	}
+	close(x->init_pidfd);
+	/* Not dumpable until execve (CVE-2016-9962): the container's processes
+	 * must not ptrace us or read our /proc entries, fds included. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		werr(errno, "PR_SET_DUMPABLE");
+		goto fail;
+	}
+	umask(022);
+	if (x->console_sock >= 0 && setsid() < 0) {
+		werr(errno, "setsid");
+		goto fail;
+	}
+	if (x->console_sock >= 0) {
+		/* Paths resolved inside the container's root: /dev/pts is theirs. */
+		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int r = root < 0 ? werr(errno, "/")
+		                 : console_setup(root, x->console_sock, x->o->proc, 0);
+
+		if (root >= 0)
+			close(root);
+		if (r < 0)
+			goto fail;
+		close(x->console_sock);
+	}
+	if (process_prepare(&pa, exe, &seccomp_loaded) < 0)
+		goto fail;
+	process_exec(x->o->proc, exe, seccomp_loaded ? NULL : x->seccomp);
+fail:
+	sync_send_error(x->sync_fd);
+	_exit(1);
+}
+
+static int ns_flags_of(const struct oci_config *cfg)
+{
+	int flags = 0;
+
+	for (size_t i = 0; cfg->linux && i < cfg->linux->n_namespaces; i++)
+		flags |= cfg->linux->namespaces[i].flag;
+	return flags;
+}
+
+int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o)
+{
+	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
+	struct filter_prog prog = {0};
+	int flags = ns_flags_of(cfg);
+	int sv[2] = {-1, -1}, init_pidfd, pidfd = -1, console = -1, r = -1;
+	sigset_t set, old;
+	pid_t pid;
+
+	if (c->status != ST_CREATED && c->status != ST_RUNNING)
+		return werr(0, "container \"%s\" is %s: exec needs a created or running container",
+		            c->id, status_name(c->status));
+	if (o->proc->terminal != (o->console_socket != NULL))
+		return werr(0, o->proc->terminal ? "exec: a terminal needs --console-socket"
+		                                 : "exec: --console-socket is for --tty");
+	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+	if (init_pidfd < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	if (sc && container_seccomp_prog(c->rootfd, sc, &prog) < 0)
+		goto out;
+	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
+		goto out;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		werr(errno, "socketpair");
+		goto out;
+	}
+	/* A pid namespace is entered by the children of whoever joins it: join
+	 * it here, so that the process is our own child, to wait for. */
+	if ((flags & CLONE_NEWPID) && setns(init_pidfd, CLONE_NEWPID) < 0) {
+		werr(errno, "joining the container's pid namespace");
+		goto out;
+	}
+	fwd_block(&set, &old);
+	{
+		struct exec_child x = {.o = o,
+		                       .seccomp = sc ? &prog : NULL,
+		                       .init_pidfd = init_pidfd,
+		                       .ns_flags = flags & ~CLONE_NEWPID,
+		                       .userns = (flags & CLONE_NEWUSER) != 0,
+		                       .sync_fd = sv[1],
+		                       .console_sock = console,
+		                       .linux = cfg->linux};
+		struct clone_args ca = {.flags = CLONE_PIDFD,
+		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
+		                        .exit_signal = SIGCHLD};
+
+		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+		if (pid == 0) {
+			close(sv[0]);
+			child(&x);
+		}
+	}
+	if (pid < 0) {
+		werr(errno, "clone3");
+		goto unblock;
+	}
+	close(sv[1]);
+	sv[1] = -1;
+	/* Into the container's cgroups before it runs anything. */
+	if (c->st->cgroup_path) {
+		struct cgroup cg;
+
+		if (cgroup_init(&cg, c->st->cgroup_path, c->id) < 0 ||
+		    cgroup_add_pid(&cg, pid, false) < 0)
+			goto kill;
+	}
+	if (sync_send(sv[0], SYNC_MAPPED) < 0)
+		goto kill;
+	if (prog.notify && seccomp_notify_forward(sv[0], sc, c->st) < 0)
+		goto kill;
+	{
+		/* execve closes the child's end: EOF means it runs. */
+		struct sync_msg m;
+
+		if (sync_recv(sv[0], &m, NULL) < 0)
+			goto kill;
+		if (m.type == SYNC_ERROR) {
+			werr_set(m.err, m.text);
+			goto kill;
+		}
+	}
+	log_debug("exec in %s: pid %d", c->id, (int)pid);
+	if (o->pid_file) {
+		char buf[16];
+		int fd = open(o->pid_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+
+		if (fd < 0 || write(fd, buf, (size_t)n) != n) {
+			werr(errno, "--pid-file %s", o->pid_file);
+			if (fd >= 0)
+				close(fd);
+			goto kill;
+		}
+		close(fd);
+	}
+	r = o->detach ? 0 : fwd_wait(pidfd, &set);
+	goto unblock;
+kill : {
+	char msg[WERR_MAX];
+	int e = werr_errno();
+	siginfo_t si;
+
+	snprintf(msg, sizeof(msg), "%s", werr_msg());
+	pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+	waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+	werr_set(e, msg);
+}
+unblock:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	for (int i = 0; i < 2; i++)
+		if (sv[i] >= 0)
+			close(sv[i]);
+	if (pidfd >= 0)
+		close(pidfd);
+	close(init_pidfd);
+	if (console >= 0)
+		close(console);
+	filter_prog_free(&prog);
+	return r;
+}

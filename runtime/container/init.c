@@ -1,0 +1,231 @@
+#include "container/init.h"
+#include "rootfs/cgroup_mount.h"
+#include "lib/error.h"
+#include "lib/sigreset.h"
+#include "linux/console.h"
+#include "hooks/hooks.h"
+#include "oci/names.h"
+#include "linux/process_attrs.h"
+#include "linux/process.h"
+#include "rootfs/rootfs.h"
+#include "seccomp/seccomp_filter.h"
+#include "lib/sync.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* A raw clone leaves glibc's cached thread id stale: never raise() or
+ * abort() in here. Errors go to the parent, then _exit. */
+
+static int set_names(const struct oci_config *c)
+{
+	if (c->hostname && c->hostname[0] && sethostname(c->hostname, strlen(c->hostname)) < 0)
+		return werr(errno, "config.json: .hostname \"%s\"", c->hostname);
+	if (c->domainname && c->domainname[0] &&
+	    setdomainname(c->domainname, strlen(c->domainname)) < 0)
+		return werr(errno, "config.json: .domainname \"%s\"", c->domainname);
+	return 0;
+}
+
+/* The init's pid as the host sees it (the parent tells us): hooks get the
+ * state with that pid. */
+static pid_t host_pid;
+
+static void hook_state(const struct init_args *a, const char *status, struct oci_state *st)
+{
+	*st = (struct oci_state){.oci_version = a->cfg->oci_version,
+	                         .id = (char *)a->id,
+	                         .status = (char *)status,
+	                         .pid = host_pid,
+	                         .bundle = (char *)a->bundle,
+	                         .annotations = a->cfg->annotations,
+	                         .n_annotations = a->cfg->n_annotations};
+}
+
+/* A new time namespace, with its offsets: entered at execve. */
+static int time_namespace(const struct oci_config *c)
+{
+	const struct oci_namespace *ns = oci_config_namespace(c, CLONE_NEWTIME);
+	const struct oci_time_offsets *t = c->linux ? c->linux->time_offsets : NULL;
+	char buf[128];
+	int fd, n = 0;
+
+	if (ns == NULL || (ns->path && ns->path[0]))
+		return 0;
+	if (unshare(CLONE_NEWTIME) < 0)
+		return werr(errno, "creating the time namespace");
+	if (t == NULL)
+		return 0;
+	if (t->monotonic)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "monotonic %lld %u\n",
+		              (long long)t->monotonic->secs, t->monotonic->nanosecs);
+	if (t->boottime)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "boottime %lld %u\n",
+		              (long long)t->boottime->secs, t->boottime->nanosecs);
+	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, (size_t)n) != n) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return werr(e, "config.json: .linux.timeOffsets");
+	}
+	close(fd);
+	return 0;
+}
+
+static bool needs_hook_round(const struct oci_config *c)
+{
+	return hooks_any(c, HOOK_PRESTART) || hooks_any(c, HOOK_CREATE_RUNTIME) ||
+	       hooks_any(c, HOOK_CREATE_CONTAINER) || hooks_any(c, HOOK_START_CONTAINER);
+}
+
+/* Mounts done, pivot_root next: the terminal, from the container's devpts;
+ * then the parent runs prestart and createRuntime in the runtime namespace,
+ * then createContainer hooks run here, in the container's namespaces, where
+ * host paths still resolve. */
+static int before_pivot(void *arg, int rootfd)
+{
+	const struct init_args *a = arg;
+	struct sync_msg m;
+	struct oci_state st;
+
+	if (a->console_sock >= 0) {
+		if (console_setup(rootfd, a->console_sock, a->cfg->process, 1) < 0)
+			return -1;
+		close(a->console_sock);
+	}
+	if (!needs_hook_round(a->cfg))
+		return 0;
+	if (sync_send(a->sync_fd, SYNC_HOOKS) < 0 ||
+	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m) < 0)
+		return -1;
+	host_pid = m.err;
+	hook_state(a, "creating", &st);
+	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st);
+}
+
+static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
+{
+	const struct oci_config *c = a->cfg;
+	struct rootfs_args ra = {.cfg = c,
+	                         .rootfs = a->rootfs,
+	                         .bundle = a->bundle,
+	                         .no_pivot = a->no_pivot,
+	                         .userns = a->userns,
+	                         .idmap_trees = a->idmap_trees,
+	                         .before_pivot = before_pivot,
+	                         .before_pivot_arg = (void *)a};
+	struct rootfs_handles h = {.rootfd = -1};
+
+	if (time_namespace(c) < 0)
+		return -1;
+	if (rootfs_open(&ra, &h) < 0) {
+		rootfs_handles_close(&h);
+		return -1;
+	}
+	/* From here on, files we create belong to the container's root. */
+	if (a->userns && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)) {
+		rootfs_handles_close(&h);
+		return werr(errno, "becoming root in the user namespace");
+	}
+	/* Not dumpable: nothing in the container may ptrace us or open our
+	 * /proc entries (exe, fd, mem) before execve. */
+	if (setsid() < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		rootfs_handles_close(&h);
+		return werr(errno, "setsid/PR_SET_DUMPABLE");
+	}
+	/* Device nodes and mount points get the modes asked for. */
+	umask(0);
+	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0)
+		return -1;
+	{
+		struct prepare_args pa = {.proc = c->process,
+		                          .linux = c->linux,
+		                          .seccomp = a->seccomp,
+		                          .sync_fd = a->sync_fd,
+		                          .userns = a->userns,
+		                          .preserve_fds = a->preserve_fds,
+		                          .pdeathsig = true};
+
+		return process_prepare(&pa, exe, seccomp_loaded);
+	}
+}
+
+_Noreturn void init_run(const struct init_args *a)
+{
+	bool seccomp_loaded = false;
+	char exe[PATH_MAX];
+	char b;
+	ssize_t n;
+
+	sig_reset_default();
+	if (attrs_initial_affinity(a->cfg->process) < 0) {
+		sync_send_error(a->sync_fd);
+		_exit(1);
+	}
+	/* Until the parent has saved our state, die with it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (sync_expect(a->sync_fd, SYNC_MAPPED) < 0)
+		_exit(1);
+	/* In our cgroups everywhere by now (the parent saw to it before MAPPED). */
+	{
+		const struct oci_namespace *cns = oci_config_namespace(a->cfg, CLONE_NEWCGROUP);
+
+		cgroup_mount_note_self();
+		if (cns && (!cns->path || !cns->path[0]) && unshare(CLONE_NEWCGROUP) < 0) {
+			werr(errno, "creating the cgroup namespace");
+			sync_send_error(a->sync_fd);
+			_exit(1);
+		}
+	}
+	for (int i = 0; i < a->n_join; i++) {
+		if (setns(a->join_fd[i], a->join_flag[i]) < 0) {
+			werr(errno, "joining the %s namespace given by path",
+			     oci_ns_type(a->join_flag[i]));
+			sync_send_error(a->sync_fd);
+			_exit(1);
+		}
+		close(a->join_fd[i]);
+	}
+	if (setup(a, exe, &seccomp_loaded) < 0) {
+		sync_send_error(a->sync_fd);
+		_exit(1);
+	}
+	if (sync_send(a->sync_fd, SYNC_READY) < 0 || sync_expect(a->sync_fd, SYNC_ACK) < 0)
+		_exit(1);
+	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
+	/* Closing tells the parent it may exit now without taking us along. */
+	close(a->sync_fd);
+
+	/* The start channel: `ward start` writes one byte. */
+	do
+		n = read(a->fifo_fd, &b, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(1);
+	close(a->fifo_fd);
+	if (hooks_any(a->cfg, HOOK_START_CONTAINER)) {
+		struct oci_state st;
+
+		hook_state(a, "running", &st);
+		/* No one is left to report to: say it on stderr and stop. */
+		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st) < 0) {
+			dprintf(2, "ward: %s\n", werr_msg());
+			_exit(1);
+		}
+	}
+	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp);
+}

@@ -1,0 +1,33 @@
+/* The container's init before execve: runs in the new namespaces, builds
+ * the rootfs, drops privileges, reports READY and blocks on the start fifo. */
+#ifndef WARD_INIT_H
+#define WARD_INIT_H
+
+#include <stdbool.h>
+
+#include "oci/config.h"
+#include "seccomp/seccomp_filter.h"
+
+struct init_args {
+	const struct oci_config *cfg;
+	const char *id;
+	const char *bundle;
+	const char *rootfs;
+	int sync_fd;
+	int fifo_fd;
+	bool no_pivot;
+	bool userns;
+	int preserve_fds;
+	int console_sock;                  /* --console-socket, connected by the parent; -1: none */
+	const int *idmap_trees;            /* per mount, from the parent (idmap.c) */
+	const struct filter_prog *seccomp; /* NULL: no filter */
+	/* Namespaces joined by path (user first), fds opened by the parent. */
+	int join_fd[8];
+	int join_flag[8];
+	int n_join;
+	int join_user_fd; /* joined by the parent itself, before the clone */
+};
+
+_Noreturn void init_run(const struct init_args *a);
+
+#endif

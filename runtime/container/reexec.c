@@ -1,0 +1,66 @@
+#include "container/reexec.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+#define WANTED_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
+
+int reexec_sealed(char **argv, char **envp)
+{
+	struct stat st;
+	off_t off = 0;
+	int self, mfd, seals;
+
+	self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (self < 0)
+		return werr(errno, "opening /proc/self/exe");
+	seals = fcntl(self, F_GET_SEALS);
+	if (seals >= 0 && (seals & WANTED_SEALS) == WANTED_SEALS) {
+		close(self);
+		return 0;
+	}
+	/* MFD_EXEC: kernels ≥ 6.3 with vm.memfd_noexec may default to noexec. */
+	mfd = memfd_create("ward", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+	if (mfd < 0 && errno == EINVAL)
+		mfd = memfd_create("ward", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (mfd < 0) {
+		close(self);
+		return werr(errno, "memfd_create");
+	}
+	if (fstat(self, &st) < 0)
+		goto fail;
+	while (off < st.st_size) {
+		ssize_t n = sendfile(mfd, self, &off, (size_t)(st.st_size - off));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			goto fail;
+		}
+	}
+	if (fcntl(mfd, F_ADD_SEALS, WANTED_SEALS) < 0)
+		goto fail;
+	close(self);
+	fexecve(mfd, argv, envp);
+	/* fexecve returned: it failed. */
+	self = -1;
+fail : {
+	int e = errno;
+
+	if (self >= 0)
+		close(self);
+	close(mfd);
+	return werr(e, "re-executing from a sealed copy");
+}
+}

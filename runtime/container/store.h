@@ -1,0 +1,60 @@
+/* The container state store: <root>/<id>/ (0700) holding state.json and the
+ * exec.fifo start channel. Status is derived from the process, never read
+ * back from the file. Mutating commands hold an flock on the directory. */
+#ifndef WARD_STORE_H
+#define WARD_STORE_H
+
+#include <stdbool.h>
+
+#include "oci/config.h"
+#include "oci/oci_state.h"
+
+enum container_status { ST_CREATING, ST_CREATED, ST_RUNNING, ST_STOPPED, ST_PAUSED };
+
+struct container {
+	int rootfd; /* the state root */
+	int dirfd;  /* <root>/<id>, locked */
+	char *id;
+	struct oci_state *st; /* NULL while creating */
+	enum container_status status;
+};
+
+#define EXEC_FIFO          "exec.fifo"
+#define STATE_FILE         "state.json"
+#define CONFIG_FILE        "config.json" /* the bytes create parsed */
+#define CGROUP_FILE        "cgroup"      /* the cgroup path, and the part create made */
+#define POLICY_RECORD_FILE "policy.json" /* what the policy decided (policy_record_gen) */
+#define AUDIT_FILE         "audit.log"   /* the policy's adjustments, JSON lines */
+
+const char *status_name(enum container_status s);
+/* Open (creating if needed, 0700) the state root. */
+int store_open_root(const char *root);
+/* Container ids name a directory: [A-Za-z0-9][A-Za-z0-9_.+-]*, ≤ 1024. */
+int store_check_id(const char *id);
+/* Make <root>/<id> atomically; EEXIST reads "container ... already exists". */
+int store_create(int rootfd, const char *id, struct container *c);
+/* Open an existing container; lock = take the exclusive lock. */
+int store_open(int rootfd, const char *id, bool lock, struct container *c);
+/* Drop and retake the lock (a foreground `run` must not block `delete`). */
+void store_unlock(struct container *c);
+int store_relock(struct container *c);
+/* Write state.json atomically (temp file + rename). */
+int store_save(struct container *c);
+/* Write any file of the state dir atomically. */
+int store_write(struct container *c, const char *name, const char *buf, size_t len);
+/* Read a small file of the state dir into buf (NUL-terminated). */
+int store_read(struct container *c, const char *name, char *buf, size_t len);
+/* A file of the state dir, whole (the caller frees *buf). */
+int store_read_alloc(struct container *c, const char *name, char **buf, size_t *len);
+/* The config.json saved at create. */
+struct oci_config *store_load_config(struct container *c);
+/* Recompute c->status from the process. */
+void store_refresh(struct container *c);
+/* Remove <root>/<id> and everything in it. */
+int store_remove(struct container *c);
+void store_close(struct container *c);
+/* <root>/.<name>/ (0700), for ward's own caches; -1 if it cannot be had
+ * (callers then work without the cache). Ids never start with '.'. */
+int store_cache_dir(int rootfd, const char *name);
+
+#endif

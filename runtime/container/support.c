@@ -1,0 +1,101 @@
+#include "container/support.h"
+#include "lib/error.h"
+#include "rootfs/mount_opts.h"
+#include "linux/process_attrs.h"
+#include "linux/sysctl.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define NOT_YET(path, what) werr(0, "config.json: %s: %s is not supported by ward yet", path, what)
+
+/* Any filesystem type the kernel knows may be mounted, as with runc; a
+ * non-bind mount must say which. */
+static int check_mounts(const struct oci_config *c)
+{
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		const struct oci_mount *m = &c->mounts[i];
+
+		if (!mount_is_bind(m) && (m->type == NULL || m->type[0] == '\0'))
+			return werr(0, "config.json: .mounts[%zu].type: required unless binding",
+			            i);
+	}
+	return 0;
+}
+
+static int check_namespaces(const struct oci_config *c)
+{
+	const struct oci_linux *l = c->linux;
+	bool userns = oci_config_namespace(c, CLONE_NEWUSER) != NULL;
+
+	for (size_t i = 0; l && i < l->n_namespaces; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), ".linux.namespaces[%zu]", i);
+	}
+	/* A user namespace joined by path comes with its own mappings. */
+	if (userns && oci_config_namespace(c, CLONE_NEWUSER)->path &&
+	    oci_config_namespace(c, CLONE_NEWUSER)->path[0])
+		return (l->n_uid_mappings || l->n_gid_mappings)
+		           ? werr(0, "config.json: .linux.uidMappings: a user namespace joined "
+		                     "by path has its mappings already")
+		           : 0;
+	if (userns && (l->n_uid_mappings == 0 || l->n_gid_mappings == 0))
+		return werr(0, "config.json: .linux.uidMappings: a user namespace needs uid and "
+		               "gid mappings");
+	if (!userns && l && (l->n_uid_mappings || l->n_gid_mappings))
+		return werr(0, "config.json: .linux.uidMappings: mappings need a \"user\" entry in "
+		               ".linux.namespaces");
+	if ((c->hostname && c->hostname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
+		return werr(0, "config.json: .hostname: setting a hostname needs a \"uts\" "
+		               "namespace");
+	if ((c->domainname && c->domainname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
+		return werr(0, "config.json: .domainname: setting a domain name needs a \"uts\" "
+		               "namespace");
+	if (!oci_config_namespace(c, CLONE_NEWNS))
+		return werr(0, "config.json: .linux.namespaces: a \"mount\" namespace is required");
+	return 0;
+}
+
+int support_check(const struct oci_config *c)
+{
+	const struct oci_linux *l = c->linux;
+
+	if (attrs_check(c) < 0)
+		return -1;
+
+	if (sysctl_check(c) < 0)
+		return -1;
+
+	if (l && l->time_offsets &&
+	    (!oci_config_namespace(c, CLONE_NEWTIME) ||
+	     (oci_config_namespace(c, CLONE_NEWTIME)->path &&
+	      oci_config_namespace(c, CLONE_NEWTIME)->path[0])))
+		return werr(0, "config.json: .linux.timeOffsets: needs a new \"time\" namespace");
+	if (l && l->intel_rdt)
+		return NOT_YET(".linux.intelRdt", "Intel RDT");
+	if (check_namespaces(c) < 0 || check_mounts(c) < 0)
+		return -1;
+	return 0;
+}
+
+int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX])
+{
+	char joined[PATH_MAX];
+	struct stat st;
+
+	if (c->root->path[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", c->root->path);
+	else if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", bundle, c->root->path) >=
+	         sizeof(joined))
+		return werr(ENAMETOOLONG, "config.json: .root.path");
+	if (realpath(joined, out) == NULL)
+		return werr(errno, "config.json: .root.path: %s", joined);
+	if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+		return werr(ENOTDIR, "config.json: .root.path: %s", out);
+	return 0;
+}

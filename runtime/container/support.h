@@ -1,0 +1,16 @@
+/* What this build of ward can run: a parsed config.json that asks for a
+ * feature ward does not implement yet is refused here, naming the field,
+ * rather than run without it. Also the checks that need the host (rootfs). */
+#ifndef WARD_SUPPORT_H
+#define WARD_SUPPORT_H
+
+#include <limits.h>
+
+#include "oci/config.h"
+
+int support_check(const struct oci_config *c);
+/* root.path made absolute (relative paths are bundle-relative) and checked
+ * to be a directory. */
+int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX]);
+
+#endif

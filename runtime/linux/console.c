@@ -1,0 +1,127 @@
+#include "linux/console.h"
+#include "lib/error.h"
+#include "linux/mount_prim.h"
+#include "lib/fdpass.h"
+#include "linux/pathres.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER _IO('T', 0x41)
+#endif
+
+int console_connect(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return werr(ENAMETOOLONG, "--console-socket %s", path);
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return werr(errno, "--console-socket");
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int e = errno;
+
+		close(fd);
+		return werr(e, "--console-socket %s", path);
+	}
+	return fd;
+}
+
+static int send_master(int sock, int master, const char *name)
+{
+	if (fdpass_send(sock, name, strlen(name), master) < 0)
+		return werr(errno, "sending the terminal over --console-socket");
+	return 0;
+}
+
+/* CVE-2025-52565 class: /dev/console is created with O_EXCL|O_NOFOLLOW in a
+ * /dev resolved inside the rootfs, and the pty bound onto it by fd. */
+static int bind_console(int rootfd, int peer)
+{
+	int devfd, dst, r;
+
+	devfd = root_open(rootfd, "/dev", O_RDONLY | O_DIRECTORY);
+	if (devfd < 0)
+		return werr(errno, "/dev");
+	unlinkat(devfd, "console", 0);
+	dst = openat(devfd, "console", O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (dst >= 0) {
+		close(dst);
+		dst = openat(devfd, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	}
+	close(devfd);
+	if (dst < 0)
+		return werr(errno, "creating /dev/console");
+	r = mount_bind_fd(peer, dst, false, 0, 0);
+	close(dst);
+	return r < 0 ? werr_ctx("/dev/console") : 0;
+}
+
+int console_setup(int rootfd, int sock, const struct oci_process *p, int want_console)
+{
+	char name[32];
+	int master, peer, ptn, unlock = 0, r = -1;
+
+	struct stat st;
+
+	master = root_open(rootfd, "/dev/pts/ptmx", O_RDWR | O_NOCTTY);
+	if (master < 0)
+		return werr(errno, "opening the container's /dev/pts/ptmx (is devpts mounted?)");
+	/* Only a real devpts multiplexer (5:2) may hand out our terminal. */
+	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2)) {
+		close(master);
+		return werr(EPERM, "the container's /dev/pts/ptmx is not a pty multiplexer");
+	}
+	if (ioctl(master, TIOCSPTLCK, &unlock) < 0 || ioctl(master, TIOCGPTN, &ptn) < 0) {
+		werr(errno, "setting up the pty");
+		goto out;
+	}
+	/* The peer by fd, not by a path the container could swap. */
+	peer = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (peer < 0) {
+		werr(errno, "opening the pty peer");
+		goto out;
+	}
+	if (p->console_size) {
+		struct winsize ws = {.ws_row = (unsigned short)p->console_size->height,
+		                     .ws_col = (unsigned short)p->console_size->width};
+
+		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
+			werr(errno, "process.consoleSize");
+			goto out_peer;
+		}
+	}
+	snprintf(name, sizeof(name), "/dev/pts/%d", ptn);
+	if (send_master(sock, master, name) < 0)
+		goto out_peer;
+	if (want_console && bind_console(rootfd, peer) < 0)
+		goto out_peer;
+	if (ioctl(peer, TIOCSCTTY, 0) < 0) {
+		werr(errno, "making the pty the controlling terminal");
+		goto out_peer;
+	}
+	for (int fd = 0; fd < 3; fd++)
+		if (dup2(peer, fd) < 0) {
+			werr(errno, "dup2 of the pty");
+			goto out_peer;
+		}
+	r = 0;
+out_peer:
+	close(peer);
+out:
+	close(master);
+	return r;
+}

@@ -1,0 +1,20 @@
+/* Mount primitives by fd (the new mount API): what every mount ward makes
+ * goes through, below the config.json mounts (rootfs/), the cgroup mounts,
+ * the console and idmapped binds. */
+#ifndef WARD_LINUX_MOUNT_PRIM_H
+#define WARD_LINUX_MOUNT_PRIM_H
+
+#include <stdbool.h>
+
+/* Mount a filesystem (not a bind) on the directory at path in the root. */
+int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
+                unsigned long flags, const char *data);
+/* Bind-mount the object at src_fd (O_PATH) onto target_fd, optionally
+ * recursive and with MOUNT_ATTR_* set. */
+int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
+                  unsigned long attr_clr);
+/* The same, with attributes also set on every mount of the tree. */
+int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
+                      unsigned long attr_clr, unsigned long rec_set, unsigned long rec_clr);
+
+#endif

@@ -1,0 +1,135 @@
+#include "linux/pathres.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int root_open(int rootfd, const char *path, int flags)
+{
+	struct open_how how = {
+	    .flags = (unsigned long long)(flags | O_CLOEXEC),
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	do
+		fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+	while (fd < 0 && errno == EAGAIN); /* a concurrent rename raced ".." */
+	return (int)fd;
+}
+
+/* Split "/a/b/c" into parent "/a/b" and base "c" (buf holds the parent). */
+static int split_path(const char *path, char *buf, size_t len, const char **base)
+{
+	size_t n = strlen(path);
+	char *slash;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n >= len)
+		return werr(ENAMETOOLONG, "%s", path);
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL) {
+		*base = path;
+		strcpy(buf, "/");
+		return 0;
+	}
+	*base = path + (slash - buf) + 1;
+	if (slash == buf)
+		buf[1] = '\0';
+	else
+		*slash = '\0';
+	if (**base == '\0' || strcmp(*base, ".") == 0 || strcmp(*base, "..") == 0)
+		return werr(EINVAL, "%s: path must name a file or directory", path);
+	return 0;
+}
+
+int root_mkdir_p(int rootfd, const char *path, mode_t mode)
+{
+	char parent[PATH_MAX];
+	const char *base;
+	int pfd, fd;
+
+	fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
+	if (fd >= 0 || errno != ENOENT)
+		return fd >= 0 ? fd : werr(errno, "%s", path);
+	if (split_path(path, parent, sizeof(parent), &base) < 0)
+		return -1;
+	pfd = root_mkdir_p(rootfd, parent, mode);
+	if (pfd < 0)
+		return -1;
+	/* mkdirat never follows a symlink in the last component: a dangling
+	 * link stays EEXIST and the open below refuses it. */
+	if (mkdirat(pfd, base, mode) < 0 && errno != EEXIST) {
+		int e = errno;
+
+		close(pfd);
+		return werr(e, "creating %s", path);
+	}
+	fd = openat(pfd, base, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		werr(errno, "%s", path);
+	close(pfd);
+	return fd;
+}
+
+int root_mkfile(int rootfd, const char *path, mode_t mode)
+{
+	char parent[PATH_MAX];
+	const char *base;
+	int pfd, fd;
+
+	fd = root_open(rootfd, path, O_PATH);
+	if (fd >= 0) {
+		struct stat st;
+
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			close(fd);
+			return werr(EISDIR, "%s: is a directory, a file is needed", path);
+		}
+		return fd;
+	}
+	if (errno != ENOENT)
+		return werr(errno, "%s", path);
+	if (split_path(path, parent, sizeof(parent), &base) < 0)
+		return -1;
+	pfd = root_mkdir_p(rootfd, parent, 0755);
+	if (pfd < 0)
+		return -1;
+	/* O_PATH cannot create: open the real directory first. */
+	{
+		int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		close(pfd);
+		if (dfd < 0)
+			return werr(errno, "%s", parent);
+		fd = openat(dfd, base,
+		            O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
+		if (fd >= 0 || errno == EEXIST) {
+			if (fd >= 0)
+				close(fd);
+			fd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (fd < 0)
+			werr(errno, "creating %s", path);
+		close(dfd);
+	}
+	return fd;
+}
+
+struct fdpath fd_path(int fd)
+{
+	struct fdpath p;
+
+	snprintf(p.s, sizeof(p.s), "/proc/self/fd/%d", fd);
+	return p;
+}

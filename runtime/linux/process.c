@@ -1,0 +1,232 @@
+#include "linux/process.h"
+#include "linux/caps.h"
+#include "lib/error.h"
+#include "linux/process_attrs.h"
+#include "lib/sync.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+int process_limits(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		const struct oci_rlimit *r = &p->rlimits[i];
+		struct rlimit rl = {.rlim_cur = r->soft, .rlim_max = r->hard};
+
+		if (setrlimit(r->resource, &rl) < 0) {
+			struct rlimit cur;
+
+			if (errno == EPERM && getrlimit(r->resource, &cur) == 0 &&
+			    r->hard > cur.rlim_max)
+				return werr(EPERM,
+				            "process.rlimits[%zu] %s: hard limit %llu is above the "
+				            "current %llu and raising it needs CAP_SYS_RESOURCE",
+				            i, r->type, (unsigned long long)r->hard,
+				            (unsigned long long)cur.rlim_max);
+			return werr(errno, "process.rlimits[%zu] %s", i, r->type);
+		}
+	}
+	if (p->has_oom_score_adj) {
+		char buf[16];
+		int fd = attrs_open_proc("/proc/self/oom_score_adj", "process.oomScoreAdj");
+		int n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+
+		if (fd < 0)
+			return -1;
+		if (write(fd, buf, (size_t)n) != n) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return werr(e, "process.oomScoreAdj %d", p->oom_score_adj);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int process_credentials(const struct oci_process *p, bool userns)
+{
+	const struct oci_user *u = p->user;
+	const struct oci_caps *c = p->capabilities;
+
+	if (caps_drop_bounding(c ? c->bounding : 0) < 0)
+		return -1;
+	/* Keep the permitted set across setuid; capset below trims it. */
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return werr(errno, "PR_SET_KEEPCAPS");
+	if (setgroups(u->n_additional_gids, (const gid_t *)u->additional_gids) < 0) {
+		/* In a user namespace setgroups may be denied; then only an empty
+		 * list is acceptable. */
+		if (!(userns && errno == EPERM && u->n_additional_gids == 0))
+			return werr(errno, "process.user.additionalGids");
+	}
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		return werr(errno, "process.user.gid %u", u->gid);
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		return werr(errno, "process.user.uid %u", u->uid);
+	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		return werr(errno, "PR_SET_KEEPCAPS");
+	if (caps_set(c) < 0)
+		return werr_ctx("process.capabilities");
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return werr(errno, "process.noNewPrivileges");
+	umask(u->has_umask ? (mode_t)u->umask : 022);
+	return 0;
+}
+
+int process_chdir(const struct oci_process *p)
+{
+	char cwd[PATH_MAX];
+
+	if (chdir(p->cwd) < 0)
+		return werr(errno, "process.cwd %s", p->cwd);
+	if (getcwd(cwd, sizeof(cwd)) == NULL || cwd[0] != '/')
+		return werr(EPERM, "process.cwd %s is outside the container", p->cwd);
+	return 0;
+}
+
+static const char *env_path(const struct oci_process *p)
+{
+	for (size_t i = 0; i < p->n_env; i++)
+		if (strncmp(p->env[i], "PATH=", 5) == 0)
+			return p->env[i] + 5;
+	return DEFAULT_PATH;
+}
+
+static int check_exec(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	return faccessat(AT_FDCWD, path, X_OK, AT_EACCESS);
+}
+
+int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
+{
+	const char *arg0 = p->args[0];
+	const char *dirs, *end;
+
+	if (strchr(arg0, '/') != NULL) {
+		if (check_exec(arg0) < 0)
+			return werr(errno, "exec: \"%s\": stat %s", arg0, arg0);
+		snprintf(out, PATH_MAX, "%s", arg0);
+		return 0;
+	}
+	for (dirs = env_path(p); *dirs; dirs = *end ? end + 1 : end) {
+		size_t n;
+
+		end = strchrnul(dirs, ':');
+		n = (size_t)(end - dirs);
+		/* An empty PATH element means the current directory. */
+		if (snprintf(out, PATH_MAX, "%.*s%s%s", (int)n, dirs, n ? "/" : "", arg0) >=
+		    PATH_MAX)
+			continue;
+		if (check_exec(out) == 0)
+			return 0;
+	}
+	return werr(0, "exec: \"%s\": executable file not found in $PATH", arg0);
+}
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* Exactly fds 0-2 and 3..3+preserve-1 reach the user process; everything
+ * else ward or its caller had open is closed by execve. */
+static int seal_fds(int preserve)
+{
+	for (int fd = 3; fd < 3 + preserve; fd++) {
+		int fl = fcntl(fd, F_GETFD);
+
+		if (fl >= 0 && fcntl(fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
+			return werr(errno, "--preserve-fds: fd %d", fd);
+	}
+	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		return werr(errno, "close_range");
+	return 0;
+}
+
+/* Install the filter now and, with SCMP_ACT_NOTIFY rules, hand the
+ * listener to the parent, which forwards it to the agent. */
+static int load_seccomp(const struct prepare_args *a, bool *loaded)
+{
+	int nfd = -1;
+
+	if (a->seccomp == NULL || *loaded)
+		return 0;
+	if (filter_load(a->seccomp, &nfd) < 0)
+		return -1;
+	*loaded = true;
+	if (nfd >= 0) {
+		int r = sync_send_fd(a->sync_fd, SYNC_SECCOMP_FD, nfd);
+
+		close(nfd);
+		return r;
+	}
+	return 0;
+}
+
+int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
+{
+	const struct oci_process *p = a->proc;
+
+	*seccomp_loaded = false;
+	if (process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 || process_chdir(p) < 0)
+		return -1;
+	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
+	 * while we still have it (the filter then also covers the privilege
+	 * drop, as with runc). */
+	if (!p->no_new_privileges && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
+	if (process_credentials(p, a->userns) < 0)
+		return -1;
+	/* Changing credentials cleared the parent-death signal. */
+	if (a->pdeathsig && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return werr(errno, "PR_SET_PDEATHSIG");
+	/* Again as the final user: it must be allowed to be there. */
+	if (process_chdir(p) < 0 || process_find_exec(p, exe) < 0)
+		return -1;
+	/* A listener must reach the agent through the parent, before READY. */
+	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
+		return -1;
+	if (attrs_before_exec(p) < 0)
+		return -1;
+	return seal_fds(a->preserve_fds);
+}
+
+static _Noreturn void die(const char *what, const char *why)
+{
+	char msg[WERR_MAX + 64];
+	int len = snprintf(msg, sizeof(msg), "ward: %s: %s\n", what, why);
+
+	/* The creator may be gone: stderr is the only way left to say why. */
+	if (len > 0 && write(2, msg, (size_t)len) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+_Noreturn void process_exec(const struct oci_process *p, const char *exe,
+                            const struct filter_prog *seccomp_due)
+{
+	/* As late as possible: from here on only execve must be allowed. */
+	if (seccomp_due && filter_load(seccomp_due, NULL) < 0)
+		die("seccomp", werr_msg());
+	execve(exe, p->args, p->env ? p->env : (char *[]){NULL});
+	die(exe, strerror(errno));
+}

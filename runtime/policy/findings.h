@@ -1,0 +1,51 @@
+/* The policy's working state and what its rules record: refusals,
+ * adjustments and notes, each naming the JSON path. Below the rule files
+ * (policy_refuse.c, policy_adjust.c, policy_caps.c) and the dispatcher
+ * (policy.c) that runs them. */
+#ifndef WARD_POLICY_FINDINGS_H
+#define WARD_POLICY_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "oci/config.h"
+#include "policy/host_facts.h"
+#include "policy/policy_file.h"
+
+enum finding_kind { FIND_ADJUST, FIND_REFUSE, FIND_NOTE };
+
+struct finding {
+	enum finding_kind kind;
+	char field[160];  /* JSON path, ".process.capabilities.bounding" */
+	char old[256];    /* adjustments: the value before */
+	char now[256];    /* adjustments: the value after */
+	char rule[48];    /* the rule's name, as in ward-policy(7) */
+	char why[256];    /* refusals and notes: the reason */
+	char optout[160]; /* the opt-out that would lift it, "" if none */
+};
+
+struct policy_ctx {
+	const struct policy *pol;
+	enum ward_profile profile;
+	const char *profile_from; /* "--profile", "binary name", "policy file", ... */
+	/* The host, as gathered before create (NULL at exec: the refusals
+	 * were create's business, only the adjustments are made again). */
+	const struct host_facts *facts;
+	struct oci_config *cfg;
+	char **optouts; /* active for this container */
+	size_t n_optouts;
+	struct finding *f;
+	size_t n_f, n_refused;
+};
+
+bool policy_optout(const struct policy_ctx *x, const char *name);
+/* Turn an opt-out on (once). */
+int policy_add_optout(struct policy_ctx *x, const char *name);
+int policy_refuse(struct policy_ctx *x, const char *field, const char *optout, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int policy_adjusted(struct policy_ctx *x, const char *rule, const char *field, const char *old,
+                    const char *now);
+int policy_note(struct policy_ctx *x, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,216 @@
+/* Profiles, opt-outs, findings and the audit log (see policy.h). */
+#include "policy/policy.h"
+#include "lib/error.h"
+#include "lib/log.h"
+#include "oci/names.h"
+#include "policy/policy_caps.h"
+#include "policy/rules.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+
+#define ANN_PROFILE "org.ward.profile"
+#define ANN_ALLOW   "org.ward.allow."
+
+const char *const policy_annotations[][2] = {
+    {ANN_PROFILE, "compat|baseline|strict: may only tighten the runtime's profile"},
+    {ANN_ALLOW "<name>", "true: turns on an opt-out the operator policy allows"},
+    {NULL, NULL},
+};
+
+static bool listed(char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], name) == 0)
+			return true;
+	return false;
+}
+
+static int pick_profile(struct policy_ctx *x, const char *cli_profile, const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+	const char *ann;
+	int p;
+
+	base = base ? base + 1 : argv0;
+	x->profile = PROFILE_BASELINE;
+	x->profile_from = "default";
+	if (cli_profile) {
+		if ((p = profile_from_name(cli_profile)) < 0)
+			return werr(0, "--profile %s: must be compat, baseline or strict",
+			            cli_profile);
+		x->profile = (enum ward_profile)p;
+		x->profile_from = "--profile";
+	} else if (base && strncmp(base, "ward-", 5) == 0 && profile_from_name(base + 5) >= 0) {
+		x->profile = (enum ward_profile)profile_from_name(base + 5);
+		x->profile_from = "binary name";
+	} else if (x->pol && x->pol->profile) {
+		x->profile = (enum ward_profile)profile_from_name(x->pol->profile);
+		x->profile_from = "policy file";
+	}
+	/* The annotation is the container's own wish: it may only tighten. */
+	ann = x->cfg ? oci_config_annotation(x->cfg, ANN_PROFILE) : NULL;
+	if (ann) {
+		p = profile_from_name(ann);
+		if (p < 0)
+			return werr(0,
+			            "config.json: .annotations[\"" ANN_PROFILE "\"]: \"%s\" is not "
+			            "compat, baseline or strict",
+			            ann);
+		if (p > (int)x->profile) {
+			x->profile = (enum ward_profile)p;
+			x->profile_from = "annotation";
+		} else if (p < (int)x->profile &&
+		           policy_note(
+		               x, ".annotations[\"" ANN_PROFILE "\"]",
+		               "\"%s\" ignored: an annotation may only tighten the %s profile", ann,
+		               profile_name(x->profile)) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int policy_ctx_init(struct policy_ctx *x, const struct policy *pol, const char *cli_profile,
+                    const char *argv0, struct oci_config *cfg)
+{
+	memset(x, 0, sizeof(*x));
+	x->pol = pol;
+	x->cfg = cfg;
+	if (pick_profile(x, cli_profile, argv0) < 0)
+		return -1;
+	for (size_t i = 0; pol && i < pol->n_allow_always; i++)
+		if (policy_add_optout(x, pol->allow_always[i]) < 0)
+			return -1;
+	/* An annotation alone never loosens anything: only names the
+	 * operator listed in "allow" count. */
+	for (size_t i = 0; cfg && i < cfg->n_annotations; i++) {
+		const struct jkv *a = &cfg->annotations[i];
+		const char *name = a->key + strlen(ANN_ALLOW);
+		char field[160];
+
+		if (strncmp(a->key, ANN_ALLOW, strlen(ANN_ALLOW)) != 0)
+			continue;
+		snprintf(field, sizeof(field), ".annotations[\"%s\"]", a->key);
+		if (strcmp(a->value, "true") != 0) {
+			if (policy_note(x, field, "ignored: only \"true\" turns an opt-out on") < 0)
+				return -1;
+		} else if (pol && listed(pol->allow, pol->n_allow, name)) {
+			if (policy_add_optout(x, name) < 0)
+				return -1;
+		} else if (policy_note(x, field,
+		                       "ignored: the operator policy does not allow \"%s\"",
+		                       name) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void policy_ctx_free(struct policy_ctx *x)
+{
+	for (size_t i = 0; i < x->n_optouts; i++)
+		free(x->optouts[i]);
+	free(x->optouts);
+	free(x->f);
+	memset(x, 0, sizeof(*x));
+}
+
+int policy_apply(struct policy_ctx *x)
+{
+	if (x->profile == PROFILE_COMPAT)
+		return 0;
+	if ((x->facts && policy_refusals(x) < 0) || policy_adjustments(x) < 0)
+		return -1;
+	return 0;
+}
+
+int policy_refusal_error(const struct policy_ctx *x)
+{
+	for (size_t i = 0; i < x->n_f; i++) {
+		const struct finding *f = &x->f[i];
+		char more[64] = "";
+
+		if (f->kind != FIND_REFUSE)
+			continue;
+		if (x->n_refused > 1)
+			snprintf(more, sizeof(more), " [and %zu more: see ward check]",
+			         x->n_refused - 1);
+		if (f->optout[0])
+			return werr(
+			    0,
+			    "config.json: %s: %s (refused by the %s profile; opt-out: "
+			    "allow.%s in the policy and the annotation " ANN_ALLOW "%s=true)%s",
+			    f->field, f->why, profile_name(x->profile), f->optout, f->optout, more);
+		return werr(0, "config.json: %s: %s (refused by the %s profile)%s", f->field,
+		            f->why, profile_name(x->profile), more);
+	}
+	return 0;
+}
+
+int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs)
+{
+	size_t before = x->n_refused;
+
+	if (x->profile == PROFILE_COMPAT)
+		return 0;
+	if (policy_caps_refuse(x, caps, "exec process.capabilities") < 0)
+		return -1;
+	if (x->n_refused > before) {
+		struct policy_ctx one = *x;
+
+		one.f = x->f + before;
+		one.n_f = x->n_f - before;
+		one.n_refused = x->n_refused - before;
+		return policy_refusal_error(&one);
+	}
+	*no_new_privs = true;
+	return policy_caps_cap(x, caps, "exec process.capabilities");
+}
+
+int policy_audit_write(const struct policy_ctx *x, int fd)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < x->n_f; i++) {
+		const struct finding *f = &x->f[i];
+		yajl_gen g;
+		const unsigned char *buf;
+		size_t len;
+		char ts[64];
+
+		if (f->kind == FIND_REFUSE)
+			continue;
+		g = yajl_gen_alloc(NULL);
+		if (g == NULL)
+			return werr(ENOMEM, "out of memory");
+		log_timestamp(ts, sizeof(ts));
+#define KV(k, v)                                                                                   \
+	(yajl_gen_string(g, (const unsigned char *)(k), strlen(k)),                                \
+	 yajl_gen_string(g, (const unsigned char *)(v), strlen(v)))
+		yajl_gen_map_open(g);
+		KV("time", ts);
+		KV("profile", profile_name(x->profile));
+		KV("field", f->field);
+		if (f->kind == FIND_ADJUST) {
+			KV("old", f->old);
+			KV("new", f->now);
+			KV("rule", f->rule);
+		} else {
+			KV("note", f->why);
+		}
+		yajl_gen_map_close(g);
+#undef KV
+		yajl_gen_get_buf(g, &buf, &len);
+		if (write(fd, buf, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
+			r = werr(errno, "writing the audit log");
+		yajl_gen_free(g);
+	}
+	return r;
+}

@@ -1,0 +1,43 @@
+/* The hardening policy (issue #6, design "Hardening model"): profiles,
+ * refusals, adjustments and opt-outs, applied to a parsed config.json.
+ *
+ * One analysis serves create (refuse or adjust, then record the
+ * adjustments in the container's audit log), exec (the same adjustments
+ * re-applied to the saved config, and to the exec'd process) and `ward
+ * check` (everything listed, nothing created). */
+#ifndef WARD_POLICY_H
+#define WARD_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "oci/config.h"
+#include "policy/findings.h"
+#include "policy/policy_file.h"
+
+/* Which profile: --profile, then the binary's name (ward-strict), then the
+ * policy file, then baseline; the annotation org.ward.profile may then
+ * only tighten. And which opt-outs are on: the policy's allowAlways, and
+ * org.ward.allow.<name>=true annotations for names the policy allows. */
+int policy_ctx_init(struct policy_ctx *x, const struct policy *pol, const char *cli_profile,
+                    const char *argv0, struct oci_config *cfg);
+void policy_ctx_free(struct policy_ctx *x);
+
+/* Every rule of the profile: refusals are recorded (x->n_refused), and
+ * adjustments are made to x->cfg. -1 only on an internal error (ENOMEM). */
+int policy_apply(struct policy_ctx *x);
+/* werr() for the first refusal (naming field, reason and opt-out); -1. */
+int policy_refusal_error(const struct policy_ctx *x);
+
+/* The exec'd process: capabilities capped, no_new_privs forced, refused
+ * capabilities refused (werr, -1). */
+int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs);
+
+/* Each adjustment as a JSON line (field, old, new, rule, time) into
+ * the fd; and each one at debug level in the log. */
+int policy_audit_write(const struct policy_ctx *x, int fd);
+
+/* The annotations ward reads (for `features`). */
+extern const char *const policy_annotations[][2];
+
+#endif

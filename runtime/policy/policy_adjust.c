@@ -1,0 +1,298 @@
+/* What baseline and strict fill in where config.json is silent or weaker.
+ * Each change is recorded (policy_adjusted) for the audit log and `ward
+ * check`. */
+#include "policy/config_edit.h"
+#include "lib/error.h"
+#include "oci/names.h"
+#include "policy/policy.h"
+#include "policy/policy_caps.h"
+#include "policy/rules.h"
+#include "seccomp/seccomp_default.h"
+#include "oci/spec.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define STRICT_MEMORY     (512LL << 20)
+#define STRICT_CPU_QUOTA  100000 /* one CPU ... */
+#define STRICT_CPU_PERIOD 100000 /* ... per 100 ms */
+#define STRICT_PIDS       256
+#define STRICT_TMPFS      "64m"
+#define STRICT_USERNS_ID  100000
+#define STRICT_USERNS_LEN 65536
+
+static int seccomp_default(struct policy_ctx *x)
+{
+	struct oci_linux *l = cfg_linux(x->cfg);
+
+	if (l == NULL)
+		return -1;
+	if (l->seccomp || policy_optout(x, "seccomp-none"))
+		return 0;
+	l->seccomp = oci_seccomp_default();
+	if (l->seccomp == NULL)
+		return -1;
+	return policy_adjusted(x, "seccomp-default", ".linux.seccomp", "(none)",
+	                       "ward's built-in profile (see ward spec)");
+}
+
+static int no_new_privs(struct policy_ctx *x)
+{
+	if (x->cfg->process->no_new_privileges)
+		return 0;
+	x->cfg->process->no_new_privileges = true;
+	return policy_adjusted(x, "no-new-privs", ".process.noNewPrivileges", "false", "true");
+}
+
+static int union_paths(struct policy_ctx *x, char ***v, size_t *n, const char *const *floor,
+                       const char *field, const char *rule)
+{
+	char added[256] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; floor[i]; i++) {
+		if (cfg_strv_has(*v, *n, floor[i]))
+			continue;
+		if (cfg_strv_add(v, n, floor[i]) < 0)
+			return -1;
+		if (len < sizeof(added))
+			len += (size_t)snprintf(added + len, sizeof(added) - len, "%s%s",
+			                        len ? " " : "+", floor[i]);
+	}
+	return added[0] ? policy_adjusted(x, rule, field, "(as given)", added) : 0;
+}
+
+static int paths(struct policy_ctx *x)
+{
+	struct oci_linux *l = cfg_linux(x->cfg);
+
+	if (l == NULL ||
+	    union_paths(x, &l->masked_paths, &l->n_masked_paths, oci_default_masked,
+	                ".linux.maskedPaths", "masked-paths") < 0 ||
+	    union_paths(x, &l->readonly_paths, &l->n_readonly_paths, oci_default_readonly,
+	                ".linux.readonlyPaths", "readonly-paths") < 0)
+		return -1;
+	return 0;
+}
+
+/* RLIMIT_CORE 0 soft and hard: a hard limit above 0 lets the code raise
+ * the soft one and dump memory (secrets included) to files. */
+static int no_core(struct policy_ctx *x)
+{
+	struct oci_process *p = x->cfg->process;
+	char old[64] = "(unset: inherited)";
+
+	for (size_t i = 0; i < p->n_rlimits; i++)
+		if (p->rlimits[i].resource == RLIMIT_CORE) {
+			if (p->rlimits[i].soft == 0 && p->rlimits[i].hard == 0)
+				return 0;
+			snprintf(old, sizeof(old), "soft %" PRIu64 " hard %" PRIu64,
+			         p->rlimits[i].soft, p->rlimits[i].hard);
+		}
+	if (cfg_rlimit_set(p, "RLIMIT_CORE", RLIMIT_CORE, 0, 0) < 0)
+		return -1;
+	return policy_adjusted(x, "no-core-dumps", ".process.rlimits[RLIMIT_CORE]", old,
+	                       "soft 0 hard 0");
+}
+
+static int new_netns(struct policy_ctx *x)
+{
+	if (oci_config_namespace(x->cfg, CLONE_NEWNET) || policy_optout(x, "host-network") ||
+	    (x->profile == PROFILE_BASELINE && policy_refuses_missing_network(x->pol)))
+		return 0;
+	if (cfg_ns_add(x->cfg, CLONE_NEWNET) < 0)
+		return -1;
+	return policy_adjusted(x, "new-netns", ".linux.namespaces",
+	                       "(no network namespace: the "
+	                       "host's)",
+	                       "+network");
+}
+
+/* /dev is a tmpfs ward fills with nodes; without noexec, a read-only
+ * rootfs still leaves code a place to write and run binaries. */
+static int dev_noexec(struct policy_ctx *x)
+{
+	static const char *const opts[] = {"nosuid",   "noexec",      "strictatime",
+	                                   "mode=755", "size=65536k", NULL};
+
+	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
+		struct oci_mount *m = &x->cfg->mounts[i];
+		char field[64];
+
+		if (strcmp(m->destination, "/dev") != 0)
+			continue;
+		if (!m->type || strcmp(m->type, "tmpfs") != 0 ||
+		    cfg_strv_has(m->options, m->n_options, "noexec"))
+			return 0;
+		if (cfg_strv_add(&m->options, &m->n_options, "noexec") < 0)
+			return -1;
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		return policy_adjusted(x, "dev-noexec", field, "(exec allowed)", "+noexec");
+	}
+	if (cfg_mount_add(x->cfg, "/dev", "tmpfs", "tmpfs", opts) < 0)
+		return -1;
+	return policy_adjusted(x, "dev-noexec", ".mounts", "(ward's default /dev)",
+	                       "+/dev tmpfs nosuid,noexec");
+}
+
+/* Fill a missing (or unlimited) pids limit; lower one above max only
+ * when lower is set (strict). */
+static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char *rule)
+{
+	struct oci_resources *r = cfg_resources(x->cfg);
+	char old[32] = "(none)", now[32];
+
+	if (r == NULL)
+		return -1;
+	if (r->pids && r->pids->limit > 0 && (!lower || r->pids->limit <= max))
+		return 0;
+	if (r->pids)
+		snprintf(old, sizeof(old), "%" PRId64, r->pids->limit);
+	else if ((r->pids = calloc(1, sizeof(*r->pids))) == NULL)
+		return werr(ENOMEM, "out of memory");
+	r->pids->limit = max;
+	snprintf(now, sizeof(now), "%" PRId64, max);
+	return policy_adjusted(x, rule, ".linux.resources.pids.limit", old, now);
+}
+
+/* ---- strict ---- */
+
+static int userns(struct policy_ctx *x)
+{
+	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
+	uint32_t host = s && s->has_userns_host_id ? s->userns_host_id : STRICT_USERNS_ID;
+	uint32_t size = s && s->has_userns_size ? s->userns_size : STRICT_USERNS_LEN;
+	struct oci_linux *l = cfg_linux(x->cfg);
+	char now[96];
+
+	if (l == NULL)
+		return -1;
+	if (oci_config_namespace(x->cfg, CLONE_NEWUSER))
+		return 0;
+	if (cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
+		return -1;
+	l->uid_mappings = calloc(1, sizeof(*l->uid_mappings));
+	l->gid_mappings = calloc(1, sizeof(*l->gid_mappings));
+	if (!l->uid_mappings || !l->gid_mappings)
+		return werr(ENOMEM, "out of memory");
+	*l->uid_mappings = *l->gid_mappings = (struct oci_idmap){0, host, size};
+	l->n_uid_mappings = l->n_gid_mappings = 1;
+	snprintf(now, sizeof(now), "+user (container 0-%u = host %u-%u)", size - 1, host,
+	         host + size - 1);
+	return policy_adjusted(x, "strict-userns", ".linux.namespaces", "(host user namespace)",
+	                       now);
+}
+
+static int readonly_root(struct policy_ctx *x)
+{
+	if (x->cfg->root->readonly)
+		return 0;
+	x->cfg->root->readonly = true;
+	return policy_adjusted(x, "strict-readonly-root", ".root.readonly", "false", "true");
+}
+
+static int scratch_tmpfs(struct policy_ctx *x, const char *dest)
+{
+	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
+	char size[64], field[64];
+	static const char *const flags[] = {"nosuid", "nodev", "noexec", NULL};
+
+	snprintf(size, sizeof(size), "size=%s", s && s->tmpfs_size ? s->tmpfs_size : STRICT_TMPFS);
+	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
+		struct oci_mount *m = &x->cfg->mounts[i];
+		bool has_size = false, changed = false;
+
+		if (strcmp(m->destination, dest) != 0)
+			continue;
+		if (!m->type || strcmp(m->type, "tmpfs") != 0)
+			return 0; /* a volume of the config's own: left as it is */
+		for (size_t k = 0; k < m->n_options; k++)
+			has_size = has_size || strncmp(m->options[k], "size=", 5) == 0;
+		for (size_t k = 0; flags[k]; k++)
+			if (!cfg_strv_has(m->options, m->n_options, flags[k])) {
+				if (cfg_strv_add(&m->options, &m->n_options, flags[k]) < 0)
+					return -1;
+				changed = true;
+			}
+		if (!has_size && cfg_strv_add(&m->options, &m->n_options, size) < 0)
+			return -1;
+		if (!changed && has_size)
+			return 0;
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		return policy_adjusted(x, "strict-scratch", field, "(as given)",
+		                       "+nosuid,nodev,noexec and a size");
+	}
+	{
+		const char *opts[] = {"nosuid", "nodev", "noexec", "mode=1777", size, NULL};
+		char now[128];
+
+		if (cfg_mount_add(x->cfg, dest, "tmpfs", "tmpfs", opts) < 0)
+			return -1;
+		snprintf(now, sizeof(now), "+%s tmpfs nosuid,nodev,noexec,%s", dest, size);
+		return policy_adjusted(x, "strict-scratch", ".mounts", "(none)", now);
+	}
+}
+
+static int strict_limits(struct policy_ctx *x)
+{
+	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
+	int64_t mem = s && s->has_memory_limit ? s->memory_limit : STRICT_MEMORY;
+	int64_t quota = s && s->has_cpu_quota ? s->cpu_quota : STRICT_CPU_QUOTA;
+	uint64_t period = s && s->has_cpu_period ? s->cpu_period : STRICT_CPU_PERIOD;
+	struct oci_resources *r = cfg_resources(x->cfg);
+	char old[64], now[64];
+
+	if (r == NULL || limit_pids(x, s && s->has_pids_limit ? s->pids_limit : STRICT_PIDS, true,
+	                            "strict-limits") < 0)
+		return -1;
+	if (r->memory == NULL && (r->memory = calloc(1, sizeof(*r->memory))) == NULL)
+		return werr(ENOMEM, "out of memory");
+	if (!r->memory->has_limit || r->memory->limit < 0 || r->memory->limit > mem) {
+		snprintf(old, sizeof(old), r->memory->has_limit ? "%" PRId64 : "(none)",
+		         r->memory->limit);
+		snprintf(now, sizeof(now), "%" PRId64, mem);
+		r->memory->limit = mem;
+		r->memory->has_limit = true;
+		/* No swap beyond the limit (OCI swap is memory+swap). */
+		r->memory->swap = mem;
+		r->memory->has_swap = true;
+		if (policy_adjusted(x, "strict-limits", ".linux.resources.memory.limit", old, now) <
+		    0)
+			return -1;
+	}
+	if (r->cpu == NULL && (r->cpu = calloc(1, sizeof(*r->cpu))) == NULL)
+		return werr(ENOMEM, "out of memory");
+	/* Compare CPU shares of time: quota/period. */
+	if (!r->cpu->has_quota || r->cpu->quota <= 0 ||
+	    (double)r->cpu->quota / (double)(r->cpu->has_period ? r->cpu->period : 100000) >
+	        (double)quota / (double)period) {
+		snprintf(old, sizeof(old), r->cpu->has_quota ? "%" PRId64 : "(none)",
+		         r->cpu->quota);
+		snprintf(now, sizeof(now), "%" PRId64 " per %" PRIu64 " us", quota, period);
+		r->cpu->quota = quota;
+		r->cpu->period = period;
+		r->cpu->has_quota = r->cpu->has_period = true;
+		if (policy_adjusted(x, "strict-limits", ".linux.resources.cpu.quota", old, now) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int policy_adjustments(struct policy_ctx *x)
+{
+	if (seccomp_default(x) < 0 || no_new_privs(x) < 0 ||
+	    policy_caps_cap(x, x->cfg->process->capabilities, ".process.capabilities") < 0 ||
+	    paths(x) < 0 || no_core(x) < 0 || new_netns(x) < 0 || dev_noexec(x) < 0)
+		return -1;
+	if (x->profile != PROFILE_STRICT)
+		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default") < 0 ? -1 : 0;
+	if (userns(x) < 0 || readonly_root(x) < 0 || scratch_tmpfs(x, "/tmp") < 0 ||
+	    scratch_tmpfs(x, "/run") < 0 || strict_limits(x) < 0)
+		return -1;
+	return 0;
+}

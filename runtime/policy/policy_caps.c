@@ -1,0 +1,124 @@
+/* Capabilities under baseline and strict: a safe set (what Podman grants
+ * by default), and a list refused outright because each one is a known
+ * road to host authority (capabilities(7); e.g. CAP_SYS_ADMIN mounts and
+ * BPF, CAP_SYS_PTRACE reads other processes, CAP_DAC_READ_SEARCH opens any
+ * host inode by handle, the "shocker" escape). */
+#include "policy/policy_caps.h"
+#include "oci/names.h"
+
+#include <linux/capability.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(c) (1ULL << (c))
+
+static const uint64_t safe_caps = BIT(CAP_CHOWN) | BIT(CAP_DAC_OVERRIDE) | BIT(CAP_FOWNER) |
+                                  BIT(CAP_FSETID) | BIT(CAP_KILL) | BIT(CAP_SETGID) |
+                                  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_BIND_SERVICE) |
+                                  BIT(CAP_SYS_CHROOT) | BIT(CAP_SETFCAP);
+
+static const struct {
+	int cap;
+	const char *why;
+} refused[] = {
+    {CAP_SYS_ADMIN, "mounts, namespaces, BPF and most of the kernel's admin interfaces"},
+    {CAP_SYS_MODULE, "loads kernel modules"},
+    {CAP_SYS_RAWIO, "raw I/O ports and device memory"},
+    {CAP_SYS_PTRACE, "traces and reads other processes"},
+    {CAP_SYS_BOOT, "reboots the host, loads new kernels"},
+    {CAP_SYS_TIME, "sets the host's clock"},
+    {CAP_NET_ADMIN, "reconfigures networking"},
+    {CAP_BPF, "loads BPF programs"},
+    {CAP_PERFMON, "observes the whole system through perf"},
+    {CAP_DAC_READ_SEARCH, "opens host files by handle (open_by_handle_at escape)"},
+    {CAP_MAC_ADMIN, "reconfigures the LSM"},
+    {CAP_MAC_OVERRIDE, "bypasses the LSM"},
+    {CAP_SYSLOG, "reads kernel addresses and the kernel log"},
+    {CAP_CHECKPOINT_RESTORE, "checkpoint/restore of other processes"},
+};
+
+static const char *const set_names[] = {"bounding", "effective", "inheritable", "permitted",
+                                        "ambient"};
+
+static uint64_t *set_ptr(struct oci_caps *c, int i)
+{
+	uint64_t *v[] = {&c->bounding, &c->effective, &c->inheritable, &c->permitted, &c->ambient};
+
+	return v[i];
+}
+
+/* "cap.SYS_PTRACE" for CAP_SYS_PTRACE. */
+static void optout_name(int cap, char *buf, size_t len)
+{
+	const char *n = oci_cap_name(cap);
+
+	snprintf(buf, len, "cap.%s", n ? n + 4 : "?");
+}
+
+int policy_caps_refuse(struct policy_ctx *x, const struct oci_caps *caps, const char *prefix)
+{
+	if (caps == NULL)
+		return 0;
+	for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+		char opt[64], field[160];
+
+		optout_name(refused[k].cap, opt, sizeof(opt));
+		if (policy_optout(x, opt))
+			continue;
+		for (int i = 0; i < 5; i++)
+			if (*set_ptr((struct oci_caps *)caps, i) & BIT(refused[k].cap)) {
+				snprintf(field, sizeof(field), "%s.%s", prefix, set_names[i]);
+				if (policy_refuse(x, field, opt, "%s %s",
+				                  oci_cap_name(refused[k].cap), refused[k].why) < 0)
+					return -1;
+				break;
+			}
+	}
+	return 0;
+}
+
+static void names(uint64_t set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c <= oci_cap_last() && n < len; c++)
+		if (set & BIT(c))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+			                      oci_cap_name(c) + 4);
+	if (buf[0] == '\0')
+		snprintf(buf, len, "(none)");
+}
+
+int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *prefix)
+{
+	uint64_t allowed = safe_caps;
+
+	if (caps == NULL)
+		return 0;
+	for (int c = 0; c <= oci_cap_last(); c++) {
+		char opt[64];
+
+		optout_name(c, opt, sizeof(opt));
+		if (policy_optout(x, opt))
+			allowed |= BIT(c);
+	}
+	for (int i = 0; i < 5; i++) {
+		uint64_t *s = set_ptr(caps, i);
+		/* Inheritable and ambient carry capabilities across execve of
+		 * non-setuid programs: nothing needs them in a container. */
+		uint64_t now = (i == 2 || i == 4) ? 0 : (*s & allowed);
+		char field[160], old[256], nw[256];
+
+		if (now == *s)
+			continue;
+		snprintf(field, sizeof(field), "%s.%s", prefix, set_names[i]);
+		names(*s, old, sizeof(old));
+		names(now, nw, sizeof(nw));
+		*s = now;
+		if (policy_adjusted(x, i == 2 || i == 4 ? "caps-no-inherit" : "caps-safe-set",
+		                    field, old, nw) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,14 @@
+/* The capability rules of the policy (used at create and exec). */
+#ifndef WARD_POLICY_CAPS_H
+#define WARD_POLICY_CAPS_H
+
+#include "policy/findings.h"
+
+/* Refuse capabilities that hand the container host authority (in any set),
+ * unless the opt-out cap.<NAME> is on. prefix names the object in findings. */
+int policy_caps_refuse(struct policy_ctx *x, const struct oci_caps *caps, const char *prefix);
+/* Cap every set to the safe set (plus opted-in ones); clear inheritable
+ * and ambient. Records each change. */
+int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *prefix);
+
+#endif

@@ -1,0 +1,248 @@
+/* Decoding the operator policy file. Unlike config.json, unknown
+ * properties are refused: a misspelt key must not silently mean "no
+ * policy". */
+#include "policy/policy_file.h"
+#include "oci/config.h"
+#include "lib/error.h"
+#include "lib/jwalk_macros.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const policy_default_secret_env[] = {"*TOKEN*",
+                                                 "*SECRET*",
+                                                 "*PASSWORD*",
+                                                 "*PASSWD*",
+                                                 "*_KEY",
+                                                 "*_KEY_*",
+                                                 "*APIKEY*",
+                                                 "*CREDENTIAL*",
+                                                 "AWS_*",
+                                                 "AZURE_*",
+                                                 "GOOGLE_APPLICATION_CREDENTIALS",
+                                                 "GH_*",
+                                                 "GITHUB_*",
+                                                 "*PRIVATE*",
+                                                 NULL};
+
+static const char *const profiles[] = {"compat", "baseline", "strict"};
+
+int profile_from_name(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, profiles[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *profile_name(enum ward_profile p)
+{
+	return profiles[p];
+}
+
+bool policy_refuses_missing_network(const struct policy *p)
+{
+	return p && p->missing_network && strcmp(p->missing_network, "refuse") == 0;
+}
+
+int64_t policy_pids_limit(const struct policy *p)
+{
+	return p && p->has_pids_limit ? p->pids_limit : 4096;
+}
+
+static const struct jfield strict_fields[] = {
+    FLD_HAS("memoryLimit", JK_I64, struct policy_strict, memory_limit, 0),
+    FLD_HAS("cpuQuota", JK_I64, struct policy_strict, cpu_quota, 0),
+    FLD_HAS("cpuPeriod", JK_U64, struct policy_strict, cpu_period, 0),
+    FLD_HAS("pidsLimit", JK_I64, struct policy_strict, pids_limit, 0),
+    FLD("tmpfsSize", JK_STR, struct policy_strict, tmpfs_size, JF_NONEMPTY),
+    FLD_HAS("usernsHostID", JK_U32, struct policy_strict, userns_host_id, 0),
+    FLD_HAS("usernsSize", JK_U32, struct policy_strict, userns_size, 0),
+};
+
+static int check_strict(void *obj, const struct jpath *p)
+{
+	const struct policy_strict *s = obj;
+	struct jpath fp = {p, NULL, 0};
+
+	if ((s->has_memory_limit && s->memory_limit <= 0) ||
+	    (s->has_pids_limit && s->pids_limit <= 0) || (s->has_cpu_quota && s->cpu_quota <= 0))
+		return jerr(p, "limits must be positive");
+	if (s->has_userns_size && s->userns_size == 0)
+		return jerr(p, "usernsSize must be at least 1");
+	if (s->has_userns_host_id && s->userns_host_id == 0)
+		return jerr(p, "usernsHostID 0 would map container root to host root");
+	if (s->tmpfs_size && strspn(s->tmpfs_size, "0123456789kmgKMG%") != strlen(s->tmpfs_size)) {
+		fp.key = "tmpfsSize";
+		return jerr(&fp, "must be a tmpfs size such as 64m");
+	}
+	return 0;
+}
+
+static const struct jschema strict_schema =
+    SCHEMA(struct policy_strict, strict_fields, check_strict, NULL);
+
+/* Every opt-out: a name, or a family "prefix<what>" (one table for the
+ * policy check and `ward features`; doc/ward-policy.7 explains each). */
+const char *const policy_optouts[] = {"host-network",
+                                      "host-pid",
+                                      "host-ipc",
+                                      "host-uts",
+                                      "host-mount",
+                                      "host-user",
+                                      "host-cgroup",
+                                      "devices-all",
+                                      "cgroup-rw",
+                                      "join-network",
+                                      "seccomp-none",
+                                      "cap.<NAME>",
+                                      "device.<mem|kmem|port|kvm|fuse|tun|block>",
+                                      "mount:<host path>",
+                                      "env.<NAME>",
+                                      NULL};
+
+static bool known_optout(const char *n)
+{
+	for (size_t i = 0; policy_optouts[i]; i++) {
+		const char *t = policy_optouts[i];
+		size_t fam = strcspn(t, "<");
+
+		if (t[fam] == '\0' ? strcmp(n, t) == 0 : strncmp(n, t, fam) == 0 && n[fam] != '\0')
+			return true;
+	}
+	return false;
+}
+
+static int check_names(char **v, size_t n, const struct jpath *p, const char *key)
+{
+	struct jpath kp = {p, key, 0};
+
+	for (size_t i = 0; i < n; i++) {
+		struct jpath ip = {&kp, NULL, i};
+
+		if (!known_optout(v[i]))
+			return jerr(&ip, "unknown opt-out \"%s\" (see ward-policy(7))", v[i]);
+		if (strncmp(v[i], "mount:", 6) == 0 && v[i][6] != '/')
+			return jerr(&ip, "a mount opt-out names an absolute host path");
+	}
+	return 0;
+}
+
+static int check_policy(void *obj, const struct jpath *p)
+{
+	const struct policy *pol = obj;
+
+	if (pol->profile && profile_from_name(pol->profile) < 0) {
+		struct jpath pp = {p, "profile", 0};
+
+		return jerr(&pp, "must be compat, baseline or strict (got \"%s\")", pol->profile);
+	}
+	if (pol->missing_network && strcmp(pol->missing_network, "isolate") != 0 &&
+	    strcmp(pol->missing_network, "refuse") != 0) {
+		struct jpath pp = {p, "missingNetwork", 0};
+
+		return jerr(&pp, "must be isolate or refuse (got \"%s\")", pol->missing_network);
+	}
+	if (pol->has_pids_limit && pol->pids_limit <= 0) {
+		struct jpath pp = {p, "pidsLimit", 0};
+
+		return jerr(&pp, "must be positive");
+	}
+	for (size_t i = 0; i < pol->n_secret_env; i++)
+		if (pol->secret_env[i][0] == '\0') {
+			struct jpath sp = {p, "secretEnv", 0}, ip = {&sp, NULL, i};
+
+			return jerr(&ip, "must not be empty");
+		}
+	if (check_names(pol->allow, pol->n_allow, p, "allow") < 0 ||
+	    check_names(pol->allow_always, pol->n_allow_always, p, "allowAlways") < 0)
+		return -1;
+	return 0;
+}
+
+static const struct jfield policy_fields[] = {
+    FLD("profile", JK_STR, struct policy, profile, 0),
+    FLD_N("allow", JK_STRV, struct policy, allow, 0, NULL),
+    FLD_N("allowAlways", JK_STRV, struct policy, allow_always, 0, NULL),
+    FLD_HAS("pidsLimit", JK_I64, struct policy, pids_limit, 0),
+    FLD("missingNetwork", JK_STR, struct policy, missing_network, 0),
+    FLD_OBJ("strict", struct policy, strict, 0, &strict_schema),
+    {.key = "secretEnv",
+     .kind = JK_STRV,
+     .off = offsetof(struct policy, secret_env),
+     .has_off = offsetof(struct policy, has_secret_env),
+     .n_off = offsetof(struct policy, n_secret_env)},
+};
+static const struct jschema policy_schema =
+    SCHEMA(struct policy, policy_fields, check_policy, NULL);
+
+struct policy *policy_parse(const char *buf, size_t len, const char *what)
+{
+	yajl_val tree = jparse_document(buf, len, 16, what);
+	struct policy *p;
+
+	if (tree == NULL)
+		return NULL;
+	if (!YAJL_IS_OBJECT(tree)) {
+		yajl_tree_free(tree);
+		werr(0, "%s: must be a JSON object", what);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		werr(ENOMEM, "out of memory");
+	} else if (jcheck_known_keys(&policy_schema, tree, NULL) < 0 ||
+	           jwalk_object(&policy_schema, tree, NULL, p) < 0) {
+		werr_ctx("%s", what);
+		policy_free(p);
+		p = NULL;
+	}
+	yajl_tree_free(tree);
+	return p;
+}
+
+struct policy *policy_load_text(const char *path, char **text, size_t *len)
+{
+	const char *f = path ? path : POLICY_DEFAULT_PATH;
+	struct policy *p;
+
+	*text = NULL;
+	*len = 0;
+	if (path == NULL && access(f, F_OK) < 0 && errno == ENOENT) {
+		p = calloc(1, sizeof(struct policy));
+		if (p == NULL)
+			werr(ENOMEM, "out of memory");
+		return p;
+	}
+	if (oci_read_file(f, text, len) < 0) {
+		werr_ctx("policy file %s", f);
+		return NULL;
+	}
+	p = policy_parse(*text, *len, f);
+	if (p == NULL) {
+		werr_ctx("policy file");
+		free(*text);
+		*text = NULL;
+	}
+	return p;
+}
+
+struct policy *policy_load(const char *path)
+{
+	char *text;
+	size_t len;
+	struct policy *p = policy_load_text(path, &text, &len);
+
+	free(text);
+	return p;
+}
+
+void policy_free(struct policy *p)
+{
+	if (p == NULL)
+		return;
+	jwalk_free(&policy_schema, p);
+	free(p);
+}

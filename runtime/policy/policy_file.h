@@ -1,0 +1,67 @@
+/* The operator policy file (default /etc/ward/policy.json; schema in
+ * config-schema/policy.schema.json; rules in doc/ward-policy.7). */
+#ifndef WARD_OCI_POLICY_FILE_H
+#define WARD_OCI_POLICY_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define POLICY_DEFAULT_PATH "/etc/ward/policy.json"
+
+enum ward_profile { PROFILE_COMPAT, PROFILE_BASELINE, PROFILE_STRICT };
+
+struct policy_strict {
+	int64_t memory_limit; /* bytes */
+	int64_t cpu_quota;    /* µs per cpu_period */
+	uint64_t cpu_period;
+	int64_t pids_limit;
+	char *tmpfs_size; /* "64m": size= of /tmp and /run */
+	uint32_t userns_host_id, userns_size;
+	bool has_memory_limit, has_cpu_quota, has_cpu_period, has_pids_limit;
+	bool has_userns_host_id, has_userns_size;
+};
+
+struct policy {
+	char *profile; /* the default profile's name, NULL = baseline */
+	/* Opt-outs a container may turn on with org.ward.allow.<name>=true. */
+	char **allow;
+	size_t n_allow;
+	/* Opt-outs on for every container. */
+	char **allow_always;
+	size_t n_allow_always;
+	/* baseline, no network namespace listed (what engines write for
+	 * --network host): "isolate" (default: a fresh one is added) or
+	 * "refuse" (opt-out host-network). */
+	char *missing_network;
+	int64_t pids_limit; /* baseline's when the config sets none */
+	bool has_pids_limit;
+	struct policy_strict *strict;
+	/* Glob patterns of environment variable names strict refuses. */
+	char **secret_env;
+	size_t n_secret_env;
+	bool has_secret_env;
+};
+
+/* The effective values, defaults filled in. */
+bool policy_refuses_missing_network(const struct policy *p);
+int64_t policy_pids_limit(const struct policy *p);
+extern const char *const policy_default_secret_env[];
+/* Every opt-out name; "prefix<what>" entries are families (NULL-terminated). */
+extern const char *const policy_optouts[];
+
+/* Load path (NULL: the default path, where a missing file means the
+ * built-in defaults; a missing file given explicitly is an error). A
+ * malformed file is an error naming the JSON path. */
+struct policy *policy_load(const char *path);
+struct policy *policy_parse(const char *buf, size_t len, const char *what);
+/* policy_load, also handing back the file's text (NULL for the built-in
+ * defaults; the caller frees it): create records it for exec. */
+struct policy *policy_load_text(const char *path, char **text, size_t *len);
+void policy_free(struct policy *p);
+
+/* "compat", "baseline", "strict" → the enum; -1 if unknown. */
+int profile_from_name(const char *name);
+const char *profile_name(enum ward_profile p);
+
+#endif

@@ -1,0 +1,153 @@
+/* policy_prepare and the record create keeps for exec (see prepare.h). */
+#include "policy/prepare.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+/* The record's fields. */
+#define REC_PROFILE "profile"
+#define REC_FROM    "profileFrom"
+#define REC_OPTOUTS "optouts"
+#define REC_SOURCE  "policySource"
+#define REC_POLICY  "policy"
+
+static void gen_str(yajl_gen g, const char *s)
+{
+	if (s)
+		yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+	else
+		yajl_gen_null(g);
+}
+
+int policy_record_gen(const struct policy_run *run, char **out, size_t *len)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	int r = -1;
+
+	if (g == NULL)
+		return werr(ENOMEM, "out of memory");
+	yajl_gen_map_open(g);
+	gen_str(g, REC_PROFILE);
+	gen_str(g, profile_name(run->x.profile));
+	gen_str(g, REC_FROM);
+	gen_str(g, run->x.profile_from);
+	gen_str(g, REC_OPTOUTS);
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < run->x.n_optouts; i++)
+		gen_str(g, run->x.optouts[i]);
+	yajl_gen_array_close(g);
+	gen_str(g, REC_SOURCE);
+	gen_str(g, run->pol_text ? run->pol_source : NULL);
+	gen_str(g, REC_POLICY);
+	if (run->pol_text)
+		yajl_gen_string(g, (const unsigned char *)run->pol_text, run->pol_len);
+	else
+		yajl_gen_null(g);
+	yajl_gen_map_close(g);
+	if (yajl_gen_get_buf(g, &buf, len) == yajl_gen_status_ok && (*out = malloc(*len + 1))) {
+		memcpy(*out, buf, *len);
+		(*out)[*len] = '\0';
+		r = 0;
+	}
+	yajl_gen_free(g);
+	return r < 0 ? werr(ENOMEM, "writing the policy record") : 0;
+}
+
+static const char *rec_string(yajl_val root, const char *key, bool nullable, bool *bad)
+{
+	const char *path[] = {key, NULL};
+	yajl_val v = yajl_tree_get(root, path, yajl_t_any);
+
+	if (v && YAJL_IS_STRING(v))
+		return YAJL_GET_STRING(v);
+	if (!(nullable && v && YAJL_IS_NULL(v)))
+		*bad = true;
+	return NULL;
+}
+
+/* The profile, opt-outs and policy create decided. */
+static int from_record(const struct policy_input *in, struct oci_config *cfg,
+                       struct policy_run *run)
+{
+	char errbuf[256] = "";
+	yajl_val root, opts;
+	const char *optpath[] = {REC_OPTOUTS, NULL};
+	const char *prof, *text;
+	bool bad = false;
+	int p, r = -1;
+	char *copy = strndup(in->record, in->record_len);
+
+	if (copy == NULL)
+		return werr(ENOMEM, "out of memory");
+	root = yajl_tree_parse(copy, errbuf, sizeof(errbuf));
+	free(copy);
+	if (root == NULL || !YAJL_IS_OBJECT(root)) {
+		r = werr(0, "the policy record is not a JSON object");
+		goto out;
+	}
+	prof = rec_string(root, REC_PROFILE, false, &bad);
+	text = rec_string(root, REC_POLICY, true, &bad);
+	opts = yajl_tree_get(root, optpath, yajl_t_array);
+	if (bad || opts == NULL || (p = profile_from_name(prof)) < 0) {
+		r = werr(0, "the policy record is malformed");
+		goto out;
+	}
+	run->pol = text ? policy_parse(text, strlen(text), "the policy record")
+	                : calloc(1, sizeof(struct policy));
+	if (run->pol == NULL) {
+		r = text ? -1 : werr(ENOMEM, "out of memory");
+		goto out;
+	}
+	memset(&run->x, 0, sizeof(run->x));
+	run->x.pol = run->pol;
+	run->x.cfg = cfg;
+	run->x.profile = (enum ward_profile)p;
+	run->x.profile_from = "create";
+	for (size_t i = 0; i < YAJL_GET_ARRAY(opts)->len; i++) {
+		yajl_val o = YAJL_GET_ARRAY(opts)->values[i];
+
+		if (!YAJL_IS_STRING(o)) {
+			r = werr(0, "the policy record is malformed");
+			goto out;
+		}
+		if (policy_add_optout(&run->x, YAJL_GET_STRING(o)) < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	yajl_tree_free(root);
+	return r;
+}
+
+int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	if (in->record) {
+		if (from_record(in, cfg, run) < 0)
+			return -1;
+	} else {
+		run->pol_source = in->policy_path ? in->policy_path : POLICY_DEFAULT_PATH;
+		run->pol = policy_load_text(in->policy_path, &run->pol_text, &run->pol_len);
+		if (run->pol == NULL ||
+		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg) < 0)
+			return -1;
+		if (host_facts_gather(&run->facts, cfg, in->bundle) < 0)
+			return -1;
+		run->x.facts = &run->facts;
+	}
+	return policy_apply(&run->x);
+}
+
+void policy_run_free(struct policy_run *run)
+{
+	policy_ctx_free(&run->x);
+	host_facts_free(&run->facts);
+	policy_free(run->pol);
+	free(run->pol_text);
+	memset(run, 0, sizeof(*run));
+}

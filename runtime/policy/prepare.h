@@ -1,0 +1,44 @@
+/* One way in to the policy for create, exec and check: load the operator
+ * policy (or, for exec, the record create saved), pick the profile and the
+ * opt-outs, gather the host facts, apply the rules. */
+#ifndef WARD_POLICY_PREPARE_H
+#define WARD_POLICY_PREPARE_H
+
+#include <stddef.h>
+
+#include "policy/host_facts.h"
+#include "policy/policy.h"
+
+struct policy_input {
+	const char *policy_path; /* --policy; NULL: the default path */
+	const char *cli_profile; /* --profile; NULL if not given */
+	const char *argv0;       /* the name ward was run by (ward-strict) */
+	/* create, check: relative host paths start here; the host facts are
+	 * gathered and the refusals checked. */
+	const char *bundle;
+	/* exec: the record create saved (policy_record_gen): its profile, its
+	 * opt-outs and its copy of the policy file, applied as they were. */
+	const char *record;
+	size_t record_len;
+};
+
+/* What the policy decided for one container. */
+struct policy_run {
+	struct policy *pol;
+	char *pol_text; /* the policy file as read, NULL for the defaults */
+	size_t pol_len;
+	const char *pol_source; /* where it came from, for the record */
+	struct host_facts facts;
+	struct policy_ctx x; /* profile, opt-outs, findings; x.cfg adjusted */
+};
+
+/* cfg is adjusted in place. Refusals are in run->x (n_refused; see
+ * policy_refusal_error); -1 with werr on anything else (an unreadable
+ * policy file, a missing or malformed record). */
+int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run);
+void policy_run_free(struct policy_run *run);
+
+/* The record exec reads back, as JSON (the caller frees *out). */
+int policy_record_gen(const struct policy_run *run, char **out, size_t *len);
+
+#endif

@@ -1,0 +1,209 @@
+#include "rootfs/cgroup_mount.h"
+#include "lib/error.h"
+#include "linux/mount_prim.h"
+#include "linux/pathres.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#define CG_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+/* The controller options of a v1 hierarchy ("cpu", "name=systemd"), from
+ * its superblock options with rw/ro dropped. */
+static char *v1_data(struct libmnt_fs *fs)
+{
+	const char *opts = mnt_fs_get_fs_options(fs);
+	char *out = calloc(1, opts ? strlen(opts) + 8 : 8);
+	char *copy, *tok, *save = NULL;
+
+	if (out == NULL || opts == NULL)
+		return out;
+	copy = strdup(opts);
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "rw") == 0 || strcmp(tok, "ro") == 0)
+			continue;
+		if (out[0])
+			strcat(out, ",");
+		strcat(out, tok);
+	}
+	free(copy);
+	return out;
+}
+
+static int mount_one(int rootfd, const char *dest, const char *name, const char *type,
+                     const char *data, unsigned long flags)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dest, name) >= sizeof(path))
+		return werr(ENAMETOOLONG, "%s/%s", dest, name);
+	fd = root_mkdir_p(rootfd, path, 0755);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return mount_fs_at(rootfd, path, type, type, flags, data);
+}
+
+/* The init's own cgroups ("4:cpu,cpuacct:/ward/id" lines), read before it
+ * unshares its cgroup namespace: under a user namespace a v1 hierarchy
+ * cannot be mounted, and its cgroup directory is bound instead. */
+static char self_cgroups[4096];
+
+void cgroup_mount_note_self(void)
+{
+	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, self_cgroups, sizeof(self_cgroups) - 1);
+
+	self_cgroups[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The init's path in the hierarchy with these controllers, or NULL. */
+static const char *self_path(const char *controllers, char *buf, size_t len)
+{
+	size_t cl = strlen(controllers);
+
+	for (const char *l = self_cgroups; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		const char *c = strchr(l, ':');
+		size_t n = strcspn(l, "\n");
+
+		if (c && (size_t)(c - l) < n && strncmp(c + 1, controllers, cl) == 0 &&
+		    c[1 + cl] == ':') {
+			snprintf(buf, len, "%.*s", (int)(n - (size_t)(c + 2 + cl - l)), c + 2 + cl);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* Bind host dir (the container's own cgroup) onto dest/name, by fd. */
+static int bind_one(int rootfd, const char *dest, const char *name, const char *host,
+                    unsigned long flags)
+{
+	char path[PATH_MAX];
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+	                                      MOUNT_ATTR_NOEXEC |
+	                                      ((flags & MS_RDONLY) ? MOUNT_ATTR_RDONLY : 0)};
+	int tree, fd, r = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dest, name) >= sizeof(path))
+		return werr(ENAMETOOLONG, "%s/%s", dest, name);
+	fd = root_mkdir_p(rootfd, path, 0755);
+	if (fd < 0)
+		return -1;
+	tree = open_tree(AT_FDCWD, host, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
+	    move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = werr(errno, "binding %s on %s", host, path);
+	if (tree >= 0)
+		close(tree);
+	close(fd);
+	return r;
+}
+
+static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
+{
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int r = 0;
+
+	if (tb == NULL || it == NULL) {
+		r = werr(ENOMEM, "reading /proc/self/mountinfo");
+		goto out;
+	}
+	while (r == 0 && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
+		const char *name;
+
+		if (type == NULL || target == NULL || strncmp(target, "/sys/fs/cgroup/", 15) != 0)
+			continue;
+		name = target + 15;
+		if (strchr(name, '/') != NULL)
+			continue;
+		if (strcmp(type, "cgroup") == 0) {
+			char *data = v1_data(fs);
+			char own[PATH_MAX], host[PATH_MAX * 2];
+
+			r = data ? mount_one(rootfd, dest, name, "cgroup", data, flags)
+			         : werr(ENOMEM, "out of memory");
+			/* In a user namespace v1 cannot be mounted (only cgroup2
+			 * can): bind the container's own cgroup, as runc does. */
+			if (r < 0 && errno == EPERM && data && self_path(data, own, sizeof(own))) {
+				snprintf(host, sizeof(host), "%s%s", target, own);
+				r = bind_one(rootfd, dest, name, host, flags);
+			}
+			free(data);
+		} else if (strcmp(type, "cgroup2") == 0) {
+			char own[PATH_MAX], host[PATH_MAX * 2];
+
+			r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags);
+			if (r < 0 && errno == EPERM && self_path("", own, sizeof(own))) {
+				snprintf(host, sizeof(host), "%s%s", target, own);
+				r = bind_one(rootfd, dest, name, host, flags);
+			}
+		}
+	}
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return r;
+}
+
+int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o)
+{
+	/* Read-only unless "rw" was asked for explicitly. */
+	unsigned long ro = (o->cleared & MS_RDONLY) ? 0 : MS_RDONLY;
+	struct statfs sfs;
+	int fd;
+
+	fd = root_mkdir_p(rootfd, m->destination, 0755);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (statfs("/sys/fs/cgroup", &sfs) < 0)
+		return werr(errno, "/sys/fs/cgroup on the host");
+	if (sfs.f_type == CGROUP2_SUPER_MAGIC) {
+		char own[PATH_MAX], host[PATH_MAX + 32];
+		int r =
+		    mount_fs_at(rootfd, m->destination, "cgroup2", "cgroup2", CG_FLAGS | ro, NULL);
+
+		/* A user namespace without a cgroup namespace of its own. */
+		if (r < 0 && errno == EPERM && self_path("", own, sizeof(own))) {
+			snprintf(host, sizeof(host), "/sys/fs/cgroup%s", own);
+			r = bind_one(rootfd, m->destination, ".", host, ro);
+		}
+		return r;
+	}
+	/* v1 or hybrid: a tmpfs to hold one mount per hierarchy. */
+	if (mount_fs_at(rootfd, m->destination, "tmpfs", "cgroup", CG_FLAGS, "mode=755,size=64k") <
+	        0 ||
+	    v1_hierarchies(rootfd, m->destination, CG_FLAGS | ro) < 0)
+		return -1;
+	if (ro) {
+		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
+
+		fd = root_open(rootfd, m->destination, O_PATH);
+		if (fd < 0 || mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return werr(e, "making the cgroup tmpfs read-only");
+		}
+		close(fd);
+	}
+	return 0;
+}

@@ -1,0 +1,142 @@
+#include "rootfs/idmap.h"
+#include "lib/error.h"
+#include "rootfs/mounts.h"
+#include "linux/userns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/pidfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+bool idmap_wanted(const struct oci_mount *m, bool *recursive)
+{
+	bool want = m->n_uid_mappings || m->n_gid_mappings;
+
+	*recursive = false;
+	for (size_t i = 0; i < m->n_options; i++) {
+		if (strcmp(m->options[i], "ridmap") == 0)
+			want = *recursive = true;
+		else if (strcmp(m->options[i], "idmap") == 0)
+			want = true;
+	}
+	return want;
+}
+
+int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idmap *gid,
+                 size_t n_gid)
+{
+	struct oci_linux maps = {.uid_mappings = (struct oci_idmap *)uid,
+	                         .n_uid_mappings = n_uid,
+	                         .gid_mappings = (struct oci_idmap *)gid,
+	                         .n_gid_mappings = n_gid};
+	struct clone_args ca = {.flags = CLONE_NEWUSER | CLONE_PIDFD, .exit_signal = SIGCHLD};
+	char path[64];
+	int pidfd = -1, fd = -1;
+	int pipefd[2];
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return werr(errno, "pipe");
+	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid == 0) {
+		char b;
+
+		/* Only here to own the namespace until it is mapped and opened. */
+		close(pipefd[1]);
+		while (read(pipefd[0], &b, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(pipefd[0]);
+	if (pid < 0) {
+		close(pipefd[1]);
+		return werr(errno, "creating a user namespace for an idmapped mount");
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	if (userns_write_maps(pid, &maps) == 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			werr(errno, "%s", path);
+	}
+	close(pipefd[1]);
+	waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);
+	close(pidfd);
+	return fd;
+}
+
+static int one_tree(const struct oci_config *c, const struct oci_mount *m, const char *bundle,
+                    size_t idx)
+{
+	const struct oci_linux *l = c->linux;
+	struct mount_attr attr = {.attr_set = MOUNT_ATTR_IDMAP};
+	bool rec, rbind = false;
+	int src, tree = -1, ns;
+
+	idmap_wanted(m, &rec);
+	for (size_t i = 0; i < m->n_options; i++)
+		rbind = rbind || strcmp(m->options[i], "rbind") == 0;
+	if (!mount_is_bind(m))
+		return werr(0, "mounts[%zu] (%s): idmapped mounts must be bind mounts", idx,
+		            m->destination);
+	/* No mappings of its own: the container's user namespace's. */
+	if (m->n_uid_mappings || m->n_gid_mappings)
+		ns = idmap_userns(m->uid_mappings, m->n_uid_mappings, m->gid_mappings,
+		                  m->n_gid_mappings);
+	else if (l && l->n_uid_mappings)
+		ns = idmap_userns(l->uid_mappings, l->n_uid_mappings, l->gid_mappings,
+		                  l->n_gid_mappings);
+	else
+		return werr(0, "mounts[%zu] (%s): idmap without mappings needs a user namespace",
+		            idx, m->destination);
+	if (ns < 0)
+		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+	src = mount_open_source(m, bundle, idx);
+	if (src >= 0) {
+		tree = open_tree(src, "",
+		                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+		                     (rbind ? AT_RECURSIVE : 0));
+		close(src);
+		attr.userns_fd = (uint64_t)ns;
+		if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0),
+		                              &attr, sizeof(attr)) < 0) {
+			werr(errno,
+			     "mounts[%zu] (%s): idmapping the mount (does the filesystem "
+			     "support it?)",
+			     idx, m->destination);
+			if (tree >= 0)
+				close(tree);
+			tree = -1;
+		}
+	}
+	close(ns);
+	return tree;
+}
+
+int idmap_prepare(const struct oci_config *c, const char *bundle, int *trees)
+{
+	for (size_t i = 0; i < c->n_mounts; i++)
+		trees[i] = -1;
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		bool rec;
+
+		if (!idmap_wanted(&c->mounts[i], &rec))
+			continue;
+		trees[i] = one_tree(c, &c->mounts[i], bundle, i);
+		if (trees[i] < 0) {
+			for (size_t k = 0; k < i; k++)
+				if (trees[k] >= 0)
+					close(trees[k]);
+			return -1;
+		}
+	}
+	return 0;
+}

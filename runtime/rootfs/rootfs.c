@@ -1,0 +1,240 @@
+#include "rootfs/rootfs.h"
+#include "rootfs/devices.h"
+#include "linux/sysctl.h"
+#include "lib/error.h"
+#include "linux/mount_prim.h"
+#include "rootfs/mounts.h"
+#include "linux/pathres.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static unsigned long propagation_flags(const char *p)
+{
+	unsigned long rec = p[0] == 'r' ? MS_REC : 0;
+	const char *base = rec ? p + 1 : p;
+
+	if (strcmp(base, "shared") == 0)
+		return MS_SHARED | rec;
+	if (strcmp(base, "slave") == 0)
+		return MS_SLAVE | rec;
+	if (strcmp(base, "unbindable") == 0)
+		return MS_UNBINDABLE | rec;
+	return MS_PRIVATE | rec;
+}
+
+/* Files are masked with the host's /dev/null, checked to really be the null
+ * device before use (2025 masked-path CVEs: a swapped mask source must not
+ * expose or accept writes to anything else). */
+static int open_verified_null(void)
+{
+	struct stat st;
+	int fd = open("/dev/null", O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return werr(errno, "opening /dev/null");
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 1 ||
+	    minor(st.st_rdev) != 3) {
+		close(fd);
+		return werr(EPERM, "/dev/null is not the null device (1:3)");
+	}
+	return fd;
+}
+
+static int mask_paths(int rootfd, const struct oci_linux *l)
+{
+	int nullfd = -1;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && l && i < l->n_masked_paths; i++) {
+		const char *path = l->masked_paths[i];
+		struct stat st;
+		int fd = root_open(rootfd, path, O_PATH);
+
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			r = werr(errno, "maskedPaths[%zu] %s", i, path);
+			break;
+		}
+		if (fstat(fd, &st) < 0) {
+			r = werr(errno, "maskedPaths[%zu] %s", i, path);
+		} else if (S_ISDIR(st.st_mode)) {
+			if (mount("tmpfs", fd_path(fd).s, "tmpfs",
+			          MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			          "size=0,mode=0555") < 0)
+				r = werr(errno, "maskedPaths[%zu] %s", i, path);
+		} else {
+			if (nullfd < 0)
+				nullfd = open_verified_null();
+			if (nullfd < 0 || mount_bind_fd(nullfd, fd, false, 0, 0) < 0)
+				r = werr_ctx("maskedPaths[%zu] %s", i, path);
+		}
+		close(fd);
+	}
+	if (nullfd >= 0)
+		close(nullfd);
+	return r;
+}
+
+static int readonly_paths(int rootfd, const struct oci_linux *l)
+{
+	for (size_t i = 0; l && i < l->n_readonly_paths; i++) {
+		const char *path = l->readonly_paths[i];
+		int fd = root_open(rootfd, path, O_PATH);
+		int r;
+
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			return werr(errno, "readonlyPaths[%zu] %s", i, path);
+		}
+		r = mount_bind_fd(fd, fd, true,
+		                  MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+		close(fd);
+		if (r < 0)
+			return werr_ctx("readonlyPaths[%zu] %s", i, path);
+	}
+	return 0;
+}
+
+static int do_pivot(int rootfd, bool no_pivot)
+{
+	int oldroot;
+
+	if (fchdir(rootfd) < 0)
+		return werr(errno, "chdir to rootfs");
+	if (no_pivot) {
+		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+			return werr(errno, "moving rootfs to /");
+		if (chroot(".") < 0)
+			return werr(errno, "chroot");
+		return chdir("/") < 0 ? werr(errno, "chdir /") : 0;
+	}
+	oldroot = open("/", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (oldroot < 0)
+		return werr(errno, "opening old root");
+	/* pivot_root(".", "."): the old root ends up stacked on the new one,
+	 * and is then detached; no directory for it is needed in the image. */
+	if (syscall(SYS_pivot_root, ".", ".") < 0) {
+		close(oldroot);
+		return werr(errno, "pivot_root");
+	}
+	if (fchdir(oldroot) < 0) {
+		close(oldroot);
+		return werr(errno, "chdir to old root");
+	}
+	close(oldroot);
+	/* Keep the unmount from propagating back to the host. */
+	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+		return werr(errno, "making old root a slave");
+	if (umount2(".", MNT_DETACH) < 0)
+		return werr(errno, "detaching old root");
+	return chdir("/") < 0 ? werr(errno, "chdir /") : 0;
+}
+
+void rootfs_handles_close(struct rootfs_handles *h)
+{
+	if (h->rootfd >= 0)
+		close(h->rootfd);
+	for (size_t i = 0; h->src_fds && i < h->n; i++)
+		if (h->src_fds[i] >= 0)
+			close(h->src_fds[i]);
+	free(h->src_fds);
+	free(h->is_tree);
+	h->src_fds = NULL;
+	h->is_tree = NULL;
+	h->rootfd = -1;
+}
+
+int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
+{
+	const struct oci_config *c = a->cfg;
+
+	h->rootfd = -1;
+	h->n = c->n_mounts;
+	h->src_fds = malloc((c->n_mounts ? c->n_mounts : 1) * sizeof(int));
+	h->is_tree = calloc(c->n_mounts ? c->n_mounts : 1, sizeof(bool));
+	if (h->src_fds == NULL || h->is_tree == NULL)
+		return werr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->n_mounts; i++)
+		h->src_fds[i] = -1;
+	/* Nothing mounted from here on may propagate to the host. */
+	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+		return werr(errno, "making / a slave mount");
+	/* pivot_root needs the rootfs to be a mount point. */
+	if (mount(a->rootfs, a->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
+		return werr(errno, "bind-mounting rootfs %s", a->rootfs);
+	h->rootfd = open(a->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (h->rootfd < 0)
+		return werr(errno, "opening rootfs %s", a->rootfs);
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		if (a->idmap_trees && a->idmap_trees[i] >= 0) {
+			h->src_fds[i] = a->idmap_trees[i];
+			h->is_tree[i] = true;
+			continue;
+		}
+		h->src_fds[i] = mount_open_source(&c->mounts[i], a->bundle, i);
+		if (h->src_fds[i] == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
+{
+	const struct oci_config *c = a->cfg;
+	const struct oci_linux *l = c->linux;
+	int rootfd = h->rootfd, r = -1;
+
+	/* CVE-2019-19921 class: an image's /proc or /sys that is a symlink
+	 * would carry the procfs/sysfs mount (and every later write to it)
+	 * wherever it points. */
+	for (size_t i = 0; i < 2; i++) {
+		const char *d = i ? "sys" : "proc";
+		struct stat st;
+
+		if (fstatat(rootfd, d, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode)) {
+			werr(EPERM, "the rootfs's /%s is not a directory (a symlink?): refused", d);
+			goto out;
+		}
+	}
+	if (dev_mount_tmpfs(rootfd, c) < 0)
+		goto out;
+	for (size_t i = 0; i < c->n_mounts; i++)
+		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i], i) < 0)
+			goto out;
+	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
+	if (dev_populate(rootfd, c, a->userns) < 0 ||
+	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
+	    mask_paths(rootfd, l) < 0 || readonly_paths(rootfd, l) < 0)
+		goto out;
+	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd) < 0)
+		goto out;
+	if (do_pivot(rootfd, a->no_pivot) < 0)
+		goto out;
+	if (l && l->rootfs_propagation && l->rootfs_propagation[0] &&
+	    mount(NULL, "/", NULL, propagation_flags(l->rootfs_propagation), NULL) < 0) {
+		werr(errno, "rootfsPropagation %s", l->rootfs_propagation);
+		goto out;
+	}
+	if (c->root->readonly) {
+		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
+
+		if (mount_setattr(AT_FDCWD, "/", 0, &attr, sizeof(attr)) < 0) {
+			werr(errno, "making the root read-only");
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	rootfs_handles_close(h);
+	return r;
+}

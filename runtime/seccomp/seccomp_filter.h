@@ -1,0 +1,32 @@
+/* linux.seccomp → a BPF program (libseccomp), loaded with seccomp(2). */
+#ifndef WARD_SECCOMP_FILTER_H
+#define WARD_SECCOMP_FILTER_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "oci/seccomp_spec.h"
+
+struct filter_prog {
+	struct sock_filter *insns;
+	size_t len;
+	unsigned int flags; /* SECCOMP_FILTER_FLAG_* to load with */
+	bool notify;        /* has SCMP_ACT_NOTIFY rules: needs a listener */
+};
+
+/* Translate and compile. Unknown syscall names are skipped in rules more
+ * permissive than the default action and refused in stricter ones. */
+int filter_compile(const struct oci_seccomp *s, struct filter_prog *out);
+/* filter_compile through a cache under the state root (cache_dirfd, or -1
+ * for none), keyed by the section's canonical form and verified on use. */
+int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct filter_prog *out);
+/* Install the filter on the calling thread. With notify, *notify_fd gets the
+ * listener fd. */
+int filter_load(const struct filter_prog *p, int *notify_fd);
+void filter_prog_free(struct filter_prog *p);
+
+/* Canonical byte form of a seccomp section (the cache key). */
+int filter_canonical(const struct oci_seccomp *s, char **out, size_t *len);
+
+#endif
