@@ -33,6 +33,12 @@ bool hooks_any(const struct oci_config *c, enum oci_hook_point point)
 	return c->hooks && c->hooks->point[point].n > 0;
 }
 
+bool hooks_create_round(const struct oci_config *c)
+{
+	return hooks_any(c, HOOK_PRESTART) || hooks_any(c, HOOK_CREATE_RUNTIME) ||
+	       hooks_any(c, HOOK_CREATE_CONTAINER) || hooks_any(c, HOOK_START_CONTAINER);
+}
+
 static int state_json(const struct oci_state *st, char **out, size_t *len)
 {
 	return oci_state_to_json(st, false, out, len);

@@ -17,6 +17,12 @@ int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struc
 int hooks_run_logged(const struct oci_config *c, enum oci_hook_point point,
                      const struct oci_state *st);
 bool hooks_any(const struct oci_config *c, enum oci_hook_point point);
+/* Whether create has a hook round: the init stops before pivot_root, the
+ * parent runs prestart and createRuntime, then the init runs
+ * createContainer (and learns its host pid for startContainer). The parent
+ * and the init both decide with this one function: if they disagreed,
+ * create would deadlock. */
+bool hooks_create_round(const struct oci_config *c);
 const char *hooks_point_name(enum oci_hook_point point);
 
 #endif

@@ -1,6 +1,7 @@
 /* config.json schema tables and the checks that cross fields. */
 #include "oci/config.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "lib/jwalk_macros.h"
 #include "oci/names.h"
 #include "oci/resources.h"
@@ -604,51 +605,7 @@ void oci_config_free(struct oci_config *c)
 
 int oci_read_file(const char *path, char **out, size_t *out_len)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
-	int fd, r = -1;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return werr(errno, "cannot open %s", path);
-	if (fstat(fd, &st) < 0) {
-		werr(errno, "cannot stat %s", path);
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		werr(0, "%s: not a regular file", path);
-		goto out;
-	}
-	if ((uint64_t)st.st_size > OCI_MAX_CONFIG_SIZE) {
-		werr(0, "%s: larger than %u bytes", path, OCI_MAX_CONFIG_SIZE);
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (buf == NULL) {
-		werr(ENOMEM, "reading %s", path);
-		goto out;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			werr(n < 0 ? errno : EIO, "reading %s", path);
-			goto out;
-		}
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*out_len = got;
-	buf = NULL;
-	r = 0;
-out:
-	free(buf);
-	close(fd);
-	return r;
+	return read_file(path, OCI_MAX_CONFIG_SIZE, out, out_len);
 }
 
 struct oci_config *oci_config_load(const char *bundle)

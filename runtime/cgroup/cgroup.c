@@ -1,4 +1,5 @@
 #include "cgroup/cgroup.h"
+#include "cgroup/cg_files.h"
 #include "lib/error.h"
 #include "lib/log.h"
 
@@ -20,46 +21,79 @@
 
 #define CG_ROOT "/sys/fs/cgroup"
 
-static void find_hierarchies(struct cgroup *cg)
+/* A hierarchy found: its strings; no directory open yet. */
+static int hier_set(struct cg_hier *h, const char *mnt, const char *opts)
+{
+	*h = (struct cg_hier){.fd = -1, .kept = UINT32_MAX}; /* kept unknown: the leaf only */
+	h->mnt = strdup(mnt);
+	h->opts = strdup(opts);
+	return h->mnt && h->opts ? 0 : werr(ENOMEM, "out of memory");
+}
+
+static void hier_free(struct cg_hier *h)
+{
+	if (h->fd >= 0)
+		close(h->fd);
+	free(h->mnt);
+	free(h->opts);
+	free(h->name);
+}
+
+static int add_v1(struct cgroup *cg, const char *target, const char *o)
+{
+	char opts[256] = "";
+	struct cg_hier *v = realloc(cg->v1, (cg->n_v1 + 1) * sizeof(*v));
+
+	if (v == NULL)
+		return werr(ENOMEM, "out of memory");
+	cg->v1 = v;
+	/* Keep the controller names, drop rw/ro and other flags. */
+	for (const char *p = o ? o : ""; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (!(n == 2 && (strncmp(p, "rw", 2) == 0 || strncmp(p, "ro", 2) == 0)) &&
+		    strlen(opts) + n + 2 < sizeof(opts)) {
+			if (opts[0])
+				strcat(opts, ",");
+			strncat(opts, p, n);
+		}
+		p += n + (p[n] == ',');
+	}
+	return hier_set(&cg->v1[cg->n_v1++], target, opts);
+}
+
+static int set_unified(struct cgroup *cg, const char *target)
+{
+	if (cg->unified)
+		hier_free(cg->unified); /* the last cgroup2 mount wins */
+	else if ((cg->unified = malloc(sizeof(*cg->unified))) == NULL)
+		return werr(ENOMEM, "out of memory");
+	return hier_set(cg->unified, target, "");
+}
+
+static int find_hierarchies(struct cgroup *cg)
 {
 	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
 	struct libmnt_fs *fs;
+	int r = 0;
 
-	while (tb && it && mnt_table_next_fs(tb, it, &fs) == 0) {
+	while (r == 0 && tb && it && mnt_table_next_fs(tb, it, &fs) == 0) {
 		const char *type = mnt_fs_get_fstype(fs), *target = mnt_fs_get_target(fs);
 
 		if (!type || !target || strncmp(target, CG_ROOT, strlen(CG_ROOT)) != 0)
 			continue;
-		if (strcmp(type, "cgroup2") == 0) {
-			snprintf(cg->unified, sizeof(cg->unified), "%s", target);
-		} else if (strcmp(type, "cgroup") == 0 && cg->n_v1 < CG_MAX_V1) {
-			const char *o = mnt_fs_get_fs_options(fs);
-			char *out = cg->v1[cg->n_v1].opts;
-
-			snprintf(cg->v1[cg->n_v1].dir, sizeof(cg->v1[0].dir), "%s", target);
-			out[0] = '\0';
-			/* Keep the controller names, drop rw/ro and other flags. */
-			for (const char *p = o ? o : ""; *p;) {
-				size_t n = strcspn(p, ",");
-
-				if (!(n == 2 &&
-				      (strncmp(p, "rw", 2) == 0 || strncmp(p, "ro", 2) == 0)) &&
-				    strlen(out) + n + 2 < sizeof(cg->v1[0].opts)) {
-					if (out[0])
-						strcat(out, ",");
-					strncat(out, p, n);
-				}
-				p += n + (p[n] == ',');
-			}
-			cg->n_v1++;
-		}
+		if (strcmp(type, "cgroup2") == 0)
+			r = set_unified(cg, target);
+		else if (strcmp(type, "cgroup") == 0 && cg->n_v1 < CG_MAX_V1)
+			r = add_v1(cg, target, mnt_fs_get_fs_options(fs));
 	}
 	mnt_free_iter(it);
 	mnt_unref_table(tb);
+	return r;
 }
 
-const char *cg_v1_dir(const struct cgroup *cg, const char *controller)
+const struct cg_hier *cg_v1(const struct cgroup *cg, const char *controller)
 {
 	size_t len = strlen(controller);
 
@@ -68,7 +102,7 @@ const char *cg_v1_dir(const struct cgroup *cg, const char *controller)
 			size_t n = strcspn(p, ",");
 
 			if (n == len && strncmp(p, controller, n) == 0)
-				return cg->v1[i].dir;
+				return &cg->v1[i];
 			p += n + (p[n] == ',');
 		}
 	return NULL;
@@ -77,10 +111,13 @@ const char *cg_v1_dir(const struct cgroup *cg, const char *controller)
 /* Is controller name listed in the cgroup2 root's cgroup.controllers? */
 static bool v2_has(const struct cgroup *cg, const char *name)
 {
-	char buf[512];
+	char f[PATH_MAX + 32], buf[512];
 	size_t len = strlen(name);
 
-	if (!cg->unified[0] || cg_read(cg->unified, "", "cgroup.controllers", buf, sizeof(buf)) < 0)
+	if (!cg->unified)
+		return false;
+	snprintf(f, sizeof(f), "%s/cgroup.controllers", cg->unified->mnt);
+	if (cg_read_at(AT_FDCWD, f, buf, sizeof(buf)) < 0)
 		return false;
 	for (char *p = buf; *p;) {
 		size_t n = strcspn(p, " \n");
@@ -92,16 +129,17 @@ static bool v2_has(const struct cgroup *cg, const char *name)
 	return false;
 }
 
-const char *cg_controller_dir(const struct cgroup *cg, const char *v1, const char *v2, bool *is_v2)
+const struct cg_hier *cg_controller(const struct cgroup *cg, const char *v1, const char *v2,
+                                    bool *is_v2)
 {
-	const char *d = cg->layout == CG_V2 ? NULL : cg_v1_dir(cg, v1);
+	const struct cg_hier *d = cg->layout == CG_V2 ? NULL : cg_v1(cg, v1);
 
 	*is_v2 = false;
 	if (d)
 		return d;
 	/* Pure v2: always cgroup2 (a missing controller then fails on its
 	 * file, naming it). Hybrid/v1: only a controller cgroup2 runs. */
-	if (v2 && cg->unified[0] && (cg->layout == CG_V2 || v2_has(cg, v2))) {
+	if (v2 && cg->unified && (cg->layout == CG_V2 || v2_has(cg, v2))) {
 		*is_v2 = true;
 		return cg->unified;
 	}
@@ -112,233 +150,120 @@ const char *cg_controller_dir(const struct cgroup *cg, const char *v1, const cha
  * host directories. systemd's "slice:prefix:name" needs a systemd. */
 static int set_path(struct cgroup *cg, const char *p, const char *id)
 {
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], path[PATH_MAX] = "";
 	size_t len = 0;
 
 	if (p == NULL || p[0] == '\0') {
-		snprintf(cg->path, sizeof(cg->path), "/ward/%s", id);
-		return 0;
-	}
-	if (strchr(p, ':'))
-		return werr(0,
-		            "config.json: .linux.cgroupsPath \"%s\": systemd's slice:prefix:name "
-		            "form needs the systemd cgroup manager; ward manages cgroupfs paths",
-		            p);
-	snprintf(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p);
-	cg->path[0] = '\0';
-	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-		if (strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
-			return werr(0, "config.json: .linux.cgroupsPath \"%s\": no \".\" or \"..\"",
+		snprintf(path, sizeof(path), "/ward/%s", id);
+	} else {
+		if (strchr(p, ':'))
+			return werr(0,
+			            "config.json: .linux.cgroupsPath \"%s\": systemd's "
+			            "slice:prefix:name form needs the systemd cgroup manager; ward "
+			            "manages cgroupfs paths",
 			            p);
-		len += (size_t)snprintf(cg->path + len, sizeof(cg->path) - len, "/%s", t);
+		snprintf(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p);
+		for (char *save = NULL, *t = strtok_r(buf, "/", &save); t;
+		     t = strtok_r(NULL, "/", &save)) {
+			if (strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
+				return werr(0,
+				            "config.json: .linux.cgroupsPath \"%s\": no \".\" or "
+				            "\"..\"",
+				            p);
+			len += (size_t)snprintf(path + len, sizeof(path) - len, "/%s", t);
+		}
+		if (len == 0)
+			return werr(0,
+			            "config.json: .linux.cgroupsPath \"%s\": the root cgroup is "
+			            "not the container's to take",
+			            p);
 	}
-	if (len == 0)
-		return werr(0,
-		            "config.json: .linux.cgroupsPath \"%s\": the root cgroup is not "
-		            "the container's to take",
-		            p);
-	return 0;
+	cg->path = strdup(path);
+	return cg->path ? 0 : werr(ENOMEM, "out of memory");
 }
 
 int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id)
 {
+	struct cg_hier *h;
 	struct statfs sfs;
 
 	memset(cg, 0, sizeof(*cg));
-	for (size_t i = 0; i <= CG_MAX_V1; i++)
-		cg->kept[i] = UINT32_MAX; /* unknown: remove the leaf only */
 	if (statfs(CG_ROOT, &sfs) < 0)
 		return werr(errno, CG_ROOT);
-	find_hierarchies(cg);
+	if (find_hierarchies(cg) < 0)
+		return -1;
 	if (sfs.f_type == CGROUP2_SUPER_MAGIC)
 		cg->layout = CG_V2;
 	else
-		cg->layout = cg->unified[0] ? CG_HYBRID : CG_V1;
+		cg->layout = cg->unified ? CG_HYBRID : CG_V1;
 	if (cg->layout != CG_V2 && cg->n_v1 == 0)
 		return werr(ENOENT, "no cgroup hierarchy found under " CG_ROOT);
-	return set_path(cg, cgroups_path, id);
-}
-
-int cg_write(const char *dir, const char *path, const char *file, const char *value)
-{
-	char f[PATH_MAX * 2 + 64];
-	size_t len = strlen(value);
-	int fd;
-
-	snprintf(f, sizeof(f), "%s%s/%s", dir, path, file);
-	fd = open(f, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return werr(errno, "%s", f);
-	if (write(fd, value, len) != (ssize_t)len) {
-		int e = errno;
-
-		close(fd);
-		return werr(e, "writing \"%s\" to %s", value, f);
-	}
-	close(fd);
-	return 0;
-}
-
-int cg_read(const char *dir, const char *path, const char *file, char *buf, size_t len)
-{
-	char f[PATH_MAX * 2 + 64];
-	ssize_t n;
-	int fd;
-
-	snprintf(f, sizeof(f), "%s%s/%s", dir, path, file);
-	fd = open(f, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
+	if (set_path(cg, cgroups_path, id) < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
+		size_t n = strlen(h->mnt) + strlen(cg->path) + 1;
+
+		if ((h->name = malloc(n)) == NULL)
+			return werr(ENOMEM, "out of memory");
+		snprintf(h->name, n, "%s%s", h->mnt, cg->path);
+	}
+	return 0;
+}
+
+/* The cgroup's directory in every hierarchy, as it is now. */
+static void open_dirs(const struct cgroup *cg)
+{
+	struct cg_hier *h;
+
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+		if (h->fd < 0) {
+			h->fd = open(h->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			h->err = h->fd < 0 ? errno : 0;
+		}
+}
+
+int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id)
+{
+	if (cgroup_init(cg, cgroups_path, id) < 0)
 		return -1;
-	buf[n] = '\0';
+	open_dirs(cg);
 	return 0;
 }
 
-/* mkdir -p of the path in one hierarchy. v1 cpuset: a new cgroup starts
- * with no CPUs and no memory nodes, so each level copies its parent's.
- * cgroup2: the parent delegates its controllers to the new level. */
-static int mkdir_path(const char *dir, const char *path, bool cpuset, bool v2, bool *existed,
-                      unsigned *kept)
+void cgroup_close_fds(const struct cgroup *cg)
 {
-	unsigned level = 0;
+	struct cg_hier *h;
 
-	char sofar[PATH_MAX] = "";
-	char buf[PATH_MAX];
-	size_t len = 0;
-
-	*existed = true;
-	*kept = UINT32_MAX;
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-		char parent[PATH_MAX], full[PATH_MAX * 2];
-
-		snprintf(parent, sizeof(parent), "%s", sofar);
-		len += (size_t)snprintf(sofar + len, sizeof(sofar) - len, "/%s", t);
-		snprintf(full, sizeof(full), "%s%s", dir, sofar);
-		if (v2) {
-			char ctl[256], add[300] = "";
-
-			if (cg_read(dir, parent, "cgroup.controllers", ctl, sizeof(ctl)) == 0)
-				for (char *s2 = NULL, *c = strtok_r(ctl, " \n", &s2); c;
-				     c = strtok_r(NULL, " \n", &s2)) {
-					if (strlen(add) + strlen(c) + 3 < sizeof(add)) {
-						strcat(add, add[0] ? " +" : "+");
-						strcat(add, c);
-					}
-				}
-			/* Best effort: a controller in use elsewhere may refuse. */
-			if (add[0])
-				cg_write(dir, parent, "cgroup.subtree_control", add);
-		}
-		level++;
-		if (mkdir(full, 0755) == 0) {
-			if (*existed)
-				*kept = level - 1;
-			*existed = false;
-		} else if (errno != EEXIST) {
-			return werr(errno, "creating cgroup %s", full);
-		}
-		if (cpuset) {
-			char v[256];
-
-			for (int k = 0; k < 2; k++) {
-				const char *f = k ? "cpuset.mems" : "cpuset.cpus";
-
-				if (cg_read(dir, sofar, f, v, sizeof(v)) == 0 && v[0] == '\n' &&
-				    cg_read(dir, parent, f, v, sizeof(v)) == 0 &&
-				    cg_write(dir, sofar, f, v) < 0)
-					return werr_ctx("cpuset of %s", full);
-			}
-		}
-	}
-	return 0;
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+		if (h->fd >= 0)
+			close(h->fd);
 }
 
-static bool has_procs(const char *dir, const char *path)
+void cgroup_free(struct cgroup *cg)
 {
-	char buf[64];
+	int e = errno; /* a cleanup keeps the error being returned */
+	struct cg_hier *h;
 
-	return cg_read(dir, path, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0] != '\0';
-}
-
-static int rmdir_in(const char *dir, const char *path);
-
-/* What this create made, to undo on failure. */
-struct made {
-	bool v1[CG_MAX_V1];
-	bool unified;
-};
-
-static void undo(const struct cgroup *cg, const struct made *m)
-{
-	for (size_t i = 0; i < cg->n_v1; i++)
-		if (m->v1[i])
-			rmdir_in(cg->v1[i].dir, cg->path);
-	if (m->unified)
-		rmdir_in(cg->unified, cg->path);
-}
-
-int cgroup_create(struct cgroup *cg)
-{
-	struct made m = {0};
-	bool existed_any = false, existed;
-	char msg[WERR_MAX];
-	int e;
-
-	for (size_t i = 0; i < cg->n_v1; i++) {
-		if (mkdir_path(cg->v1[i].dir, cg->path, strstr(cg->v1[i].opts, "cpuset") != NULL,
-		               false, &existed, &cg->kept[i]) < 0)
-			goto fail;
-		m.v1[i] = !existed;
-		existed_any = existed_any || existed;
-	}
-	if (cg->unified[0]) {
-		if (mkdir_path(cg->unified, cg->path, false, true, &existed, &cg->kept[CG_MAX_V1]) <
-		    0)
-			goto fail;
-		m.unified = !existed;
-		existed_any = existed_any || existed;
-	}
-	if (existed_any) {
-		/* A pre-existing cgroup is joined only if nobody lives there; a
-		 * frozen one would hang the container: refuse, do not wait. */
-		for (size_t i = 0; i < cg->n_v1; i++)
-			if (has_procs(cg->v1[i].dir, cg->path)) {
-				werr(EBUSY, "cgroup %s%s already has processes", cg->v1[i].dir,
-				     cg->path);
-				goto fail;
-			}
-		if (cg->unified[0] && has_procs(cg->unified, cg->path)) {
-			werr(EBUSY, "cgroup %s%s already has processes", cg->unified, cg->path);
-			goto fail;
-		}
-		if (cgroup_is_frozen(cg)) {
-			werr(EBUSY, "cgroup %s is frozen", cg->path);
-			goto fail;
-		}
-	}
-	return 0;
-fail:
-	/* Only the leaves made here: a cgroup that was there stays. */
-	e = werr_errno();
-	snprintf(msg, sizeof(msg), "%s", werr_msg());
-	undo(cg, &m);
-	return werr_set(e, msg);
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+		hier_free(h);
+	free(cg->v1);
+	free(cg->unified);
+	free(cg->path);
+	memset(cg, 0, sizeof(*cg));
+	errno = e;
 }
 
 int cgroup_unified_fd(const struct cgroup *cg)
 {
-	char p[PATH_MAX * 2 + 64];
+	const struct cg_hier *h = cg->unified;
 	int fd;
 
-	if (!cg->unified[0])
+	if (h == NULL)
 		return -1;
-	snprintf(p, sizeof(p), "%s%s", cg->unified, cg->path);
-	fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return fd < 0 ? werr(errno, "%s", p) : fd;
+	if (h->fd < 0)
+		return werr(h->err ? h->err : EBADF, "%s", h->name);
+	fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
+	return fd < 0 ? werr(errno, "%s", h->name) : fd;
 }
 
 int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
@@ -347,36 +272,43 @@ int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
 
 	snprintf(v, sizeof(v), "%d", (int)pid);
 	for (size_t i = 0; i < cg->n_v1; i++)
-		if (cg_write(cg->v1[i].dir, cg->path, "cgroup.procs", v) < 0)
+		if (cg_write(&cg->v1[i], "cgroup.procs", v) < 0)
 			return -1;
-	if (cg->unified[0] && !in_unified && cg_write(cg->unified, cg->path, "cgroup.procs", v) < 0)
+	if (cg->unified && !in_unified && cg_write(cg->unified, "cgroup.procs", v) < 0)
 		return -1;
 	return 0;
 }
 
 /* The hierarchy whose cgroup.procs lists the container's processes. */
-static const char *main_dir(const struct cgroup *cg)
+static const struct cg_hier *main_hier(const struct cgroup *cg)
 {
 	if (cg->layout == CG_V2)
 		return cg->unified;
-	return cg_v1_dir(cg, "pids") ? cg_v1_dir(cg, "pids") : cg->v1[0].dir;
+	return cg_v1(cg, "pids") ? cg_v1(cg, "pids") : &cg->v1[0];
 }
 
 int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
 {
-	char f[PATH_MAX * 2 + 64];
+	const struct cg_hier *h = main_hier(cg);
 	size_t cap = 16;
 	FILE *fp;
 	long v;
+	int fd;
 
 	*n = 0;
 	*pids = malloc(cap * sizeof(**pids));
 	if (*pids == NULL)
 		return werr(ENOMEM, "out of memory");
-	snprintf(f, sizeof(f), "%s%s/cgroup.procs", main_dir(cg), cg->path);
-	fp = fopen(f, "re");
-	if (fp == NULL)
-		return errno == ENOENT ? 0 : werr(errno, "%s", f);
+	fd = h ? cg_open(h, "cgroup.procs", O_RDONLY) : -1;
+	if (fd < 0)
+		return h == NULL || errno == ENOENT ? 0 : werr(errno, "%s/cgroup.procs", h->name);
+	fp = fdopen(fd, "r");
+	if (fp == NULL) {
+		int e = errno;
+
+		close(fd);
+		return werr(e, "%s/cgroup.procs", h->name);
+	}
 	while (fscanf(fp, "%ld", &v) == 1) {
 		if (*n == cap) {
 			pid_t *np = realloc(*pids, (cap *= 2) * sizeof(**pids));
@@ -395,14 +327,13 @@ int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
 
 bool cgroup_is_frozen(const struct cgroup *cg)
 {
-	const char *fz = cg_v1_dir(cg, "freezer");
+	const struct cg_hier *fz = cg_v1(cg, "freezer");
 	char buf[256];
 
 	if (fz && cg->layout != CG_V2)
-		return cg_read(fz, cg->path, "freezer.state", buf, sizeof(buf)) == 0 &&
+		return cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
 		       strncmp(buf, "THAWED", 6) != 0;
-	if (cg->unified[0] &&
-	    cg_read(cg->unified, cg->path, "cgroup.freeze", buf, sizeof(buf)) == 0)
+	if (cg->unified && cg_read(cg->unified, "cgroup.freeze", buf, sizeof(buf)) == 0)
 		return buf[0] == '1';
 	return false;
 }
@@ -416,13 +347,13 @@ static void sleep_ms(int ms)
 
 int cgroup_freeze(const struct cgroup *cg, bool freeze)
 {
-	const char *fz = cg_v1_dir(cg, "freezer");
+	const struct cg_hier *fz = cg_v1(cg, "freezer");
 
 	if (fz && cg->layout != CG_V2) {
-		if (cg_write(fz, cg->path, "freezer.state", freeze ? "FROZEN" : "THAWED") < 0)
+		if (cg_write(fz, "freezer.state", freeze ? "FROZEN" : "THAWED") < 0)
 			return -1;
-	} else if (cg->unified[0]) {
-		if (cg_write(cg->unified, cg->path, "cgroup.freeze", freeze ? "1" : "0") < 0)
+	} else if (cg->unified) {
+		if (cg_write(cg->unified, "cgroup.freeze", freeze ? "1" : "0") < 0)
 			return -1;
 	} else {
 		return werr(ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
@@ -434,7 +365,7 @@ int cgroup_freeze(const struct cgroup *cg, bool freeze)
 				return 0;
 			char buf[64];
 
-			if (cg_read(fz, cg->path, "freezer.state", buf, sizeof(buf)) == 0 &&
+			if (cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
 			    strncmp(buf, "FROZEN", 6) == 0)
 				return 0;
 		}
@@ -487,14 +418,14 @@ static void signal_member(const struct cgroup *cg, pid_t pid, int sig)
 
 int cgroup_signal_all(const struct cgroup *cg, int sig)
 {
-	bool freeze = cg_v1_dir(cg, "freezer") || cg->unified[0];
+	bool freeze = cg_v1(cg, "freezer") != NULL || cg->unified != NULL;
 	pid_t *pids = NULL;
 	size_t n;
 	int r;
 
 	/* cgroup2 kills a whole cgroup atomically (Linux ≥ 5.14). */
-	if (sig == SIGKILL && cg->layout == CG_V2 &&
-	    cg_write(cg->unified, cg->path, "cgroup.kill", "1") == 0)
+	if (sig == SIGKILL && cg->layout == CG_V2 && cg->unified &&
+	    cg_write(cg->unified, "cgroup.kill", "1") == 0)
 		return 0;
 	/* Otherwise freeze, signal each process, thaw: no fork escapes the
 	 * listing in between. */
@@ -509,42 +440,25 @@ int cgroup_signal_all(const struct cgroup *cg, int sig)
 	return r;
 }
 
-static int rmdir_in(const char *dir, const char *path)
-{
-	char p[PATH_MAX * 2 + 64];
-
-	snprintf(p, sizeof(p), "%s%s", dir, path);
-	/* A cgroup empties a moment after its last process dies. */
-	for (int i = 0; i < 2000; i++) {
-		if (rmdir(p) == 0 || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			break;
-		sleep_ms(1);
-	}
-	return werr(errno, "removing cgroup %s", p);
-}
-
 void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s\n", cg->path);
+	const struct cg_hier *h;
 
-	for (size_t i = 0; i <= cg->n_v1 && n < len; i++) {
-		const char *dir = i < cg->n_v1 ? cg->v1[i].dir : cg->unified;
-		unsigned k = cg->kept[i < cg->n_v1 ? i : CG_MAX_V1];
-
-		if (dir[0])
-			n += (size_t)snprintf(buf + n, len - n, "%u %s\n", k, dir);
-	}
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%u %s\n", h->kept, h->mnt);
 }
 
 int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 {
 	char path[PATH_MAX];
 	size_t n = strcspn(rec, "\n");
+	struct cg_hier *h;
 
-	if (n == 0 || n >= sizeof(path) || rec[n] != '\n')
+	if (n == 0 || n >= sizeof(path) || rec[n] != '\n') {
+		memset(cg, 0, sizeof(*cg));
 		return werr(EINVAL, "malformed cgroup record");
+	}
 	memcpy(path, rec, n);
 	path[n] = '\0';
 	if (cgroup_init(cg, path, id) < 0)
@@ -557,57 +471,11 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 		if (end == rec || *end != ' ')
 			return werr(EINVAL, "malformed cgroup record");
 		end++;
-		for (size_t i = 0; i <= cg->n_v1; i++) {
-			const char *dir = i < cg->n_v1 ? cg->v1[i].dir : cg->unified;
-
-			if (dir[0] && strlen(dir) == (size_t)(rec + n - end) &&
-			    strncmp(dir, end, strlen(dir)) == 0)
-				cg->kept[i < cg->n_v1 ? i : CG_MAX_V1] = (unsigned)k;
-		}
+		for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+			if (strlen(h->mnt) == (size_t)(rec + n - end) &&
+			    strncmp(h->mnt, end, strlen(h->mnt)) == 0)
+				h->kept = (unsigned)k;
 	}
+	open_dirs(cg);
 	return 0;
-}
-
-/* The parents create made, deepest first (the leaf is already gone). */
-static void rmdir_parents(const struct cgroup *cg, const char *dir, unsigned kept)
-{
-	char p[PATH_MAX];
-	unsigned levels = 0;
-	char *slash;
-
-	snprintf(p, sizeof(p), "%s", cg->path);
-	for (const char *c = p; *c; c++)
-		levels += *c == '/';
-	while (--levels > kept && (slash = strrchr(p, '/')) && slash != p) {
-		char full[PATH_MAX * 2];
-
-		*slash = '\0';
-		snprintf(full, sizeof(full), "%s%s", dir, p);
-		if (rmdir(full) < 0)
-			break;
-	}
-}
-
-int cgroup_destroy(const struct cgroup *cg)
-{
-	pid_t *pids = NULL;
-	size_t n = 0;
-	int r = 0;
-
-	/* Usually empty by now (the init is dead): no freeze round then. */
-	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
-		cgroup_signal_all(cg, SIGKILL);
-	free(pids);
-	for (size_t i = 0; i < cg->n_v1; i++)
-		if (rmdir_in(cg->v1[i].dir, cg->path) < 0)
-			r = -1;
-		else
-			rmdir_parents(cg, cg->v1[i].dir, cg->kept[i]);
-	if (cg->unified[0]) {
-		if (rmdir_in(cg->unified, cg->path) < 0)
-			r = -1;
-		else
-			rmdir_parents(cg, cg->unified, cg->kept[CG_MAX_V1]);
-	}
-	return r;
 }

@@ -9,13 +9,12 @@
  *
  * No RLIMIT_MEMLOCK raise: since Linux 5.11 BPF memory is charged to the
  * memory cgroup, so this works without CAP_SYS_RESOURCE. */
-#include "cgroup/cgroup_res.h"
+#include "cgroup/cgroup_bpfdev.h"
+#include "cgroup/dev_rules.h"
 #include "lib/error.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/bpf.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -150,7 +149,6 @@ static void detach(int cgfd, uint32_t id)
 
 int cg2_devices(const struct cg_res *x)
 {
-	char p[PATH_MAX * 2 + 64];
 	struct cg_dev_rule *rules = NULL;
 	uint32_t old[64], n_old = 64;
 	union bpf_attr a;
@@ -166,11 +164,11 @@ int cg2_devices(const struct cg_res *x)
 			free(rules);
 			return -1;
 		}
-	snprintf(p, sizeof(p), "%s%s", x->dir, x->path);
-	cgfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* The directory's O_PATH fd: the bpf commands take those. */
+	cgfd = x->h->fd;
 	if (cgfd < 0) {
 		free(rules);
-		return werr(errno, "%s", p);
+		return werr(x->h->err ? x->h->err : EBADF, "%s", x->h->name);
 	}
 	prog = load(rules, n);
 	free(rules);
@@ -184,7 +182,7 @@ int cg2_devices(const struct cg_res *x)
 	a.attach_type = BPF_CGROUP_DEVICE;
 	a.attach_flags = BPF_F_ALLOW_MULTI;
 	if (bpf(BPF_PROG_ATTACH, &a) < 0) {
-		werr(errno, "attaching the eBPF device program to %s", p);
+		werr(errno, "attaching the eBPF device program to %s", x->h->name);
 		goto out;
 	}
 	/* The new program is in force: now drop the ones it replaces. */
@@ -194,6 +192,5 @@ int cg2_devices(const struct cg_res *x)
 out:
 	if (prog >= 0)
 		close(prog);
-	close(cgfd);
 	return r < 0 ? werr_ctx("linux.resources.devices") : 0;
 }

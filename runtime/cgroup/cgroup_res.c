@@ -4,7 +4,11 @@
  * unified hierarchy, such as hugetlb here). Device rules go to the v1
  * devices controller and, wherever there is a cgroup2 hierarchy, to an
  * eBPF device program as well. */
-#include "cgroup/cgroup_res.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/cg_files.h"
+#include "cgroup/cgroup_bpfdev.h"
+#include "cgroup/cgroup_v1.h"
+#include "cgroup/cgroup_v2.h"
 #include "lib/error.h"
 #include "lib/log.h"
 
@@ -13,83 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cg_write_i64(const struct cg_res *x, const char *file, int64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	return cg_write(x->dir, x->path, file, buf);
-}
-
-int cg_write_max(const struct cg_res *x, const char *file, int64_t v)
-{
-	return v < 0 ? cg_write(x->dir, x->path, file, "max") : cg_write_i64(x, file, v);
-}
-
-static unsigned access_bits(const char *a)
-{
-	unsigned b = 0;
-
-	if (a == NULL || a[0] == '\0')
-		return CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD;
-	for (; *a; a++)
-		b |= *a == 'r' ? CG_DEV_READ : *a == 'w' ? CG_DEV_WRITE : CG_DEV_MKNOD;
-	return b;
-}
-
-/* What every container gets on top of its rules (as runc does): null,
- * zero, full, random, urandom, tty, console, ptmx and the pty slaves. */
-static const struct {
-	int64_t major, minor;
-} default_allowed[] = {{1, 3}, {1, 5}, {1, 7}, {1, 8}, {1, 9}, {5, 0}, {5, 1}, {5, 2}, {136, -1}};
-
-int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
-                    struct cg_dev_rule **out, size_t *n)
-{
-	size_t nd = sizeof(default_allowed) / sizeof(default_allowed[0]);
-	size_t max = r->n_devices + nd + (l ? l->n_devices : 0), k = 0;
-	struct cg_dev_rule *v = calloc(max ? max : 1, sizeof(*v));
-
-	if (v == NULL)
-		return werr(ENOMEM, "out of memory");
-	for (size_t i = 0; i < r->n_devices; i++) {
-		const struct oci_device_rule *d = &r->devices[i];
-
-		v[k++] = (struct cg_dev_rule){
-		    .allow = d->allow,
-		    .type = d->type ? d->type[0] : 'a',
-		    .major = d->has_major ? d->major : -1,
-		    .minor = d->has_minor ? d->minor : -1,
-		    .access = access_bits(d->access),
-		    .field = "linux.resources.devices",
-		    .index = i,
-		};
-		if (v[k - 1].major < -1 || v[k - 1].minor < -1)
-			v[k - 1].major = v[k - 1].minor = -1; /* negative = wildcard */
-	}
-	for (size_t i = 0; i < nd; i++)
-		v[k++] = (struct cg_dev_rule){true,
-		                              'c',
-		                              default_allowed[i].major,
-		                              default_allowed[i].minor,
-		                              CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD,
-		                              "default device",
-		                              i};
-	for (size_t i = 0; l && i < l->n_devices; i++) {
-		const struct oci_device *dev = &l->devices[i];
-
-		if (dev->type[0] == 'p')
-			continue;
-		v[k++] = (struct cg_dev_rule){
-		    true,       dev->type[0] == 'u' ? 'c' : dev->type[0],  dev->major,
-		    dev->minor, CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD, "linux.devices",
-		    i};
-	}
-	*out = v;
-	*n = k;
-	return 0;
-}
 
 static bool want_memory(const struct oci_resources *r)
 {
@@ -153,8 +80,8 @@ static int apply_controller(const struct cgroup *cg, const struct controller *c,
 {
 	bool v2;
 
-	x->dir = cg_controller_dir(cg, c->v1, c->v2, &v2);
-	if (x->dir)
+	x->h = cg_controller(cg, c->v1, c->v2, &v2);
+	if (x->h)
 		return v2 ? c->apply_v2(x) : c->apply_v1(x);
 	if (c->v2 == NULL && cg->layout == CG_V2)
 		return werr(0, "linux.resources.%s: cgroup2 has no %s controller", c->field, c->v1);
@@ -165,7 +92,7 @@ static int apply_controller(const struct cgroup *cg, const struct controller *c,
 int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 {
 	const struct oci_resources *r = l ? l->resources : NULL;
-	struct cg_res x = {.path = cg->path, .r = r, .l = l};
+	struct cg_res x = {.r = r, .l = l};
 
 	if (r == NULL)
 		return 0;
@@ -176,22 +103,22 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 		if (controllers[i].wanted(r) && apply_controller(cg, &controllers[i], &x) < 0)
 			return -1;
 	if (r->n_unified) {
-		if (!cg->unified[0])
+		if (!cg->unified)
 			return werr(0,
 			            "linux.resources.unified: this host has no cgroup2 hierarchy");
-		x.dir = cg->unified;
+		x.h = cg->unified;
 		if (cg2_unified(&x) < 0)
 			return -1;
 	}
 	if (r->n_devices) {
-		const char *d1 = cg->layout == CG_V2 ? NULL : cg_v1_dir(cg, "devices");
+		const struct cg_hier *d1 = cg->layout == CG_V2 ? NULL : cg_v1(cg, "devices");
 
-		if (d1 == NULL && !cg->unified[0])
+		if (d1 == NULL && !cg->unified)
 			return werr(ENOENT, "linux.resources.devices: no devices cgroup controller "
 			                    "and no cgroup2 hierarchy");
-		if (d1 && (x.dir = d1, cg1_devices(&x) < 0))
+		if (d1 && (x.h = d1, cg1_devices(&x) < 0))
 			return -1;
-		if (cg->unified[0] && (x.dir = cg->unified, cg2_devices(&x) < 0))
+		if (cg->unified && (x.h = cg->unified, cg2_devices(&x) < 0))
 			return -1;
 	}
 	return 0;

@@ -2,6 +2,7 @@
  * (cpu, memory, pids, blkio, hugetlb), read from v1 or v2 files wherever
  * the host runs each controller. */
 #include "cgroup/cgroup_stats.h"
+#include "cgroup/cg_files.h"
 #include "lib/error.h"
 
 #include <dirent.h>
@@ -15,28 +16,28 @@
 
 #define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
 
-static int read_file(const char *dir, const char *path, const char *file, char *buf, size_t len)
+static int read_file(const struct cg_hier *h, const char *file, char *buf, size_t len)
 {
-	return dir ? cg_read(dir, path, file, buf, len) : -1;
+	return h ? cg_read(h, file, buf, len) : -1;
 }
 
 /* A single number; "max" reads as 0 (unlimited). */
-static uint64_t num(const char *dir, const char *path, const char *file)
+static uint64_t num(const struct cg_hier *h, const char *file)
 {
 	char buf[64];
 
-	if (read_file(dir, path, file, buf, sizeof(buf)) < 0 || strncmp(buf, "max", 3) == 0)
+	if (read_file(h, file, buf, sizeof(buf)) < 0 || strncmp(buf, "max", 3) == 0)
 		return 0;
 	return strtoull(buf, NULL, 10);
 }
 
 /* "key value" lines (cpu.stat, memory.stat, memory.events, ...). */
-static uint64_t keyed(const char *dir, const char *path, const char *file, const char *key)
+static uint64_t keyed(const struct cg_hier *h, const char *file, const char *key)
 {
 	char buf[8192];
 	size_t klen = strlen(key);
 
-	if (read_file(dir, path, file, buf, sizeof(buf)) < 0)
+	if (read_file(h, file, buf, sizeof(buf)) < 0)
 		return 0;
 	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		if (strncmp(l, key, klen) == 0 && l[klen] == ' ')
@@ -52,13 +53,13 @@ static void gen_u64(yajl_gen g, const char *k, uint64_t v)
 	yajl_gen_number(g, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRIu64, v));
 }
 
-static void gen_raw(yajl_gen g, const char *dir, const char *path, const char *file)
+static void gen_raw(yajl_gen g, const struct cg_hier *h, const char *file)
 {
 	char buf[8192];
 
 	S(g, "raw");
 	yajl_gen_map_open(g);
-	if (read_file(dir, path, file, buf, sizeof(buf)) == 0)
+	if (read_file(h, file, buf, sizeof(buf)) == 0)
 		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save)) {
 			char *sp = strchr(l, ' ');
@@ -74,8 +75,8 @@ static void gen_raw(yajl_gen g, const char *dir, const char *path, const char *f
 uint64_t cgroup_oom_kills(const struct cgroup *cg)
 {
 	if (cg->layout == CG_V2)
-		return keyed(cg->unified, cg->path, "memory.events", "oom_kill");
-	return keyed(cg_v1_dir(cg, "memory"), cg->path, "memory.oom_control", "oom_kill");
+		return keyed(cg->unified, "memory.events", "oom_kill");
+	return keyed(cg_v1(cg, "memory"), "memory.oom_control", "oom_kill");
 }
 
 static void blkio_entry(yajl_gen g, const char *devno, const char *op, uint64_t v)
@@ -94,12 +95,12 @@ static void blkio_entry(yajl_gen g, const char *devno, const char *op, uint64_t 
 }
 
 /* v1 "8:0 Read 123" lines ("Total N" skipped). */
-static void blkio_v1(yajl_gen g, const char *dir, const char *path, const char *file)
+static void blkio_v1(yajl_gen g, const struct cg_hier *h, const char *file)
 {
 	char buf[16384];
 
 	yajl_gen_array_open(g);
-	if (read_file(dir, path, file, buf, sizeof(buf)) == 0)
+	if (read_file(h, file, buf, sizeof(buf)) == 0)
 		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save)) {
 			char dev[32], op[16];
@@ -112,12 +113,12 @@ static void blkio_v1(yajl_gen g, const char *dir, const char *path, const char *
 }
 
 /* v2 io.stat "8:0 rbytes=1 wbytes=2 rios=3 wios=4 ..." as runc maps it. */
-static void blkio_v2(yajl_gen g, const char *dir, const char *path, bool bytes)
+static void blkio_v2(yajl_gen g, const struct cg_hier *h, bool bytes)
 {
 	char buf[16384];
 
 	yajl_gen_array_open(g);
-	if (read_file(dir, path, "io.stat", buf, sizeof(buf)) == 0)
+	if (read_file(h, "io.stat", buf, sizeof(buf)) == 0)
 		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save)) {
 			char dev[32];
@@ -141,20 +142,20 @@ static void blkio_v2(yajl_gen g, const char *dir, const char *path, bool bytes)
 static void gen_blkio(const struct cgroup *cg, yajl_gen g)
 {
 	bool v2;
-	const char *d = cg_controller_dir(cg, "blkio", "io", &v2);
+	const struct cg_hier *d = cg_controller(cg, "blkio", "io", &v2);
 
 	S(g, "blkio");
 	yajl_gen_map_open(g);
 	S(g, "ioServiceBytesRecursive");
 	if (v2)
-		blkio_v2(g, d, cg->path, true);
+		blkio_v2(g, d, true);
 	else
-		blkio_v1(g, d, cg->path, "blkio.throttle.io_service_bytes_recursive");
+		blkio_v1(g, d, "blkio.throttle.io_service_bytes_recursive");
 	S(g, "ioServicedRecursive");
 	if (v2)
-		blkio_v2(g, d, cg->path, false);
+		blkio_v2(g, d, false);
 	else
-		blkio_v1(g, d, cg->path, "blkio.throttle.io_serviced_recursive");
+		blkio_v1(g, d, "blkio.throttle.io_serviced_recursive");
 	yajl_gen_map_close(g);
 }
 
@@ -162,7 +163,7 @@ static void gen_blkio(const struct cgroup *cg, yajl_gen g)
 static void gen_hugetlb(const struct cgroup *cg, yajl_gen g)
 {
 	bool v2;
-	const char *d = cg_controller_dir(cg, "hugetlb", "hugetlb", &v2);
+	const struct cg_hier *d = cg_controller(cg, "hugetlb", "hugetlb", &v2);
 	DIR *sizes = opendir("/sys/kernel/mm/hugepages");
 	struct dirent *de;
 
@@ -184,16 +185,16 @@ static void gen_hugetlb(const struct cgroup *cg, yajl_gen g)
 		yajl_gen_map_open(g);
 		snprintf(f, sizeof(f), v2 ? "hugetlb.%s.current" : "hugetlb.%s.usage_in_bytes",
 		         name);
-		gen_u64(g, "usage", num(d, cg->path, f));
+		gen_u64(g, "usage", num(d, f));
 		snprintf(f, sizeof(f), v2 ? "hugetlb.%s.max" : "hugetlb.%s.max_usage_in_bytes",
 		         name);
-		gen_u64(g, "max", num(d, cg->path, f));
+		gen_u64(g, "max", num(d, f));
 		if (v2) {
 			snprintf(f, sizeof(f), "hugetlb.%s.events", name);
-			gen_u64(g, "failcnt", keyed(d, cg->path, f, "max"));
+			gen_u64(g, "failcnt", keyed(d, f, "max"));
 		} else {
 			snprintf(f, sizeof(f), "hugetlb.%s.failcnt", name);
-			gen_u64(g, "failcnt", num(d, cg->path, f));
+			gen_u64(g, "failcnt", num(d, f));
 		}
 		yajl_gen_map_close(g);
 	}
@@ -205,10 +206,10 @@ static void gen_hugetlb(const struct cgroup *cg, yajl_gen g)
 int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
 {
 	bool v2 = cg->layout == CG_V2;
-	const char *cpu = v2 ? cg->unified : cg_v1_dir(cg, "cpuacct");
-	const char *thr = v2 ? cg->unified : cg_v1_dir(cg, "cpu");
-	const char *mem = v2 ? cg->unified : cg_v1_dir(cg, "memory");
-	const char *pids = v2 ? cg->unified : cg_v1_dir(cg, "pids");
+	const struct cg_hier *cpu = v2 ? cg->unified : cg_v1(cg, "cpuacct");
+	const struct cg_hier *thr = v2 ? cg->unified : cg_v1(cg, "cpu");
+	const struct cg_hier *mem = v2 ? cg->unified : cg_v1(cg, "memory");
+	const struct cg_hier *pids = v2 ? cg->unified : cg_v1(cg, "pids");
 	/* cpuacct.stat counts USER_HZ ticks. */
 	uint64_t tick_ns = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
 
@@ -218,31 +219,31 @@ int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
 	S(g, "usage");
 	yajl_gen_map_open(g);
 	if (v2) {
-		gen_u64(g, "total", keyed(cpu, cg->path, "cpu.stat", "usage_usec") * 1000);
-		gen_u64(g, "kernel", keyed(cpu, cg->path, "cpu.stat", "system_usec") * 1000);
-		gen_u64(g, "user", keyed(cpu, cg->path, "cpu.stat", "user_usec") * 1000);
+		gen_u64(g, "total", keyed(cpu, "cpu.stat", "usage_usec") * 1000);
+		gen_u64(g, "kernel", keyed(cpu, "cpu.stat", "system_usec") * 1000);
+		gen_u64(g, "user", keyed(cpu, "cpu.stat", "user_usec") * 1000);
 	} else {
 		char buf[4096];
 
-		gen_u64(g, "total", num(cpu, cg->path, "cpuacct.usage"));
+		gen_u64(g, "total", num(cpu, "cpuacct.usage"));
 		S(g, "percpu");
 		yajl_gen_array_open(g);
-		if (read_file(cpu, cg->path, "cpuacct.usage_percpu", buf, sizeof(buf)) == 0)
+		if (read_file(cpu, "cpuacct.usage_percpu", buf, sizeof(buf)) == 0)
 			for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t;
 			     t = strtok_r(NULL, " \n", &save))
 				yajl_gen_number(g, t, strlen(t));
 		yajl_gen_array_close(g);
-		gen_u64(g, "kernel", keyed(cpu, cg->path, "cpuacct.stat", "system") * tick_ns);
-		gen_u64(g, "user", keyed(cpu, cg->path, "cpuacct.stat", "user") * tick_ns);
+		gen_u64(g, "kernel", keyed(cpu, "cpuacct.stat", "system") * tick_ns);
+		gen_u64(g, "user", keyed(cpu, "cpuacct.stat", "user") * tick_ns);
 	}
 	yajl_gen_map_close(g);
 	S(g, "throttling");
 	yajl_gen_map_open(g);
-	gen_u64(g, "periods", keyed(thr, cg->path, "cpu.stat", "nr_periods"));
-	gen_u64(g, "throttledPeriods", keyed(thr, cg->path, "cpu.stat", "nr_throttled"));
+	gen_u64(g, "periods", keyed(thr, "cpu.stat", "nr_periods"));
+	gen_u64(g, "throttledPeriods", keyed(thr, "cpu.stat", "nr_throttled"));
 	gen_u64(g, "throttledTime",
-	        v2 ? keyed(thr, cg->path, "cpu.stat", "throttled_usec") * 1000
-	           : keyed(thr, cg->path, "cpu.stat", "throttled_time"));
+	        v2 ? keyed(thr, "cpu.stat", "throttled_usec") * 1000
+	           : keyed(thr, "cpu.stat", "throttled_time"));
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 
@@ -251,26 +252,26 @@ int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
 	S(g, "usage");
 	yajl_gen_map_open(g);
 	if (v2) {
-		gen_u64(g, "limit", num(mem, cg->path, "memory.max"));
-		gen_u64(g, "usage", num(mem, cg->path, "memory.current"));
-		gen_u64(g, "max", num(mem, cg->path, "memory.peak"));
-		gen_u64(g, "failcnt", keyed(mem, cg->path, "memory.events", "max"));
+		gen_u64(g, "limit", num(mem, "memory.max"));
+		gen_u64(g, "usage", num(mem, "memory.current"));
+		gen_u64(g, "max", num(mem, "memory.peak"));
+		gen_u64(g, "failcnt", keyed(mem, "memory.events", "max"));
 	} else {
-		gen_u64(g, "limit", num(mem, cg->path, "memory.limit_in_bytes"));
-		gen_u64(g, "usage", num(mem, cg->path, "memory.usage_in_bytes"));
-		gen_u64(g, "max", num(mem, cg->path, "memory.max_usage_in_bytes"));
-		gen_u64(g, "failcnt", num(mem, cg->path, "memory.failcnt"));
+		gen_u64(g, "limit", num(mem, "memory.limit_in_bytes"));
+		gen_u64(g, "usage", num(mem, "memory.usage_in_bytes"));
+		gen_u64(g, "max", num(mem, "memory.max_usage_in_bytes"));
+		gen_u64(g, "failcnt", num(mem, "memory.failcnt"));
 	}
 	yajl_gen_map_close(g);
-	gen_u64(g, "cache", keyed(mem, cg->path, "memory.stat", v2 ? "file" : "cache"));
+	gen_u64(g, "cache", keyed(mem, "memory.stat", v2 ? "file" : "cache"));
 	gen_u64(g, "oomKills", cgroup_oom_kills(cg));
-	gen_raw(g, mem, cg->path, "memory.stat");
+	gen_raw(g, mem, "memory.stat");
 	yajl_gen_map_close(g);
 
 	S(g, "pids");
 	yajl_gen_map_open(g);
-	gen_u64(g, "current", num(pids, cg->path, "pids.current"));
-	gen_u64(g, "limit", num(pids, cg->path, "pids.max"));
+	gen_u64(g, "current", num(pids, "pids.current"));
+	gen_u64(g, "limit", num(pids, "pids.max"));
 	yajl_gen_map_close(g);
 	gen_blkio(cg, g);
 	gen_hugetlb(cg, g);

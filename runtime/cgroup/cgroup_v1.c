@@ -1,8 +1,8 @@
 /* linux.resources → the files of the cgroup v1 controllers. */
-#include "cgroup/cgroup_res.h"
+#include "cgroup/cgroup_v1.h"
+#include "cgroup/dev_rules.h"
 #include "lib/error.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,25 +58,6 @@ int cg1_cpu(const struct cg_res *x)
 	return 0;
 }
 
-/* cpuset files read the same on v1 and v2. */
-int cg_cpuset(const struct cg_res *x)
-{
-	const struct oci_cpu *c = x->r->cpu;
-
-	if (c->cpus && c->cpus[0] && cg_write(x->dir, x->path, "cpuset.cpus", c->cpus) < 0)
-		return werr_ctx("linux.resources.cpu.cpus");
-	if (c->mems && c->mems[0] && cg_write(x->dir, x->path, "cpuset.mems", c->mems) < 0)
-		return werr_ctx("linux.resources.cpu.mems");
-	return 0;
-}
-
-int cg_pids(const struct cg_res *x)
-{
-	if (cg_write_max(x, "pids.max", x->r->pids->limit > 0 ? x->r->pids->limit : -1) < 0)
-		return werr_ctx("linux.resources.pids.limit");
-	return 0;
-}
-
 /* "maj:min value" lines, one write each (the kernel takes one per write). */
 static int dev_lines(const struct cg_res *x, const char *file, const struct oci_throttle_device *t,
                      size_t n, const char *field)
@@ -86,7 +67,7 @@ static int dev_lines(const struct cg_res *x, const char *file, const struct oci_
 	for (size_t i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %" PRIu64, t[i].major,
 		         t[i].minor, t[i].rate);
-		if (cg_write(x->dir, x->path, file, line) < 0)
+		if (cg_write(x->h, file, line) < 0)
 			return werr_ctx("linux.resources.blockIO.%s[%zu]", field, i);
 	}
 	return 0;
@@ -96,10 +77,7 @@ static int dev_lines(const struct cg_res *x, const char *file, const struct oci_
  * without CFQ (removed in 5.0), as runc does. */
 static const char *weight_file(const struct cg_res *x, const char *cfq, const char *bfq)
 {
-	char f[PATH_MAX * 2 + 64];
-
-	snprintf(f, sizeof(f), "%s%s/%s", x->dir, x->path, cfq);
-	return access(f, F_OK) == 0 ? cfq : bfq;
+	return x->h->fd >= 0 && faccessat(x->h->fd, cfq, F_OK, 0) == 0 ? cfq : bfq;
 }
 
 int cg1_blkio(const struct cg_res *x)
@@ -119,7 +97,7 @@ int cg1_blkio(const struct cg_res *x)
 			snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %u", w->major,
 			         w->minor, w->weight);
 			if (cg_write(
-			        x->dir, x->path,
+			        x->h,
 			        weight_file(x, "blkio.weight_device", "blkio.bfq.weight_device"),
 			        line) < 0)
 				return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
@@ -127,7 +105,7 @@ int cg1_blkio(const struct cg_res *x)
 		if (w->has_leaf_weight) {
 			snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %u", w->major,
 			         w->minor, w->leaf_weight);
-			if (cg_write(x->dir, x->path, "blkio.leaf_weight_device", line) < 0)
+			if (cg_write(x->h, "blkio.leaf_weight_device", line) < 0)
 				return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
 		}
 	}
@@ -140,20 +118,6 @@ int cg1_blkio(const struct cg_res *x)
 	    dev_lines(x, "blkio.throttle.write_iops_device", b->throttle_write_iops,
 	              b->n_throttle_write_iops, "throttleWriteIOPSDevice") < 0)
 		return -1;
-	return 0;
-}
-
-/* hugetlb.<size>.limit_in_bytes on v1, hugetlb.<size>.max on v2. */
-int cg_hugetlb(const struct cg_res *x, const char *suffix)
-{
-	for (size_t i = 0; i < x->r->n_hugepage_limits; i++) {
-		const struct oci_hugepage_limit *h = &x->r->hugepage_limits[i];
-		char file[64];
-
-		snprintf(file, sizeof(file), "hugetlb.%s.%s", h->page_size, suffix);
-		if (cg_write_i64(x, file, (int64_t)h->limit) < 0)
-			return werr_ctx("linux.resources.hugepageLimits[%zu]", i);
-	}
 	return 0;
 }
 
@@ -178,26 +142,8 @@ int cg1_net_prio(const struct cg_res *x)
 
 		snprintf(line, sizeof(line), "%s %u", n->priorities[i].name,
 		         n->priorities[i].priority);
-		if (cg_write(x->dir, x->path, "net_prio.ifpriomap", line) < 0)
+		if (cg_write(x->h, "net_prio.ifpriomap", line) < 0)
 			return werr_ctx("linux.resources.network.priorities[%zu]", i);
-	}
-	return 0;
-}
-
-/* rdma.max reads the same on v1 and v2. */
-int cg_rdma(const struct cg_res *x)
-{
-	for (size_t i = 0; i < x->r->n_rdma; i++) {
-		const struct oci_rdma *d = &x->r->rdma[i];
-		char line[160], h[32] = "", o[32] = "";
-
-		if (d->has_hca_handles)
-			snprintf(h, sizeof(h), " hca_handle=%u", d->hca_handles);
-		if (d->has_hca_objects)
-			snprintf(o, sizeof(o), " hca_object=%u", d->hca_objects);
-		snprintf(line, sizeof(line), "%s%s%s", d->device, h, o);
-		if (cg_write(x->dir, x->path, "rdma.max", line) < 0)
-			return werr_ctx("linux.resources.rdma.%s", d->device);
 	}
 	return 0;
 }
@@ -225,7 +171,7 @@ int cg1_devices(const struct cg_res *x)
 			         d->access & CG_DEV_READ ? "r" : "",
 			         d->access & CG_DEV_WRITE ? "w" : "",
 			         d->access & CG_DEV_MKNOD ? "m" : "");
-		r = cg_write(x->dir, x->path, d->allow ? "devices.allow" : "devices.deny", line);
+		r = cg_write(x->h, d->allow ? "devices.allow" : "devices.deny", line);
 		if (r < 0)
 			werr_ctx("%s[%zu]", d->field, d->index);
 	}

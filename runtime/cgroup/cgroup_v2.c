@@ -1,6 +1,6 @@
 /* linux.resources → cgroup2 files, with the runtime-spec's conversions
  * (config-linux.md; runc's and crun's documented mappings). */
-#include "cgroup/cgroup_res.h"
+#include "cgroup/cgroup_v2.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -70,7 +70,7 @@ int cg2_cpu(const struct cg_res *x)
 			snprintf(buf, sizeof(buf), "%" PRId64 " %" PRIu64, c->quota, period);
 		else
 			snprintf(buf, sizeof(buf), "max %" PRIu64, period);
-		if (cg_write(x->dir, x->path, "cpu.max", buf) < 0)
+		if (cg_write(x->h, "cpu.max", buf) < 0)
 			return werr_ctx("linux.resources.cpu.quota");
 	}
 	if (c->has_burst && cg_write_i64(x, "cpu.max.burst", (int64_t)c->burst) < 0)
@@ -94,7 +94,7 @@ static int io_max(const struct cg_res *x, const struct oci_throttle_device *t, s
 	for (size_t i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %s=%" PRIu64, t[i].major,
 		         t[i].minor, key, t[i].rate);
-		if (cg_write(x->dir, x->path, "io.max", line) < 0)
+		if (cg_write(x->h, "io.max", line) < 0)
 			return werr_ctx("linux.resources.blockIO.%s[%zu]", field, i);
 	}
 	return 0;
@@ -109,7 +109,7 @@ int cg2_io(const struct cg_res *x)
 		return werr(0, "linux.resources.blockIO.leafWeight: cgroup2 has no leaf weights");
 	if (b->has_weight) {
 		snprintf(line, sizeof(line), "default %" PRIu64, blkio_to_io_weight(b->weight));
-		if (cg_write(x->dir, x->path, "io.weight", line) < 0)
+		if (cg_write(x->h, "io.weight", line) < 0)
 			return werr_ctx("linux.resources.blockIO.weight");
 	}
 	for (size_t i = 0; i < b->n_weight_device; i++) {
@@ -124,7 +124,7 @@ int cg2_io(const struct cg_res *x)
 			continue;
 		snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %" PRIu64, w->major, w->minor,
 		         blkio_to_io_weight(w->weight));
-		if (cg_write(x->dir, x->path, "io.weight", line) < 0)
+		if (cg_write(x->h, "io.weight", line) < 0)
 			return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
 	}
 	if (io_max(x, b->throttle_read_bps, b->n_throttle_read_bps, "rbps",
@@ -148,7 +148,7 @@ int cg2_hugetlb(const struct cg_res *x)
 int cg2_unified(const struct cg_res *x)
 {
 	for (size_t i = 0; i < x->r->n_unified; i++)
-		if (cg_write(x->dir, x->path, x->r->unified[i].key, x->r->unified[i].value) < 0)
+		if (cg_write(x->h, x->r->unified[i].key, x->r->unified[i].value) < 0)
 			return werr_ctx("linux.resources.unified.%s", x->r->unified[i].key);
 	return 0;
 }

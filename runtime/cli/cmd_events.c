@@ -48,7 +48,7 @@ int cmd_events(struct globals *g, int argc, char **argv)
 	long ms = 5000;
 	const struct opt opts[] = {{"stats", 0, OPT_FLAG, &stats}, {"interval", 0, OPT_MS, &ms}};
 	struct container c;
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 	char *pos[1];
 	size_t n_pos;
 	uint64_t ooms;
@@ -60,7 +60,7 @@ int cmd_events(struct globals *g, int argc, char **argv)
 		werr(0, "container \"%s\" is %s", c.id, status_name(c.status));
 		goto out;
 	}
-	if (c.st->cgroup_path == NULL || cgroup_init(&cg, c.st->cgroup_path, c.id) < 0) {
+	if (c.st->cgroup_path == NULL || cgroup_open(&cg, c.st->cgroup_path, c.id) < 0) {
 		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
 		goto out;
 	}

@@ -1,6 +1,7 @@
 /* exec: the process comes from --process FILE (as the engines call it) or
  * from the container's own process with the command line's changes. */
 #include "cli/commands.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "container/exec.h"
 #include "oci/names.h"
@@ -66,17 +67,16 @@ static char **merged_env(const struct oci_process *base, const struct optlist *a
 static int exec_policy(struct container *c, struct oci_config *cfg, struct policy_run *pr)
 {
 	struct policy_input in = {0};
-	char *rec = NULL;
-	int r;
+	_cleanup_free_ char *rec = NULL;
 
 	if (store_read_alloc(c, POLICY_RECORD_FILE, &rec, &in.record_len) < 0)
 		return werr_ctx("container \"%s\": no policy record (made by an older ward? "
 		                "delete and create it again)",
 		                c->id);
 	in.record = rec;
-	r = policy_prepare(&in, cfg, pr);
-	free(rec);
-	return r < 0 ? werr_ctx("container \"%s\"", c->id) : 0;
+	if (policy_prepare(&in, cfg, pr) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	return 0;
 }
 
 int cmd_exec(struct globals *g, int argc, char **argv)

@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "oci/spec.h"
 #include "seccomp/seccomp_default.h"
@@ -16,9 +17,9 @@ int cmd_spec(struct globals *g, int argc, char **argv)
 	const struct opt opts[] = {{"bundle", 'b', OPT_STR, &bundle}};
 	char path[PATH_MAX];
 	size_t n_pos, len;
-	char *json;
+	_cleanup_free_ char *json = NULL;
+	_cleanup_close_ int fd = -1;
 	ssize_t n;
-	int fd;
 
 	(void)g;
 	if (cli_parse(argc, argv, opts, 1, NULL, 0, &n_pos, false) < 0)
@@ -28,19 +29,14 @@ int cmd_spec(struct globals *g, int argc, char **argv)
 	if (oci_spec_default(&json, &len, oci_seccomp_default_gen) < 0)
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		free(json);
+	if (fd < 0)
 		return werr(errno, "%s", path);
-	}
 	n = write(fd, json, len);
-	free(json);
 	if (n != (ssize_t)len || write(fd, "\n", 1) != 1) {
 		int e = errno;
 
-		close(fd);
 		unlink(path);
 		return werr(e, "writing %s", path);
 	}
-	close(fd);
 	return 0;
 }

@@ -155,7 +155,7 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	struct oci_resources *r = NULL;
 	struct oci_config *saved = NULL;
 	struct container c = {.dirfd = -1};
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 	char *pos[1];
 	size_t n_pos;
 	int ret = -1;
@@ -172,7 +172,7 @@ int cmd_update(struct globals *g, int argc, char **argv)
 		goto out;
 	if (apply_flags(&u, r) < 0)
 		goto out;
-	if (c.st->cgroup_path == NULL || cgroup_init(&cg, c.st->cgroup_path, c.id) < 0) {
+	if (c.st->cgroup_path == NULL || cgroup_open(&cg, c.st->cgroup_path, c.id) < 0) {
 		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
 		goto out;
 	}

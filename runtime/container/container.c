@@ -1,6 +1,7 @@
 #include "container/container.h"
 #include "policy/policy.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "hooks/hooks.h"
@@ -113,36 +114,6 @@ static void close_joined(struct init_args *a)
 	a->join_user_fd = -1;
 }
 
-static int write_pid_file(const char *path, pid_t pid)
-{
-	char tmp[PATH_MAX];
-	char buf[16];
-	int fd, n;
-
-	/* Atomic: the engines poll for this file and read it at once. */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.ward-tmp", path) >= sizeof(tmp))
-		return werr(ENAMETOOLONG, "--pid-file");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return werr(errno, "--pid-file %s", path);
-	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
-	if (write(fd, buf, (size_t)n) != n) {
-		int e = errno;
-
-		close(fd);
-		unlink(tmp);
-		return werr(e, "--pid-file %s", path);
-	}
-	close(fd);
-	if (rename(tmp, path) < 0) {
-		int e = errno;
-
-		unlink(tmp);
-		return werr(e, "--pid-file %s", path);
-	}
-	return 0;
-}
-
 static int record_state(struct container *c, const struct create_opts *o,
                         const struct oci_config *cfg, const char *rootfs, pid_t pid,
                         const char *cgroup_path)
@@ -201,8 +172,7 @@ static int run_create_hooks(int sock, const struct create_opts *o, const struct 
 {
 	struct oci_state st = creating_state(o, cfg, pid);
 
-	if (!hooks_any(cfg, HOOK_PRESTART) && !hooks_any(cfg, HOOK_CREATE_RUNTIME) &&
-	    !hooks_any(cfg, HOOK_CREATE_CONTAINER) && !hooks_any(cfg, HOOK_START_CONTAINER))
+	if (!hooks_create_round(cfg))
 		return 0;
 	if (sync_expect(sock, SYNC_HOOKS) < 0 || hooks_run(cfg, HOOK_PRESTART, &st) < 0 ||
 	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st) < 0)
@@ -220,7 +190,7 @@ static int forward_listener(int sock, const struct create_opts *o, const struct 
 }
 
 static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2],
-                        int cgroup_fd)
+                        const struct cgroup *cg, int cgroup_fd)
 {
 	/* Into its cgroup2 cgroup from the first instruction (Linux ≥ 5.7). */
 	struct clone_args ca = {
@@ -238,6 +208,7 @@ static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int cl
 		 * beyond the sync socket and the fifo. */
 		close(close_in_child[0]);
 		close(close_in_child[1]);
+		cgroup_close_fds(cg);
 		init_run(a);
 	}
 	return pid;
@@ -286,7 +257,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1;
 	int *trees = NULL;
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 	bool have_cg = false;
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
@@ -325,7 +296,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (cgroup_apply(&cg, cfg->linux) < 0)
 		goto fail;
 	cgfd = cgroup_unified_fd(&cg);
-	if (cg.unified[0] && cgfd < 0)
+	if (cg.unified && cgfd < 0)
 		goto fail;
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
@@ -379,7 +350,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			close_joined(&a);
 			goto fail;
 		}
-		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child, cgfd);
+		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child, &cg, cgfd);
 		close_joined(&a);
 	}
 	if (pid < 0)
@@ -416,7 +387,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
-	if (o->pid_file && write_pid_file(o->pid_file, pid) < 0)
+	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
 		goto fail;
 	/* Wait for the init to drop its parent-death signal (it then closes
 	 * the channel): exiting earlier would kill it. */
@@ -552,12 +523,12 @@ static bool container_cgroup(struct container *c, struct cgroup *cg)
 
 	if (store_read(c, CGROUP_FILE, rec, sizeof(rec)) == 0)
 		return cgroup_from_record(cg, rec, c->id) == 0;
-	return c->st && c->st->cgroup_path && cgroup_init(cg, c->st->cgroup_path, c->id) == 0;
+	return c->st && c->st->cgroup_path && cgroup_open(cg, c->st->cgroup_path, c->id) == 0;
 }
 
 int container_signal(struct container *c, int sig, bool all)
 {
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 	int pidfd, r = 0;
 
 	if (c->status != ST_CREATED && c->status != ST_RUNNING && c->status != ST_PAUSED)
@@ -580,7 +551,7 @@ int container_signal(struct container *c, int sig, bool all)
 
 int container_destroy(struct container *c, bool force)
 {
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 	bool have_cg = container_cgroup(c, &cg);
 
 	if ((c->status == ST_RUNNING || c->status == ST_PAUSED) && !force)
@@ -616,7 +587,7 @@ int container_destroy(struct container *c, bool force)
 
 int container_pause(struct container *c, bool pause)
 {
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 
 	if (c->status != (pause ? ST_RUNNING : ST_PAUSED))
 		return werr(0, "container \"%s\" is %s: only a %s container can be %s", c->id,
@@ -632,7 +603,7 @@ int container_pause(struct container *c, bool pause)
 
 int container_pids(struct container *c, pid_t **pids, size_t *n)
 {
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 
 	*pids = NULL;
 	*n = 0;

@@ -3,6 +3,7 @@
 #include "linux/console.h"
 #include "container/container.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "lib/sigreset.h"
 #include "lib/log.h"
 #include "linux/process.h"
@@ -165,9 +166,9 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	sv[1] = -1;
 	/* Into the container's cgroups before it runs anything. */
 	if (c->st->cgroup_path) {
-		struct cgroup cg;
+		_cleanup_cgroup_ struct cgroup cg = {0};
 
-		if (cgroup_init(&cg, c->st->cgroup_path, c->id) < 0 ||
+		if (cgroup_open(&cg, c->st->cgroup_path, c->id) < 0 ||
 		    cgroup_add_pid(&cg, pid, false) < 0)
 			goto kill;
 	}
@@ -187,19 +188,8 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		}
 	}
 	log_debug("exec in %s: pid %d", c->id, (int)pid);
-	if (o->pid_file) {
-		char buf[16];
-		int fd = open(o->pid_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		int n = snprintf(buf, sizeof(buf), "%d", (int)pid);
-
-		if (fd < 0 || write(fd, buf, (size_t)n) != n) {
-			werr(errno, "--pid-file %s", o->pid_file);
-			if (fd >= 0)
-				close(fd);
-			goto kill;
-		}
-		close(fd);
-	}
+	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
+		goto kill;
 	r = o->detach ? 0 : fwd_wait(pidfd, &set);
 	goto unblock;
 kill : {

@@ -86,12 +86,6 @@ static int time_namespace(const struct oci_config *c)
 	return 0;
 }
 
-static bool needs_hook_round(const struct oci_config *c)
-{
-	return hooks_any(c, HOOK_PRESTART) || hooks_any(c, HOOK_CREATE_RUNTIME) ||
-	       hooks_any(c, HOOK_CREATE_CONTAINER) || hooks_any(c, HOOK_START_CONTAINER);
-}
-
 /* Mounts done, pivot_root next: the terminal, from the container's devpts;
  * then the parent runs prestart and createRuntime in the runtime namespace,
  * then createContainer hooks run here, in the container's namespaces, where
@@ -107,7 +101,7 @@ static int before_pivot(void *arg, int rootfd)
 			return -1;
 		close(a->console_sock);
 	}
-	if (!needs_hook_round(a->cfg))
+	if (!hooks_create_round(a->cfg))
 		return 0;
 	if (sync_send(a->sync_fd, SYNC_HOOKS) < 0 ||
 	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m) < 0)

@@ -1,5 +1,7 @@
 #include "container/store.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "cgroup/cgroup.h"
 #include "container/proc.h"
 
@@ -185,9 +187,9 @@ void store_refresh(struct container *c)
 	else
 		c->status = ST_RUNNING;
 	if (c->status == ST_RUNNING && c->st->cgroup_path) {
-		struct cgroup cg;
+		_cleanup_cgroup_ struct cgroup cg = {0};
 
-		if (cgroup_init(&cg, c->st->cgroup_path, c->id) == 0 && cgroup_is_frozen(&cg))
+		if (cgroup_open(&cg, c->st->cgroup_path, c->id) == 0 && cgroup_is_frozen(&cg))
 			c->status = ST_PAUSED;
 	}
 	free(c->st->status);
@@ -196,29 +198,11 @@ void store_refresh(struct container *c)
 
 int store_write(struct container *c, const char *name, const char *buf, size_t len)
 {
-	char tmp[64];
-	ssize_t n;
-	int fd;
+	struct iovec iov = {(void *)buf, len};
+	char what[160];
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
-	fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return werr(errno, "writing %s of \"%s\"", name, c->id);
-	/* Atomic (temp file + rename) but not fsync'ed: the state lives as
-	 * long as the containers, which do not outlive a reboot (as runc's
-	 * state.json); an fsync per file cost ~1 ms per create on disk. */
-	n = write(fd, buf, len);
-	if (n != (ssize_t)len) {
-		int e = n < 0 ? errno : EIO;
-
-		close(fd);
-		unlinkat(c->dirfd, tmp, 0);
-		return werr(e, "writing %s of \"%s\"", name, c->id);
-	}
-	close(fd);
-	if (renameat(c->dirfd, tmp, c->dirfd, name) < 0)
-		return werr(errno, "writing %s of \"%s\"", name, c->id);
-	return 0;
+	snprintf(what, sizeof(what), "writing %s of \"%.100s\"", name, c->id);
+	return atomic_write_at(c->dirfd, name, &iov, 1, 0600, what);
 }
 
 int store_save(struct container *c)
@@ -252,15 +236,14 @@ int store_read(struct container *c, const char *name, char *buf, size_t len)
 int store_read_alloc(struct container *c, const char *name, char **buf, size_t *len)
 {
 	char path[32];
-	int fd = openat(c->dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	int r;
+	_cleanup_close_ int fd = openat(c->dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return werr(errno, "%s of \"%s\"", name, c->id);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	r = oci_read_file(path, buf, len);
-	close(fd);
-	return r < 0 ? werr_ctx("%s of \"%s\"", name, c->id) : 0;
+	if (oci_read_file(path, buf, len) < 0)
+		return werr_ctx("%s of \"%s\"", name, c->id);
+	return 0;
 }
 
 struct oci_config *store_load_config(struct container *c)

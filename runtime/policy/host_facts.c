@@ -33,7 +33,7 @@ static void resolve(struct host_path *p, const char *path, const char *bundle)
 int host_facts_gather(struct host_facts *h, const struct oci_config *cfg, const char *bundle)
 {
 	const struct oci_linux *l = cfg->linux;
-	struct cgroup cg;
+	_cleanup_cgroup_ struct cgroup cg = {0};
 
 	memset(h, 0, sizeof(*h));
 	h->cgroup_v1 = cgroup_init(&cg, NULL, "x") == 0 && cg.layout != CG_V2;

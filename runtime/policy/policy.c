@@ -156,18 +156,19 @@ int policy_refusal_error(const struct policy_ctx *x)
 
 int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs)
 {
-	size_t before = x->n_refused;
+	/* Only this call's refusals count: the findings from here on. */
+	size_t first = x->n_f, refused = x->n_refused;
 
 	if (x->profile == PROFILE_COMPAT)
 		return 0;
 	if (policy_caps_refuse(x, caps, "exec process.capabilities") < 0)
 		return -1;
-	if (x->n_refused > before) {
+	if (x->n_refused > refused) {
 		struct policy_ctx one = *x;
 
-		one.f = x->f + before;
-		one.n_f = x->n_f - before;
-		one.n_refused = x->n_refused - before;
+		one.f = x->f + first;
+		one.n_f = x->n_f - first;
+		one.n_refused = x->n_refused - refused;
 		return policy_refusal_error(&one);
 	}
 	*no_new_privs = true;

@@ -6,6 +6,7 @@
  * in full and is used only if it matches byte for byte, so a hash collision
  * can only cost a recompile. */
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "lib/log.h"
 #include "seccomp/seccomp_filter.h"
 
@@ -197,21 +198,12 @@ static void cache_put(int dirfd, const char *name, const char *key, size_t key_l
                       const struct filter_prog *p)
 {
 	struct cache_head h = {CACHE_MAGIC, p->flags, p->notify, (uint32_t)p->len, key_len};
-	char tmp[64];
-	int fd;
+	const struct iovec iov[] = {
+	    {&h, sizeof(h)}, {(void *)key, key_len}, {p->insns, p->len * sizeof(*p->insns)}};
 
-	if (cache_full(dirfd))
-		return;
-	snprintf(tmp, sizeof(tmp), ".tmp-%d", (int)getpid());
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	if (write(fd, &h, sizeof(h)) != sizeof(h) || write(fd, key, key_len) != (ssize_t)key_len ||
-	    write(fd, p->insns, p->len * sizeof(*p->insns)) !=
-	        (ssize_t)(p->len * sizeof(*p->insns)) ||
-	    renameat(dirfd, tmp, dirfd, name) < 0)
-		unlinkat(dirfd, tmp, 0);
-	close(fd);
+	/* A cache that cannot be written is only slower: the error is dropped. */
+	if (!cache_full(dirfd))
+		(void)atomic_write_at(dirfd, name, iov, 3, 0600, "seccomp cache");
 }
 
 int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct filter_prog *out)

@@ -339,6 +339,26 @@ refused_with() {
 	assert_no_leftovers
 }
 
+@test "exec applies what create decided: not the policy file's later state; no record is an error" {
+	cfg '.process.noNewPrivileges = false'
+	cmd 'sleep 100'
+	echo '{"profile": "baseline"}' >"$TMP/policy.json"
+	ward --policy "$TMP/policy.json" run -d --bundle "$BUNDLE" "$ID"
+	# The operator loosens the file afterwards: the running container keeps
+	# what create decided (baseline), also for exec.
+	echo '{"profile": "compat"}' >"$TMP/policy.json"
+	run ward --policy "$TMP/policy.json" exec "$ID" grep -E '^NoNewPrivs' /proc/self/status
+	assert_success
+	assert_output 'NoNewPrivs:	1'
+	# Without the record there is nothing to apply: an error, never compat.
+	rm "$ROOT/$ID/policy.json"
+	run ward exec "$ID" true
+	assert_failure 1
+	assert_output --partial "ward: container \"$ID\": no policy record"
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
 @test "ward check: what the container reaches and what ward would do; exit 0, 1, 2" {
 	cfg 'del(.linux.seccomp) | .process.env += ["API_TOKEN=x"]'
 	run "$WARD" check "$BUNDLE"

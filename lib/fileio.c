@@ -1,0 +1,103 @@
+#include "lib/fileio.h"
+#include "lib/cleanup.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n, mode_t mode,
+                    const char *what)
+{
+	char tmp[NAME_MAX + 1];
+	size_t want = 0;
+	ssize_t got;
+	_cleanup_close_ int fd = -1;
+
+	/* Hidden and per process: two writers never share a temp file. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), ".%.200s.%d.tmp", name, (int)getpid()) >=
+	    sizeof(tmp))
+		return werr(ENAMETOOLONG, "%s", what);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return werr(errno, "%s", what);
+	for (int i = 0; i < n; i++)
+		want += iov[i].iov_len;
+	got = writev(fd, iov, n);
+	if (got != (ssize_t)want) {
+		int e = got < 0 ? errno : EIO;
+
+		unlinkat(dirfd, tmp, 0);
+		return werr(e, "%s", what);
+	}
+	if (renameat(dirfd, tmp, dirfd, name) < 0) {
+		int e = errno;
+
+		unlinkat(dirfd, tmp, 0);
+		return werr(e, "%s", what);
+	}
+	return 0;
+}
+
+int pid_file_write(const char *path, pid_t pid)
+{
+	char dir[PATH_MAX], what[PATH_MAX + 16], buf[16];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	struct iovec iov = {buf, 0};
+	_cleanup_close_ int dfd = -1;
+
+	snprintf(what, sizeof(what), "--pid-file %s", path);
+	if (base[0] == '\0' || strlen(path) >= sizeof(dir))
+		return werr(EINVAL, "%s", what);
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return werr(errno, "%s", what);
+	iov.iov_len = (size_t)snprintf(buf, sizeof(buf), "%d", (int)pid);
+	return atomic_write_at(dfd, base, &iov, 1, 0644, what);
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *out_len)
+{
+	struct stat st;
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	size_t got = 0;
+
+	if (fd < 0)
+		return werr(errno, "cannot open %s", path);
+	if (fstat(fd, &st) < 0)
+		return werr(errno, "cannot stat %s", path);
+	if (!S_ISREG(st.st_mode))
+		return werr(0, "%s: not a regular file", path);
+	if ((uint64_t)st.st_size > max)
+		return werr(0, "%s: larger than %zu bytes", path, max);
+	buf = malloc((size_t)st.st_size + 1);
+	if (buf == NULL)
+		return werr(ENOMEM, "reading %s", path);
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return werr(n < 0 ? errno : EIO, "reading %s", path);
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	*out_len = got;
+	*out = TAKE_PTR(buf);
+	return 0;
+}

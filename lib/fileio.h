@@ -1,0 +1,25 @@
+/* Files other programs read while ward writes them: one atomic writer. */
+#ifndef WARD_LIB_FILEIO_H
+#define WARD_LIB_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+/* Write name (in the directory dirfd) as the concatenation of iov[0..n):
+ * a temporary file beside it (O_NOFOLLOW, mode), then renameat over name,
+ * so a reader sees the old file or the new one whole, never a part. Not
+ * fsync'ed (ward's files live no longer than the boot). On failure nothing
+ * is left behind and the error reads "<what>: <strerror>". */
+int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n, mode_t mode,
+                    const char *what);
+
+/* A regular file of at most max bytes, whole and NUL-terminated (the caller
+ * frees *out). Errors name the path. */
+int read_file(const char *path, size_t max, char **out, size_t *out_len);
+
+/* The --pid-file of create, run and exec: the pid in decimal, written
+ * atomically (the engines poll for the file and read it at once). */
+int pid_file_write(const char *path, pid_t pid);
+
+#endif

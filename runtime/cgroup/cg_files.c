@@ -1,0 +1,133 @@
+/* The files of a cgroup directory, through its fd; and the resource
+ * writers whose files read the same on v1 and v2. */
+#include "cgroup/cg_files.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int cg_openat(int dfd, const char *file, int flags)
+{
+	return openat(dfd, file, flags | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int cg_write_at(int dfd, const char *dname, const char *file, const char *value)
+{
+	size_t len = strlen(value);
+	int fd = cg_openat(dfd, file, O_WRONLY);
+
+	if (fd < 0)
+		return werr(errno, "%s/%s", dname, file);
+	if (write(fd, value, len) != (ssize_t)len) {
+		int e = errno;
+
+		close(fd);
+		return werr(e, "writing \"%s\" to %s/%s", value, dname, file);
+	}
+	close(fd);
+	return 0;
+}
+
+int cg_read_at(int dfd, const char *file, char *buf, size_t len)
+{
+	int fd = cg_openat(dfd, file, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+int cg_open(const struct cg_hier *h, const char *file, int flags)
+{
+	if (h->fd < 0) {
+		errno = h->err ? h->err : EBADF;
+		return -1;
+	}
+	return cg_openat(h->fd, file, flags);
+}
+
+int cg_write(const struct cg_hier *h, const char *file, const char *value)
+{
+	if (h->fd < 0)
+		return werr(h->err ? h->err : EBADF, "%s/%s", h->name, file);
+	return cg_write_at(h->fd, h->name, file, value);
+}
+
+int cg_read(const struct cg_hier *h, const char *file, char *buf, size_t len)
+{
+	return h->fd < 0 ? -1 : cg_read_at(h->fd, file, buf, len);
+}
+
+int cg_write_i64(const struct cg_res *x, const char *file, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return cg_write(x->h, file, buf);
+}
+
+int cg_write_max(const struct cg_res *x, const char *file, int64_t v)
+{
+	return v < 0 ? cg_write(x->h, file, "max") : cg_write_i64(x, file, v);
+}
+
+/* cpuset files read the same on v1 and v2. */
+int cg_cpuset(const struct cg_res *x)
+{
+	const struct oci_cpu *c = x->r->cpu;
+
+	if (c->cpus && c->cpus[0] && cg_write(x->h, "cpuset.cpus", c->cpus) < 0)
+		return werr_ctx("linux.resources.cpu.cpus");
+	if (c->mems && c->mems[0] && cg_write(x->h, "cpuset.mems", c->mems) < 0)
+		return werr_ctx("linux.resources.cpu.mems");
+	return 0;
+}
+
+int cg_pids(const struct cg_res *x)
+{
+	if (cg_write_max(x, "pids.max", x->r->pids->limit > 0 ? x->r->pids->limit : -1) < 0)
+		return werr_ctx("linux.resources.pids.limit");
+	return 0;
+}
+
+/* hugetlb.<size>.limit_in_bytes on v1, hugetlb.<size>.max on v2. */
+int cg_hugetlb(const struct cg_res *x, const char *suffix)
+{
+	for (size_t i = 0; i < x->r->n_hugepage_limits; i++) {
+		const struct oci_hugepage_limit *h = &x->r->hugepage_limits[i];
+		char file[64];
+
+		snprintf(file, sizeof(file), "hugetlb.%s.%s", h->page_size, suffix);
+		if (cg_write_i64(x, file, (int64_t)h->limit) < 0)
+			return werr_ctx("linux.resources.hugepageLimits[%zu]", i);
+	}
+	return 0;
+}
+
+/* rdma.max reads the same on v1 and v2. */
+int cg_rdma(const struct cg_res *x)
+{
+	for (size_t i = 0; i < x->r->n_rdma; i++) {
+		const struct oci_rdma *d = &x->r->rdma[i];
+		char line[160], h[32] = "", o[32] = "";
+
+		if (d->has_hca_handles)
+			snprintf(h, sizeof(h), " hca_handle=%u", d->hca_handles);
+		if (d->has_hca_objects)
+			snprintf(o, sizeof(o), " hca_object=%u", d->hca_objects);
+		snprintf(line, sizeof(line), "%s%s%s", d->device, h, o);
+		if (cg_write(x->h, "rdma.max", line) < 0)
+			return werr_ctx("linux.resources.rdma.%s", d->device);
+	}
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* Making and removing the container's cgroup directories: create (mkdir -p
+ * in every hierarchy, undone on failure) and destroy (the leaf, and the
+ * parents create made). */
+#include "cgroup/cgroup.h"
+#include "cgroup/cg_files.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {0, (long)ms * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+/* mkdir -p of the path in one hierarchy, level by level from its mount
+ * point, leaving h->fd on the leaf. v1 cpuset: a new cgroup starts with no
+ * CPUs and no memory nodes, so each level copies its parent's. cgroup2:
+ * the parent delegates its controllers to the new level. */
+static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed)
+{
+	char sofar[PATH_MAX] = "", buf[PATH_MAX];
+	unsigned level = 0;
+	size_t len = 0;
+	int dfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	*existed = true;
+	h->kept = UINT32_MAX;
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = -1;
+	if (dfd < 0)
+		return werr(errno, "creating cgroup %s", h->name);
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		char parent[PATH_MAX * 2], full[PATH_MAX * 2];
+		int sub = -1;
+		bool made;
+
+		snprintf(parent, sizeof(parent), "%s%s", h->mnt, sofar);
+		len += (size_t)snprintf(sofar + len, sizeof(sofar) - len, "/%s", t);
+		snprintf(full, sizeof(full), "%s%s", h->mnt, sofar);
+		if (v2) {
+			char ctl[256], add[300] = "";
+
+			if (cg_read_at(dfd, "cgroup.controllers", ctl, sizeof(ctl)) == 0)
+				for (char *s2 = NULL, *c = strtok_r(ctl, " \n", &s2); c;
+				     c = strtok_r(NULL, " \n", &s2)) {
+					if (strlen(add) + strlen(c) + 3 < sizeof(add)) {
+						strcat(add, add[0] ? " +" : "+");
+						strcat(add, c);
+					}
+				}
+			/* Best effort: a controller in use elsewhere may refuse. */
+			if (add[0])
+				cg_write_at(dfd, parent, "cgroup.subtree_control", add);
+		}
+		level++;
+		made = mkdirat(dfd, t, 0755) == 0;
+		if (made) {
+			if (*existed)
+				h->kept = level - 1;
+			*existed = false;
+		}
+		if (made || errno == EEXIST)
+			sub = openat(dfd, t, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			int e = errno;
+
+			close(dfd);
+			return werr(e, "creating cgroup %s", full);
+		}
+		if (cpuset) {
+			char v[256];
+
+			for (int k = 0; k < 2; k++) {
+				const char *f = k ? "cpuset.mems" : "cpuset.cpus";
+
+				if (cg_read_at(sub, f, v, sizeof(v)) == 0 && v[0] == '\n' &&
+				    cg_read_at(dfd, f, v, sizeof(v)) == 0 &&
+				    cg_write_at(sub, full, f, v) < 0) {
+					close(sub);
+					close(dfd);
+					return werr_ctx("cpuset of %s", full);
+				}
+			}
+		}
+		close(dfd);
+		dfd = sub;
+	}
+	h->fd = dfd;
+	h->err = 0;
+	return 0;
+}
+
+static bool has_procs(const struct cg_hier *h)
+{
+	char buf[64];
+
+	return cg_read(h, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0] != '\0';
+}
+
+static int rmdir_in(const struct cg_hier *h);
+
+/* What this create made, to undo on failure. */
+struct made {
+	bool v1[CG_MAX_V1];
+	bool unified;
+};
+
+static void undo(const struct cgroup *cg, const struct made *m)
+{
+	for (size_t i = 0; i < cg->n_v1; i++)
+		if (m->v1[i])
+			rmdir_in(&cg->v1[i]);
+	if (m->unified)
+		rmdir_in(cg->unified);
+}
+
+int cgroup_create(struct cgroup *cg)
+{
+	struct made m = {0};
+	bool existed_any = false, existed;
+	char msg[WERR_MAX];
+	int e;
+
+	for (size_t i = 0; i < cg->n_v1; i++) {
+		if (mkdir_path(cg->path, &cg->v1[i], strstr(cg->v1[i].opts, "cpuset") != NULL,
+		               false, &existed) < 0)
+			goto fail;
+		m.v1[i] = !existed;
+		existed_any = existed_any || existed;
+	}
+	if (cg->unified) {
+		if (mkdir_path(cg->path, cg->unified, false, true, &existed) < 0)
+			goto fail;
+		m.unified = !existed;
+		existed_any = existed_any || existed;
+	}
+	if (existed_any) {
+		/* A pre-existing cgroup is joined only if nobody lives there; a
+		 * frozen one would hang the container: refuse, do not wait. */
+		for (size_t i = 0; i < cg->n_v1; i++)
+			if (has_procs(&cg->v1[i])) {
+				werr(EBUSY, "cgroup %s already has processes", cg->v1[i].name);
+				goto fail;
+			}
+		if (cg->unified && has_procs(cg->unified)) {
+			werr(EBUSY, "cgroup %s already has processes", cg->unified->name);
+			goto fail;
+		}
+		if (cgroup_is_frozen(cg)) {
+			werr(EBUSY, "cgroup %s is frozen", cg->path);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	/* Only the leaves made here: a cgroup that was there stays. */
+	e = werr_errno();
+	snprintf(msg, sizeof(msg), "%s", werr_msg());
+	undo(cg, &m);
+	return werr_set(e, msg);
+}
+
+static int rmdir_in(const struct cg_hier *h)
+{
+	/* A cgroup empties a moment after its last process dies. */
+	for (int i = 0; i < 2000; i++) {
+		if (rmdir(h->name) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		sleep_ms(1);
+	}
+	return werr(errno, "removing cgroup %s", h->name);
+}
+
+/* The parents create made, deepest first (the leaf is already gone). */
+static void rmdir_parents(const struct cgroup *cg, const struct cg_hier *h)
+{
+	char p[PATH_MAX];
+	unsigned levels = 0;
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", cg->path);
+	for (const char *c = p; *c; c++)
+		levels += *c == '/';
+	while (--levels > h->kept && (slash = strrchr(p, '/')) && slash != p) {
+		char full[PATH_MAX * 2];
+
+		*slash = '\0';
+		snprintf(full, sizeof(full), "%s%s", h->mnt, p);
+		if (rmdir(full) < 0)
+			break;
+	}
+}
+
+int cgroup_destroy(const struct cgroup *cg)
+{
+	const struct cg_hier *h;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	/* Usually empty by now (the init is dead): no freeze round then. */
+	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
+		cgroup_signal_all(cg, SIGKILL);
+	free(pids);
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+		if (rmdir_in(h) < 0)
+			r = -1;
+		else
+			rmdir_parents(cg, h);
+	return r;
+}

@@ -1,0 +1,71 @@
+/* The device rules of a container: linux.resources.devices, the default
+ * nodes every container gets, linux.devices. */
+#include "cgroup/dev_rules.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static unsigned access_bits(const char *a)
+{
+	unsigned b = 0;
+
+	if (a == NULL || a[0] == '\0')
+		return CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD;
+	for (; *a; a++)
+		b |= *a == 'r' ? CG_DEV_READ : *a == 'w' ? CG_DEV_WRITE : CG_DEV_MKNOD;
+	return b;
+}
+
+/* What every container gets on top of its rules (as runc does): null,
+ * zero, full, random, urandom, tty, console, ptmx and the pty slaves. */
+static const struct {
+	int64_t major, minor;
+} default_allowed[] = {{1, 3}, {1, 5}, {1, 7}, {1, 8}, {1, 9}, {5, 0}, {5, 1}, {5, 2}, {136, -1}};
+
+int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
+                    struct cg_dev_rule **out, size_t *n)
+{
+	size_t nd = sizeof(default_allowed) / sizeof(default_allowed[0]);
+	size_t max = r->n_devices + nd + (l ? l->n_devices : 0), k = 0;
+	struct cg_dev_rule *v = calloc(max ? max : 1, sizeof(*v));
+
+	if (v == NULL)
+		return werr(ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->n_devices; i++) {
+		const struct oci_device_rule *d = &r->devices[i];
+
+		v[k++] = (struct cg_dev_rule){
+		    .allow = d->allow,
+		    .type = d->type ? d->type[0] : 'a',
+		    .major = d->has_major ? d->major : -1,
+		    .minor = d->has_minor ? d->minor : -1,
+		    .access = access_bits(d->access),
+		    .field = "linux.resources.devices",
+		    .index = i,
+		};
+		if (v[k - 1].major < -1 || v[k - 1].minor < -1)
+			v[k - 1].major = v[k - 1].minor = -1; /* negative = wildcard */
+	}
+	for (size_t i = 0; i < nd; i++)
+		v[k++] = (struct cg_dev_rule){true,
+		                              'c',
+		                              default_allowed[i].major,
+		                              default_allowed[i].minor,
+		                              CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD,
+		                              "default device",
+		                              i};
+	for (size_t i = 0; l && i < l->n_devices; i++) {
+		const struct oci_device *dev = &l->devices[i];
+
+		if (dev->type[0] == 'p')
+			continue;
+		v[k++] = (struct cg_dev_rule){
+		    true,       dev->type[0] == 'u' ? 'c' : dev->type[0],  dev->major,
+		    dev->minor, CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD, "linux.devices",
+		    i};
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The architecture, checked (TAP): the folders of the tree are layers, each
+may use only itself and the layers below it; no two modules (a .c and its .h)
+need each other, neither through headers nor through the symbols of the built
+objects; files and folders stay small. Run by make check after the build
+(WARD_SRCDIR, WARD_BUILDDIR)."""
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+SRC = os.environ.get("WARD_SRCDIR", ".")
+BUILD = os.environ.get("WARD_BUILDDIR", SRC)
+
+# Lowest first. A folder may include headers of its own rank or lower ones
+# only when it is listed lower (same rank: independent of each other).
+LAYERS = [
+    ["lib"],
+    ["oci"],
+    ["hooks", "runtime/seccomp", "runtime/cgroup"],
+    ["runtime/linux"],
+    ["runtime/rootfs"],
+    ["runtime/policy"],
+    ["runtime/container"],
+    ["runtime/cli"],
+    ["runtime/main.c"],
+]
+RANK = {f: i for i, fs in enumerate(LAYERS) for f in fs}
+MAX_LINES = 700
+MAX_C_PER_FOLDER = 12
+
+results = []
+
+
+def check(ok, name, detail=""):
+    results.append((ok, name, detail))
+
+
+def folder_of(rel):
+    if rel == "runtime/main.c":
+        return rel
+    parts = rel.split("/")
+    return "/".join(parts[:2]) if parts[0] == "runtime" else parts[0]
+
+
+def sources():
+    pats = ["lib/*.[ch]", "oci/*.[ch]", "hooks/*.[ch]", "runtime/*/*.[ch]"]
+    out = ["runtime/main.c"]
+    for p in pats:
+        out += sorted(os.path.relpath(f, SRC) for f in glob.glob(os.path.join(SRC, p)))
+    return out
+
+
+def resolve(inc):
+    for base in ("", "runtime"):
+        rel = os.path.normpath(os.path.join(base, inc))
+        if os.path.exists(os.path.join(SRC, rel)):
+            return rel
+    return None
+
+
+files = sources()
+includes = {}
+for f in files:
+    text = open(os.path.join(SRC, f), encoding="utf-8").read()
+    includes[f] = re.findall(r'^#include "([^"]+)"', text, re.M)
+
+# 1. Every folder is a known layer.
+unknown = sorted({folder_of(f) for f in files} - set(RANK))
+check(not unknown, "every source folder is a declared layer", ", ".join(unknown))
+
+# 2. Includes go by path, to the same layer's folder or a lower layer.
+bad_path, upward = [], []
+for f in files:
+    for inc in includes[f]:
+        target = resolve(inc)
+        if target is None:
+            if not re.match(r"^[a-z_]+/", inc):
+                bad_path.append(f"{f}: {inc}")
+            continue
+        if "/" not in inc:
+            bad_path.append(f"{f}: {inc}")
+        ff, tf = folder_of(f), folder_of(target)
+        if ff != tf and RANK.get(tf, 99) >= RANK.get(ff, -1):
+            upward.append(f"{f} -> {target}")
+check(not bad_path, "headers are included by path", "; ".join(bad_path))
+check(not upward, "includes go only to the same folder or to a lower layer", "; ".join(upward))
+
+# 3. hooks/ stands apart from the runtime.
+hooks_rt = [f"{f}: {i}" for f in files if f.startswith("hooks/") for i in includes[f]
+            if resolve(i) and resolve(i).startswith("runtime/")]
+check(not hooks_rt, "hooks/ includes no runtime/ header", "; ".join(hooks_rt))
+
+
+def cycles(graph):
+    """Strongly connected components with more than one node."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(100000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+# 4. No include circle between modules (foo.c + foo.h).
+mod = collections.defaultdict(set)
+for f in files:
+    for inc in includes[f]:
+        t = resolve(inc)
+        if t and t[:-2] != f[:-2]:
+            mod[f[:-2]].add(t[:-2])
+c = cycles(mod)
+check(not c, "no include circle between modules", "; ".join(" <-> ".join(x) for x in c))
+
+# 5. No circle in who-calls-whom between the objects of the libraries.
+archives = [os.path.join(BUILD, a) for a in ("libward.a", "liboci.a")]
+if all(os.path.exists(a) for a in archives):
+    defs, undefs = {}, collections.defaultdict(set)
+    for a in archives:
+        out = subprocess.run(["nm", "-A", a], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^[^:]+:([^:]+):\s*(?:[0-9a-f]+)?\s+([A-Za-z])\s+(\S+)$", line)
+            if not m:
+                continue
+            obj, kind, sym = m.groups()
+            if kind == "U":
+                undefs[obj].add(sym)
+            elif kind in "TDBR":
+                defs[sym] = obj
+    calls = collections.defaultdict(set)
+    for obj, syms in undefs.items():
+        for s in syms:
+            if s in defs and defs[s] != obj:
+                calls[obj].add(defs[s])
+    c = cycles(calls)
+    check(bool(defs) and not c, "no circle of calls between the objects of libward.a and liboci.a",
+          "; ".join(" <-> ".join(x) for x in c))
+else:
+    check(False, "no circle of calls between objects", "libward.a/liboci.a not built")
+
+# 6. Small files, small folders.
+long_files = []
+per_folder = collections.Counter()
+for f in files:
+    if f.endswith(".c"):
+        n = sum(1 for _ in open(os.path.join(SRC, f), encoding="utf-8"))
+        if n > MAX_LINES:
+            long_files.append(f"{f} ({n})")
+        per_folder[folder_of(f)] += 1
+check(not long_files, f"no .c file over {MAX_LINES} lines", ", ".join(long_files))
+big = [f"{d} ({n})" for d, n in per_folder.items() if n > MAX_C_PER_FOLDER]
+check(not big, f"no folder with more than {MAX_C_PER_FOLDER} .c files", ", ".join(big))
+
+print(f"1..{len(results)}")
+for i, (ok, name, detail) in enumerate(results, 1):
+    print(f"{'ok' if ok else 'not ok'} {i} - {name}")
+    if not ok and detail:
+        print(f"# {detail}")
+sys.exit(0 if all(ok for ok, _, _ in results) else 1)
