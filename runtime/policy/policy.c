@@ -126,9 +126,15 @@ int policy_apply(struct policy_ctx *x)
 {
 	if (x->profile == PROFILE_COMPAT)
 		return 0;
-	if ((x->facts && policy_refusals(x) < 0) || policy_adjustments(x) < 0)
+	/* Refusals need the host facts (create, check); exec has none. */
+	if (x->facts &&
+	    (policy_refuse_root(x) < 0 || policy_refuse_namespaces(x) < 0 ||
+	     policy_refuse_devices(x) < 0 || policy_refuse_mounts(x) < 0 ||
+	     policy_caps_refuse(x, x->cfg->process ? x->cfg->process->capabilities : NULL,
+	                        ".process.capabilities") < 0 ||
+	     (x->profile == PROFILE_STRICT && policy_refuse_secret_env(x) < 0)))
 		return -1;
-	return 0;
+	return policy_adjustments(x) < 0 ? -1 : 0;
 }
 
 int policy_refusal_error(const struct policy_ctx *x)
