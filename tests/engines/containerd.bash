@@ -4,10 +4,13 @@
 load "${BASH_SOURCE[0]%/*}/../helpers/env"
 
 CT_IMAGE=localhost/ward-busybox:latest
-CT_NS=ward-test
 
 ct_env() {
 	CT="$BATS_FILE_TMPDIR/containerd"
+	# A namespace of this run's own: the shim keeps ward's state under
+	# /run/containerd/runc/NS, and cgroups under /NS, on the host.
+	: "${BATS_RUN_TMPDIR:?bats 1.4 or later: BATS_RUN_TMPDIR names the run}"
+	CT_NS="ward-test-${BATS_RUN_TMPDIR##*-}"
 }
 
 # ctr against the private daemon, in ward's test namespace.
@@ -34,7 +37,7 @@ ct_setup_file() {
 	# The shim runs "runc": here that is ward, whatever ctr asks for.
 	mkdir -p "$CT/bin"
 	ln -sf "$WARD" "$CT/bin/runc"
-	PATH="$CT/bin:$PATH" containerd --config "$CT/config.toml" >"$CT/daemon.log" 2>&1 &
+	PATH="$CT/bin:$PATH" containerd --config "$CT/config.toml" </dev/null >"$CT/daemon.log" 2>&1 3>&- &
 	echo $! >"$CT/daemon.pid"
 	for _ in $(seq 100); do
 		[ -S "$CT/containerd.sock" ] && c version >/dev/null 2>&1 && break
@@ -51,13 +54,29 @@ ct_teardown_file() {
 	ct_env
 	local t
 	for t in $(c tasks ls -q 2>/dev/null); do c tasks kill -s SIGKILL --all "$t" >/dev/null 2>&1; done
-	sleep 0.3
-	for t in $(c tasks ls -q 2>/dev/null); do c tasks delete -f "$t" >/dev/null 2>&1; done
+	for t in $(c tasks ls -q 2>/dev/null); do
+		for _ in $(seq 30); do ct_stopped "$t" && break; sleep 0.1; done
+		c tasks delete -f "$t" >/dev/null 2>&1
+	done
 	for t in $(c containers ls -q 2>/dev/null); do c containers delete "$t" >/dev/null 2>&1; done
-	[ -f "$CT/daemon.pid" ] && kill "$(cat "$CT/daemon.pid")" 2>/dev/null
-	sleep 0.5
+	c namespaces remove "$CT_NS" >/dev/null 2>&1
+	if [ -f "$CT/daemon.pid" ]; then
+		local d
+		d=$(cat "$CT/daemon.pid")
+		kill "$d" 2>/dev/null
+		# Until the daemon is gone (bounded), then for good.
+		for _ in $(seq 50); do kill -0 "$d" 2>/dev/null || break; sleep 0.1; done
+		kill -9 "$d" 2>/dev/null
+	fi
 	grep -F " $CT/" /proc/self/mountinfo | awk '{print $5}' | sort -r |
 		while read -r m; do umount -l "$m" 2>/dev/null; done
+	# The namespace's directories on the host (this run's own name): ward's
+	# root for the shim, with its seccomp cache; the cgroup parents.
+	rm -rf "/run/containerd/runc/$CT_NS"
+	local d
+	for d in /sys/fs/cgroup/*/"$CT_NS" /sys/fs/cgroup/"$CT_NS"; do
+		[ ! -d "$d" ] || rmdir "$d" 2>/dev/null
+	done
 	true
 }
 
@@ -86,11 +105,34 @@ ct_no_leftovers() {
 	true
 }
 
-# ct_wait_running ID: until its task runs.
+# ct_wait_running ID: until its task runs (bounded; fails the test).
 ct_wait_running() {
-	for _ in $(seq 50); do
-		c tasks ls 2>/dev/null | awk -v id="$1" '$1 == id {print $3}' | grep -q RUNNING && return 0
+	ct_wait_status "$1" RUNNING
+}
+
+# ct_stopped ID: its task has stopped.
+ct_stopped() {
+	c tasks ls 2>/dev/null | awk -v id="$1" '$1 == id {print $3}' | grep -qx STOPPED
+}
+
+# ct_wait_status ID STATUS: until the task is in STATUS (bounded: 10 s).
+ct_wait_status() {
+	local i
+	for i in $(seq 100); do
+		c tasks ls 2>/dev/null | awk -v id="$1" '$1 == id {print $3}' | grep -qx "$2" && return 0
 		sleep 0.1
 	done
+	fail "task $1 never $2: $(c tasks ls 2>&1)"
 	return 1
+}
+
+# Poll for an event, bounded: wait_for WHAT COMMAND... fails the test with
+# WHAT when COMMAND has not succeeded within WAIT_FOR_SECS (10) seconds.
+wait_for() {
+	local what=$1 end=$((SECONDS + ${WAIT_FOR_SECS:-10}))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || { fail "timed out waiting for: $what"; return 1; }
+		sleep 0.1
+	done
 }

@@ -37,7 +37,7 @@ teardown() { ct_teardown; }
 	[ "$(echo "$output" | grep -c '^[0-9]')" -ge 2 ] || fail "ps: $output"
 	# --all reaches the background sleep too.
 	c tasks kill --all -s SIGKILL c2
-	for _ in $(seq 50); do c tasks ls | grep -q 'c2.*STOPPED' && break; sleep 0.1; done
+	ct_wait_status c2 STOPPED
 	run c tasks ls
 	assert_line --regexp '^c2 +[0-9]+ +STOPPED'
 	c tasks delete c2
@@ -46,9 +46,12 @@ teardown() { ct_teardown; }
 }
 
 @test "kill: SIGTERM to the init, its exit status reported" {
-	crun --rm "$CT_IMAGE" c3 sh -c 'trap "exit 9" TERM; while :; do sleep 0.1; done' &
+	crun --rm "$CT_IMAGE" c3 sh -c 'trap "exit 9" TERM; touch /tmp/trap-set; while :; do sleep 0.1; done' </dev/null >"$BATS_TEST_TMPDIR/c3.out" 2>&1 3>&- &
 	p=$!
 	ct_wait_running c3
+	# The TERM must find the trap set.
+	trap_set() { c tasks exec --exec-id probe c3 test -e /tmp/trap-set; }
+	wait_for "the trap in c3" trap_set
 	c tasks kill c3
 	rc=0
 	wait "$p" || rc=$?
@@ -66,7 +69,7 @@ teardown() { ct_teardown; }
 	run c tasks ls
 	assert_line --regexp '^c4 +[0-9]+ +RUNNING'
 	c tasks kill -s SIGKILL c4
-	sleep 0.3
+	ct_wait_status c4 STOPPED
 	c tasks delete c4
 	c containers delete c4
 	ct_no_leftovers
@@ -80,7 +83,7 @@ teardown() { ct_teardown; }
 	assert_output --partial 'memory.usage_in_bytes'
 	assert_output --partial 'pids.current'
 	c tasks kill -s SIGKILL c5
-	sleep 0.3
+	ct_wait_status c5 STOPPED
 	c tasks delete c5
 	c containers delete c5
 	ct_no_leftovers
@@ -101,7 +104,7 @@ teardown() { ct_teardown; }
 	run c tasks exec --exec-id e1 c7 cat /proc/self/uid_map
 	assert_output --regexp '^ +0 +200000 +65536$'
 	c tasks kill -s SIGKILL c7
-	sleep 0.3
+	ct_wait_status c7 STOPPED
 	c tasks delete c7
 	c containers delete c7
 	ct_no_leftovers
@@ -119,7 +122,8 @@ teardown() { ct_teardown; }
 	for t in c9 c8; do
 		c tasks kill -s SIGKILL "$t"
 	done
-	sleep 0.3
+	ct_wait_status c9 STOPPED
+	ct_wait_status c8 STOPPED
 	for t in c9 c8; do
 		c tasks delete "$t"
 		c containers delete "$t"
@@ -131,6 +135,10 @@ teardown() { ct_teardown; }
 	run crun --rm --with-ns network:/proc/self/ns/net "$CT_IMAGE" c10 true
 	assert_failure
 	assert_output --partial "is the host's network namespace (refused by the baseline profile"
+	# --net-host: no network namespace in the config, the host's network.
+	run crun --rm --net-host "$CT_IMAGE" c10 true
+	assert_failure
+	assert_output --partial "no network namespace: the container would share the host's network (refused by the baseline profile; opt-out: allow.host-network"
 	run crun --rm --privileged "$CT_IMAGE" c10 true
 	assert_failure
 	assert_output --partial 'refused by the baseline profile'

@@ -79,8 +79,31 @@ pm_no_leftovers() {
 	for d in /sys/fs/cgroup/*/libpod_parent/libpod-* /sys/fs/cgroup/libpod_parent/libpod-*; do
 		[ -e "$d" ] && fail "cgroup left behind: $d"
 	done
-	run ls "$PM/runroot/ward" 2>/dev/null
-	true
+	# No container state left in ward's root under Podman's runroot
+	# (dot-entries are ward's caches).
+	if [ -d "$PM/runroot/ward" ]; then
+		run ls "$PM/runroot/ward"
+		assert_success
+		assert_output ""
+	fi
+}
+
+# pm_wait_log NAME LINE: until the container's log has LINE (bounded).
+pm_wait_log() {
+	local name=$1 line=$2
+	has_line() { pm logs "$name" 2>/dev/null | grep -qx "$line"; }
+	wait_for "\"$line\" in the log of $name" has_line
+}
+
+# Poll for an event, bounded: wait_for WHAT COMMAND... fails the test with
+# WHAT when COMMAND has not succeeded within WAIT_FOR_SECS (10) seconds.
+wait_for() {
+	local what=$1 end=$((SECONDS + ${WAIT_FOR_SECS:-10}))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || { fail "timed out waiting for: $what"; return 1; }
+		sleep 0.1
+	done
 }
 
 # pm_cgroup NAME CONTROLLER: the container's cgroup directory.

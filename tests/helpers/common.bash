@@ -82,14 +82,50 @@ cmd() {
 	cfg --arg s "$1" '.process.args = ["sh", "-c", $s]'
 }
 
+# Whatever a test starts in the background: bounded by `timeout`, its
+# output away from bats' (fd 3 is bats' TAP pipe: a child holding it keeps
+# bats waiting), and killed in teardown. Sets BGPID.
+# bg_start SECONDS LOGFILE COMMAND...
+bg_start() {
+	local secs=$1 log=$2
+	shift 2
+	timeout -s KILL "$secs" "$@" </dev/null >"$log" 2>&1 3>&- &
+	BGPID=$!
+	track_pid "$BGPID"
+}
+
+# Kill this pid in teardown (if it still runs then).
+track_pid() {
+	echo "$1" >>"$BATS_TEST_TMPDIR/.teardown-pids"
+}
+
+# Poll for an event, bounded: wait_for WHAT COMMAND... fails the test with
+# WHAT when COMMAND has not succeeded within WAIT_FOR_SECS (10) seconds.
+wait_for() {
+	local what=$1 end=$((SECONDS + ${WAIT_FOR_SECS:-10}))
+	shift
+	until "$@"; do
+		# (return too: inside `f || ...` bash ignores fail's status)
+		[ "$SECONDS" -lt "$end" ] || { fail "timed out waiting for: $what"; return 1; }
+		sleep 0.05
+	done
+}
+
 # A --console-socket peer in the background: SOCK, OUT and RECV (its pid).
+# It gives up after 30 s (never holding bats' output), and teardown kills it.
 start_receiver() { # start_receiver NAME [INPUT]
 	SOCK="$TMP/$1.sock"
 	OUT="$TMP/$1.out"
-	"$WARD_SRCDIR/tests/helpers/console-receiver" "$SOCK" "$OUT" "${2:-}" &
-	RECV=$!
-	for i in $(seq 50); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
-	fail "console receiver did not start"
+	bg_start 30 "$TMP/$1.log" "$WARD_SRCDIR/tests/helpers/console-receiver" "$SOCK" "$OUT" "${2:-}"
+	RECV=$BGPID
+	wait_for "the console receiver's socket" test -S "$SOCK"
+}
+
+# Wait for the receiver: it must have ended by itself, with status 0.
+wait_receiver() {
+	local rc=0
+	wait "$RECV" || rc=$?
+	[ "$rc" -eq 0 ] || fail "console receiver exited $rc: $(cat "$TMP"/*.log 2>/dev/null)"
 }
 
 # The init pid of a container (from ward state).
@@ -141,14 +177,25 @@ assert_no_leftovers() {
 }
 
 ward_teardown() {
-	local c
+	local c p
+	# What the test started in the background (bg_start, track_pid).
+	if [ -f "$BATS_TEST_TMPDIR/.teardown-pids" ]; then
+		for p in $(cat "$BATS_TEST_TMPDIR/.teardown-pids"); do
+			# Only while it is still this shell's child (a pid that ended
+			# may have been given to someone else's process since); its
+			# children first: bg_start's pid is timeout's.
+			[ "$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)" = "$BASHPID" ] || continue
+			pkill -9 -P "$p" 2>/dev/null
+			kill -9 "$p" 2>/dev/null
+		done
+	fi
 	if [ -d "$ROOT" ]; then
 		for c in $(ls "$ROOT"); do
 			"$WARD" --root "$ROOT" delete --force "$c" >/dev/null 2>&1 || true
 		done
 	fi
 	# Last resort: kill anything still running for this test.
-	local p d
+	local d
 	for p in /proc/[0-9]*; do
 		grep -qF "$ID" "$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}" 2>/dev/null
 	done

@@ -23,10 +23,22 @@ load ../helpers/common
 
 @test "the man page documents every command and global option of --help" {
 	man="$WARD_SRCDIR/doc/ward.1"
-	for c in $("$WARD" --help | awk '/^commands:/{f=1;next} f && /^  [a-z]/{print $1}'); do
+	run "$WARD" --help
+	assert_success
+	help=$output
+	cmds=$(awk '/^commands:/{f=1;next} f && /^  [a-z]/{print $1}' <<<"$help")
+	opts=$(grep -o '^  --[a-z-]*' <<<"$help")
+	# (an empty or cut --help would check nothing: these are there)
+	for c in create start run exec state kill delete spec check features; do
+		grep -qx "$c" <<<"$cmds" || fail "--help lists no command $c"
+	done
+	for o in --root --log --profile --policy; do
+		grep -qx "  $o" <<<"$opts" || fail "--help lists no option $o"
+	done
+	for c in $cmds; do
 		grep -q "^\.B $c\b\|^\.SS $c\b" "$man" || fail "ward.1 lacks command $c"
 	done
-	for o in $("$WARD" --help | grep -o '^  --[a-z-]*'); do
+	for o in $opts; do
 		esc=$(printf '%s' "$o" | sed 's/-/\\-/g')
 		grep -qF -- "$esc" "$man" || fail "ward.1 lacks option $o"
 	done
@@ -98,6 +110,7 @@ load ../helpers/common
 	run ward list -q
 	assert_output "$ID"
 	run ward list --format json
+	assert_success
 	run jq -r '.[0].id + " " + .[0].status' <<<"$output"
 	assert_output "$ID created"
 	run ward list --format xml

@@ -19,8 +19,8 @@ load ../helpers/common
 	assert_output 700
 	ward start "$ID"
 	assert_equal "$(status_of "$ID")" running
-	sleep 0.3
 	# /tmp is a tmpfs in the container: look through the init's root.
+	wait_for "the process's mark" test -s "/proc/$pid/root/tmp/mark"
 	run cat "/proc/$pid/root/tmp/mark"
 	assert_output started
 	ward kill "$ID" KILL
@@ -91,10 +91,10 @@ load ../helpers/common
 	run ward delete "$ID"
 	assert_failure 1
 	assert_output "ward: container \"$ID\" is running: stop it first, or use delete --force"
-	pid_alive "$pid"
+	pid_alive "$pid" || fail "the refused delete killed the container"
 	run ward delete --force "$ID"
 	assert_success
-	! pid_alive "$pid"
+	wait_dead "$pid" || fail "the init survived delete --force"
 	assert_no_leftovers
 }
 
@@ -102,20 +102,21 @@ load ../helpers/common
 	cmd 'sleep 100'
 	ward create --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
+	pid_alive "$pid" || fail "no waiting init"
 	ward delete "$ID"
-	! pid_alive "$pid"
+	wait_dead "$pid" || fail "the waiting init survived delete"
 	assert_no_leftovers
 }
 
 @test "kill takes signal names and numbers; bad signals are refused" {
 	# pid 1 of a namespace only gets the signals it has handlers for.
-	cmd 'trap "echo got-usr1 >/tmp/sig" USR1; trap "exit 0" TERM; while :; do sleep 0.1; done'
+	cmd 'trap "echo got-usr1 >/tmp/sig" USR1; trap "exit 0" TERM; touch /tmp/traps-set; while :; do sleep 0.1; done'
 	cfg '.root.readonly = false'
 	ward run -d --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
-	sleep 0.3
+	wait_for "the traps to be set" test -e "/proc/$pid/root/tmp/traps-set"
 	ward kill "$ID" SIGUSR1
-	sleep 0.5
+	wait_for "the USR1 trap's file" test -s "/proc/$pid/root/tmp/sig"
 	run cat "/proc/$pid/root/tmp/sig"
 	assert_output got-usr1
 	run ward kill "$ID" SIGBOGUS
@@ -125,7 +126,7 @@ load ../helpers/common
 	assert_failure 1
 	assert_output 'ward: invalid signal number 99'
 	ward kill "$ID" term
-	wait_dead "$pid"
+	wait_dead "$pid" || fail "TERM did not end the init"
 	run ward kill "$ID"
 	assert_failure 1
 	assert_output "ward: container \"$ID\" is stopped: it cannot be signalled"
@@ -137,11 +138,11 @@ load ../helpers/common
 	cmd 'sleep 1000 & sleep 1001 & wait'
 	ward run -d --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
-	sleep 0.3
-	kids=$(pgrep -P "$pid" sleep)
-	[ "$(echo "$kids" | wc -w)" -eq 2 ] || fail "expected 2 sleeps, got: $kids"
+	two_sleeps() { [ "$(pgrep -P "$pid" -x sleep | wc -l)" -eq 2 ]; }
+	wait_for "the init's two sleeps" two_sleeps
+	kids=$(pgrep -P "$pid" -x sleep)
 	ward kill --all "$ID" KILL
-	wait_dead "$pid"
+	wait_dead "$pid" || fail "the init survived kill --all"
 	for k in $kids; do wait_dead "$k" || fail "child $k survived kill --all"; done
 	ward delete "$ID"
 	assert_no_leftovers
@@ -173,16 +174,99 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
-@test "killing ward during create leaves no process behind" {
-	cmd 'sleep 100'
-	# A bind source on a fifo that never opens would hang; instead stop the
-	# parent while the child waits for its id maps.
-	cfg '.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}] | .linux.gidMappings = [{"containerID": 0, "hostID": 100000, "size": 65536}]'
-	(exec "$WARD" --root "$ROOT" create --bundle "$BUNDLE" "$ID") &
-	wpid=$!
-	kill -9 "$wpid" 2>/dev/null || true
-	wait "$wpid" 2>/dev/null || true
-	sleep 0.3
+# Start `ward create` in the background, SIGKILL it as soon as EVENT (a
+# command) holds, and check that delete --force then leaves nothing: no
+# process, cgroup, mount or state. LANDED=1 when the kill landed mid-create
+# (the state says "still being created"), 0 when create had finished.
+# (Call it plainly, never as `! f` or `f || ...`: bash would then ignore
+# every failing assertion inside.)
+kill_create_at() { # kill_create_at WHAT COMMAND...
+	local what=$1 w
+	shift
+	LANDED=0
+	"$WARD" --root "$ROOT" create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
+	w=$!
+	track_pid "$w"
+	# (a tight loop: the window may be short)
+	local end=$((SECONDS + 20))
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || { fail "create never reached $what ($(cat "$TMP/create.out"))"; return 1; }
+		[ -e "/proc/$w" ] || { fail "create ended before $what ($(cat "$TMP/create.out"))"; return 1; }
+	done
+	kill -9 "$w"
+	wait "$w" 2>/dev/null || true # (137: the kill)
+	[ -d "$ROOT/$ID" ] || fail "$what: no state dir when ward was killed"
+	run ward state "$ID"
+	if [ "$status" -eq 1 ] && [ "$output" = "ward: container \"$ID\" is still being created" ]; then
+		LANDED=1
+	else
+		assert_success
+		assert_equal "$(jq -r .status <<<"$output")" created
+	fi
+	# A prestart hook that held ward there is the test's own: end it.
+	[ ! -s "$TMP/hook.pid" ] || kill -9 "$(cat "$TMP/hook.pid")" 2>/dev/null
+	rm -f "$TMP/hook.pid" "$TMP/in-hook"
 	run ward delete --force "$ID"
+	assert_success
+	[ ! -e "$ROOT/$ID" ] || fail "$what: state dir left: $(ls -A "$ROOT/$ID")"
 	assert_no_leftovers
+}
+
+# The container's cgroup exists, in some hierarchy.
+has_cgroup() {
+	local d
+	for d in /sys/fs/cgroup/*/ward/"$ID" /sys/fs/cgroup/ward/"$ID"; do
+		[ -d "$d" ] && return 0
+	done
+	return 1
+}
+
+# The container's init runs: ward's sealed copy, with ward's command line.
+has_init() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "${p#/proc/}" != "$w" ] || continue
+		[ "$(readlink "$p/exe" 2>/dev/null)" = "/memfd:ward (deleted)" ] &&
+			grep -qF "$ID" "$p/cmdline" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+@test "killing ward during create leaves nothing behind" {
+	cmd 'sleep 100'
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	# 1. In a prestart hook (host namespaces, so its pid is a host pid):
+	# the init runs in its cgroup, its mounts are made.
+	printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 60\n' "$TMP/hook.pid" >"$TMP/hold.sh"
+	chmod +x "$TMP/hold.sh"
+	in_prestart() { [ -s "$TMP/hook.pid" ] && has_init && has_cgroup; }
+	cfg --arg p "$TMP/hold.sh" '.hooks = {"prestart": [{"path": $p}]}'
+	kill_create_at "the prestart hook" in_prestart
+	[ "$LANDED" -eq 1 ] || fail "the kill in the prestart hook did not land mid-create"
+	# 2. In a createContainer hook: in the container's namespaces (its
+	# pid namespace: the init's end takes it along). No user namespace
+	# here: container root could not reach the hook under $TMP.
+	cfg 'del(.linux.uidMappings, .linux.gidMappings) | .linux.namespaces |= map(select(.type != "user"))'
+	chown -R 0:0 "$BUNDLE/rootfs"
+	printf '#!/bin/sh\n: >"%s"\nexec sleep 60\n' "$TMP/in-hook" >"$TMP/hold-ctr.sh"
+	chmod +x "$TMP/hold-ctr.sh"
+	in_create_container() { [ -e "$TMP/in-hook" ] && has_init && has_cgroup; }
+	cfg --arg p "$TMP/hold-ctr.sh" '.hooks = {"createContainer": [{"path": $p}]}'
+	kill_create_at "the createContainer hook" in_create_container
+	[ "$LANDED" -eq 1 ] || fail "the kill in the createContainer hook did not land mid-create"
+}
+
+@test "killing ward as soon as its state dir exists leaves nothing behind" {
+	cmd 'sleep 100'
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	# Create may outrun the kill: some of a few tries must land mid-create,
+	# and every one must clean up.
+	n=0
+	for _ in 1 2 3 4 5 6; do
+		kill_create_at "its state dir" test -d "$ROOT/$ID"
+		n=$((n + LANDED))
+	done
+	[ "$n" -ge 1 ] || fail "no kill landed while create ran"
 }

@@ -165,10 +165,12 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	cmd 'cut -d. -f1 /proc/uptime; sleep 100'
 	host=$(cut -d. -f1 /proc/uptime)
 	"$WARD" --root "$ROOT" run -d --bundle "$BUNDLE" "$ID" >"$TMP/out"
-	sleep 0.3
+	one_line() { [ "$(wc -l <"$TMP/out")" -ge 1 ]; }
+	wait_for "the container's uptime line" one_line
 	up=$(cat "$TMP/out")
 	[ "$up" -ge $((host + 864000 - 5)) ] && [ "$up" -le $((host + 864000 + 60)) ] || fail "uptime $up, host $host"
 	run ward exec "$ID" cut -d. -f1 /proc/uptime
+	assert_success
 	[ "$output" -ge $((host + 864000 - 5)) ] || fail "exec sees uptime $output"
 	[ "$(readlink "/proc/$(init_pid "$ID")/ns/time")" != "$(readlink /proc/self/ns/time)" ]
 	ward delete --force "$ID"

@@ -23,9 +23,10 @@ wait_running() {
 	# pid 1 of a pid namespace cannot be SIGKILLed from inside: kill it
 	# from outside, as an engine would.
 	cmd 'sleep 100'
-	(exec "$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID") &
+	(exec "$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/out" 2>&1 3>&-) &
 	wpid=$!
-	wait_running "$ID"
+	track_pid "$wpid"
+	wait_running "$ID" || fail "the container never ran"
 	ward kill "$ID" KILL
 	rc=0
 	wait "$wpid" || rc=$?
@@ -34,12 +35,14 @@ wait_running() {
 }
 
 @test "run forwards signals to the container" {
-	cmd 'trap "echo term; exit 7" TERM; while :; do sleep 0.1; done'
+	cmd 'trap "echo term; exit 7" TERM; touch /tmp/trap-set; while :; do sleep 0.1; done'
 	# exec: $! must be ward itself, not a subshell around it.
-	(exec "$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID" >"$TMP/out") &
+	(exec "$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID" >"$TMP/out" 3>&-) &
 	wpid=$!
-	wait_running "$ID"
-	sleep 0.3
+	track_pid "$wpid"
+	wait_running "$ID" || fail "the container never ran"
+	pid=$(init_pid "$ID")
+	wait_for "the container's trap" test -e "/proc/$pid/root/tmp/trap-set"
 	kill -TERM "$wpid"
 	rc=0
 	wait "$wpid" || rc=$?

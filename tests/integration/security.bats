@@ -15,6 +15,12 @@
 
 load ../helpers/common
 
+teardown() {
+	# A vulnerable ward could have made this on the host's /.
+	[ ! -d "/escape-$ID" ] || rmdir "/escape-$ID"
+	ward_teardown
+}
+
 @test "no runtime fd reaches the container" {
 	cmd 'ls /proc/self/fd'
 	exec 7>"$TMP/leak"
@@ -103,32 +109,59 @@ load ../helpers/common
 }
 
 @test "a mount destination with .. cannot climb out of the rootfs" {
-	cfg '.mounts += [{"destination": "/../../../../escape-ward-test", "type": "tmpfs", "source": "tmpfs"}]'
-	cmd 'true'
+	# (a name of this test's own: nothing on the host is ever in the way)
+	cfg --arg d "/../../../../escape-$ID" '.mounts += [{"destination": $d, "type": "tmpfs", "source": "tmpfs"}]'
+	cmd "grep -c ' /escape-$ID ' /proc/self/mountinfo; echo ran-inside"
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_success
-	[ ! -e /escape-ward-test ] || { rmdir /escape-ward-test; fail "created /escape-ward-test on the host"; }
-	[ -d "$BUNDLE/rootfs/escape-ward-test" ]
+	assert_output $'1\nran-inside'
+	[ ! -e "/escape-$ID" ] || fail "created /escape-$ID on the host"
+	[ -d "$BUNDLE/rootfs/escape-$ID" ] || fail "the destination was not made inside the rootfs"
 	assert_no_leftovers
 }
 
 @test "a relative symlink chain out of the rootfs is contained" {
 	mkdir -p "$TMP/outside2"
 	ln -s ../../../../../../../../"$TMP"/outside2 "$BUNDLE/rootfs/mnt/up"
+	# (the link's target is under /tmp: keep the image's /tmp visible)
+	cfg '.mounts |= map(select(.destination != "/tmp"))'
 	cfg '.mounts += [{"destination": "/mnt/up/x", "type": "tmpfs", "source": "tmpfs"}]'
-	cmd 'true'
+	cmd 'echo ran-inside'
+	# The .. climb stops at the rootfs's /: the target the image lacks is
+	# refused, and nothing appears outside.
 	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial 'ward: mounts[6] (/mnt/up/x): /mnt/up: '
+	[ "${#lines[@]}" -eq 1 ] || fail "more than the refusal: $output"
+	run ls -A "$TMP/outside2"
+	assert_output ""
+	# With the target inside the rootfs the container runs, the mount lands
+	# there (seen from inside), and the host's directory stays empty.
+	mkdir -p "$BUNDLE/rootfs$TMP/outside2"
+	cmd 'grep -c " '"$TMP"'/outside2/x " /proc/self/mountinfo; echo ran-inside'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'1\nran-inside'
+	[ -d "$BUNDLE/rootfs$TMP/outside2/x" ] || fail "destination not created inside the rootfs"
 	run ls -A "$TMP/outside2"
 	assert_output ""
 	assert_no_leftovers
 }
 
 @test "a planted /dev symlink does not make ward create nodes on the host" {
+	# The same bundle with a real /dev: the container runs and its /dev
+	# gets ward's nodes (what a followed symlink would put on the host).
+	cmd 'ls /dev/null /dev/tty /dev/zero; echo ran-inside'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'/dev/null\n/dev/tty\n/dev/zero\nran-inside'
+	# /dev a symlink to a host directory: refused, nothing made there.
 	mkdir -p "$TMP/hostdev"
 	rmdir "$BUNDLE/rootfs/dev"
 	ln -s "$TMP/hostdev" "$BUNDLE/rootfs/dev"
-	cmd 'ls /dev/null'
 	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: mounts[1] (/dev): /dev: Not a directory'
 	run ls -A "$TMP/hostdev"
 	assert_output ""
 	assert_no_leftovers
@@ -139,10 +172,15 @@ load ../helpers/common
 	echo payload >"$TMP/payload"
 	ln -s "$TMP/hostfile" "$BUNDLE/rootfs/etc/target"
 	cfg --arg p "$TMP/payload" '.mounts += [{"destination": "/etc/target", "type": "bind", "source": $p, "options": ["bind"]}]'
-	cmd 'cat /etc/target'
+	cmd 'cat /etc/target; echo ran-inside'
 	run ward run --bundle "$BUNDLE" "$ID"
+	# The container sees the payload at the destination...
+	assert_success
+	assert_output $'payload\nran-inside'
+	# ...and the host file the link named is untouched.
 	run cat "$TMP/hostfile"
 	assert_output original
+	[ -L "$BUNDLE/rootfs/etc/target" ] || fail "the image's link was replaced on disk"
 	assert_no_leftovers
 }
 
@@ -252,11 +290,15 @@ load ../helpers/common
 	ln -s "$TMP/hostdev" "$BUNDLE/rootfs/dev"
 	cfg '.mounts |= map(select(.destination | startswith("/dev") | not))'
 	cfg '.linux.devices = [{"type": "c", "path": "/dev/evil", "major": 1, "minor": 3}]'
-	cmd 'true'
+	cmd 'ls -l /dev/evil | cut -c1; echo ran-inside'
+	# /dev a symlink to the host: refused before any node is made.
 	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: mounts[3] (/dev): /dev: Not a directory'
 	run ls -A "$TMP/hostdev"
 	assert_output ""
-	# And a symlink planted where a device goes is replaced, not followed.
+	# And a symlink planted where a device goes is replaced, not followed:
+	# the container gets its character device, the host file stays.
 	rm "$BUNDLE/rootfs/dev"
 	mkdir "$BUNDLE/rootfs/dev"
 	echo keep >"$TMP/victim"
@@ -264,6 +306,8 @@ load ../helpers/common
 	ln -s "$TMP/victim" "$BUNDLE/rootfs/dev/evil"
 	cfg '.root.readonly = false'
 	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'c\nran-inside'
 	run cat "$TMP/victim"
 	assert_output keep
 	assert_no_leftovers
@@ -274,10 +318,15 @@ load ../helpers/common
 	cfg '.process.terminal = true | .mounts |= map(select(.destination != "/dev"))'
 	echo original >"$TMP/victim"
 	ln -s "$TMP/victim" "$BUNDLE/rootfs/dev/console"
-	cmd 'ls -l /dev/console | cut -c1'
+	cmd 'ls -l /dev/console | cut -c1; echo ran-inside'
 	start_receiver c3
 	ward run -d --console-socket "$SOCK" --bundle "$BUNDLE" "$ID"
-	wait "$RECV"
+	wait_receiver
+	# The container ran on its terminal, which /dev/console is (a
+	# character device, not the planted link)...
+	run tr -d '\r' <"$OUT"
+	assert_output $'c\nran-inside'
+	# ...and the link's host target was not written.
 	run cat "$TMP/victim"
 	assert_output original
 	ward delete --force "$ID"
@@ -289,9 +338,11 @@ load ../helpers/common
 	# A container that may mount (CAP_SYS_ADMIN, no seccomp) covers its
 	# own /proc with a look-alike.
 	cfg '.process.capabilities.bounding += ["CAP_SYS_ADMIN"] | .process.capabilities.effective += ["CAP_SYS_ADMIN"] | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
-	cmd 'mount -t tmpfs tmpfs /proc && mkdir -p /proc/self && echo 0 >/proc/self/oom_score_adj && exec sleep 1000'
+	cmd 'mount -t tmpfs tmpfs /proc && mkdir -p /proc/self && echo 0 >/proc/self/oom_score_adj && touch /proc/covered && exec sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"
-	sleep 0.3
+	pid=$(init_pid "$ID")
+	# (through the init's root: its mounts, so its fake /proc)
+	wait_for "the container to cover its /proc" test -e "/proc/$pid/root/proc/covered"
 	cat >"$TMP/p.json" <<-'JSON'
 	{"user": {"uid": 0, "gid": 0}, "args": ["true"], "cwd": "/", "oomScoreAdj": 500}
 	JSON

@@ -7,9 +7,12 @@
 #include "seccomp/seccomp_default.h"
 #include "tap.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -161,16 +164,26 @@ static void test_default_profile(void)
 	struct filter_prog p;
 	char *json;
 	size_t len;
+	int r;
 
-	if (oci_spec_default(&json, &len, oci_seccomp_default_gen) < 0)
+	if (!ok(oci_spec_default(&json, &len, oci_seccomp_default_gen) == 0,
+	        "ward spec's config is generated")) {
+		diag("%s", werr_msg());
 		return;
+	}
 	oci_config_free(cfg);
 	cfg = oci_config_parse(json, len, "spec");
 	free(json);
 	if (!ok(cfg && cfg->linux->seccomp, "ward spec's config carries the default profile"))
 		return;
-	ok(filter_compile(cfg->linux->seccomp, &p) == 0 && p.len < BPF_MAXINSNS,
-	   "default profile compiles within the BPF limit (%zu instructions)", p.len);
+	r = filter_compile(cfg->linux->seccomp, &p);
+	if (!ok(r == 0 && p.len < BPF_MAXINSNS,
+	        "default profile compiles within the BPF limit (%zu instructions)",
+	        r == 0 ? p.len : 0)) {
+		if (r == 0)
+			filter_prog_free(&p);
+		return;
+	}
 	ok(probe(&p, SYS_getpid, 0, 0) == 0, "default profile allows getpid");
 	ok(probe(&p, SYS_keyctl, 0, 0) == EPERM, "default profile denies keyctl");
 	ok(probe(&p, SYS_clone3, 0, 0) == ENOSYS, "clone3 gets ENOSYS");
@@ -179,21 +192,116 @@ static void test_default_profile(void)
 	filter_prog_free(&p);
 }
 
+/* The cached filter file of the program whose ERRNO action returns `from`:
+ * every "ret ERRNO(from)" in it (SECCOMP_RET_ERRNO, the kernel's encoding)
+ * rewritten to return `to`, in place (owner and mode kept). The header and
+ * the stored key are left alone, so only the owner/mode check can tell the
+ * forgery from ward's own file. Returns 0 when a file holds the forgery
+ * (made now, or left from before: a cache hit does not rewrite the file). */
+static int forge(int dfd, uint32_t from, uint32_t to)
+{
+	const uint32_t want = SECCOMP_RET_ERRNO | from, put = SECCOMP_RET_ERRNO | to;
+	int found = -1, fd = dup(dfd);
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || (d = fdopendir(fd)) == NULL)
+		return -1;
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		const char *dot = strrchr(de->d_name, '.');
+		unsigned char buf[65536];
+		ssize_t n;
+		int f, hits = 0, forged = 0;
+
+		if (dot == NULL || strcmp(dot, ".bpf") != 0)
+			continue;
+		f = openat(dfd, de->d_name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		n = pread(f, buf, sizeof(buf), 0);
+		for (ssize_t i = 0; i + 4 <= n; i++) {
+			uint32_t v;
+
+			memcpy(&v, buf + i, 4);
+			if (v == want) {
+				memcpy(buf + i, &put, 4);
+				hits++;
+			} else if (v == put)
+				forged++;
+		}
+		if (hits > 0 ? pwrite(f, buf, (size_t)n, 0) == n : forged > 0)
+			found = 0;
+		close(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Set owner and mode of every cached filter file. */
+static int set_owner_mode(int dfd, uid_t uid, mode_t mode)
+{
+	int r = -1, fd = dup(dfd);
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || (d = fdopendir(fd)) == NULL)
+		return -1;
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		const char *dot = strrchr(de->d_name, '.');
+
+		if (dot == NULL || strcmp(dot, ".bpf") != 0)
+			continue;
+		if (fchownat(dfd, de->d_name, uid, 0, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    fchmodat(dfd, de->d_name, mode, 0) < 0) {
+			r = -1;
+			break;
+		}
+		r = 0;
+	}
+	closedir(d);
+	return r;
+}
+
+/* What the cached program for errnoRet 78 makes getppid return, after its
+ * file was forged to say 79 and given this owner and mode. */
+static int forged_result(const struct oci_seccomp *s, int dfd, uid_t uid, mode_t mode)
+{
+	struct filter_prog b;
+	int r;
+
+	if (forge(dfd, 78, 79) < 0 || set_owner_mode(dfd, uid, mode) < 0) {
+		diag("could not forge the cache file");
+		return -1;
+	}
+	if (filter_compile_cached(s, dfd, &b) < 0)
+		return -1;
+	r = probe(&b, SYS_getppid, 0, 0);
+	filter_prog_free(&b);
+	return r;
+}
+
 static void test_cache(void)
 {
+	/* A directory of this run's own (mkdtemp), removed at the end. */
 	char dir[] = "/tmp/ward-seccomp-cache.XXXXXX";
 	struct filter_prog a, b;
-	char *k1, *k2;
-	size_t l1, l2;
+	char *k1 = NULL, *k2 = NULL;
+	size_t l1 = 0, l2 = 0;
 	int dfd;
 
 	const struct oci_seccomp *s =
 	    section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getppid\"],"
 	            "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":77}]}");
 
-	if (s == NULL || mkdtemp(dir) == NULL)
+	if (!ok(s != NULL && mkdtemp(dir) != NULL, "cache test set up (%s)", dir))
 		return;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!ok(dfd >= 0, "cache directory opened")) {
+		rmdir(dir);
+		return;
+	}
 	ok(filter_canonical(s, &k1, &l1) == 0, "canonical form");
 	ok(filter_compile_cached(s, dfd, &a) == 0, "first compile writes the cache");
 	ok(filter_compile_cached(s, dfd, &b) == 0 && a.len == b.len &&
@@ -202,26 +310,36 @@ static void test_cache(void)
 	filter_prog_free(&b);
 	s = section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getppid\"],"
 	            "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":78}]}");
-	ok(filter_canonical(s, &k2, &l2) == 0 && (l1 != l2 || memcmp(k1, k2, l1) != 0),
+	ok(s != NULL && filter_canonical(s, &k2, &l2) == 0 && (l1 != l2 || memcmp(k1, k2, l1) != 0),
 	   "a different errnoRet is a different key");
-	ok(filter_compile_cached(s, dfd, &b) == 0 && probe(&b, SYS_getppid, 0, 0) == 78,
+	ok(s != NULL && filter_compile_cached(s, dfd, &b) == 0 &&
+	       probe(&b, SYS_getppid, 0, 0) == 78,
 	   "and gets its own filter");
 	filter_prog_free(&b);
 	filter_prog_free(&a);
 	free(k1);
 	free(k2);
-	if (system("chmod 0666 /tmp/ward-seccomp-cache.*/*.bpf") != 0)
-		diag("chmod failed");
-	ok(filter_compile_cached(s, dfd, &b) == 0 && probe(&b, SYS_getppid, 0, 0) == 78,
-	   "a cache file others could write is ignored, the filter recompiled");
-	filter_prog_free(&b);
+	if (s != NULL) {
+		/* The forgery is good enough to be used from a file ward could
+		 * have written (root's, 0600): the only defence left is who may
+		 * write the file... */
+		ok(forged_result(s, dfd, 0, 0600) == 79,
+		   "control: a forged entry in a root-owned 0600 file is taken (key check passes)");
+		/* ...so a file others (or the group) could write, or another
+		 * owner's, is ignored and the filter recompiled. */
+		ok(forged_result(s, dfd, 0, 0666) == 78,
+		   "a cache file others could write is ignored, the filter recompiled");
+		ok(forged_result(s, dfd, 0, 0620) == 78, "a group-writable cache file is ignored");
+		ok(forged_result(s, dfd, 1000, 0600) == 78,
+		   "a cache file not owned by root is ignored");
+	}
 	close(dfd);
 	{
 		char cmd[128];
 
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		if (system(cmd) != 0)
-			diag("cleanup failed");
+			diag("cleanup of %s failed", dir);
 	}
 }
 
