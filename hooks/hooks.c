@@ -20,6 +20,10 @@
 
 #define STDERR_KEEP 512 /* bytes of a failing hook's stderr in the message */
 
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
 static const char *const point_names[HOOK_POINTS] = {
     "prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"};
 
@@ -52,23 +56,83 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static _Noreturn void hook_child(const struct oci_hook *h, int in_fd, int err_fd)
+/* Hooks pinned to the file the policy decided on (hooks_pin). */
+struct pin {
+	enum oci_hook_point point;
+	size_t index;
+	int fd;
+};
+static struct pin *pins;
+static size_t n_pins;
+
+int hooks_pin(enum oci_hook_point point, size_t index, int fd)
+{
+	struct pin *v;
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	if (own < 0)
+		return werr(errno, "%s hook %zu", point_names[point], index);
+	v = realloc(pins, (n_pins + 1) * sizeof(*v));
+	if (v == NULL) {
+		close(own);
+		return werr(ENOMEM, "out of memory");
+	}
+	pins = v;
+	pins[n_pins++] = (struct pin){point, index, own};
+	return 0;
+}
+
+void hooks_unpin_all(void)
+{
+	for (size_t i = 0; i < n_pins; i++)
+		close(pins[i].fd);
+	free(pins);
+	pins = NULL;
+	n_pins = 0;
+}
+
+static int pinned(enum oci_hook_point point, size_t index)
+{
+	for (size_t i = 0; i < n_pins; i++)
+		if (pins[i].point == point && pins[i].index == index)
+			return pins[i].fd;
+	return -1;
+}
+
+static _Noreturn void hook_child(const struct oci_hook *h, int file_fd, int in_fd, int err_fd)
 {
 	char *argv0[] = {h->path, NULL};
+	char **argv = h->args ? h->args : argv0, **envp = h->env ? h->env : (char *[]){NULL};
 
 	sig_reset_default();
 	if (dup2(in_fd, 0) < 0 || dup2(err_fd, 2) < 0)
 		_exit(126);
 	/* The hook's stdout goes where ward's goes; nothing else is inherited:
-	 * everything of ours is close-on-exec. */
-	execve(h->path, h->args ? h->args : argv0, h->env ? h->env : (char *[]){NULL});
+	 * everything of ours is close-on-exec, and so are the fds ward's
+	 * caller passed for the container (--preserve-fds). A pinned hook runs
+	 * from its fd: the file the policy judged, whatever the path names by
+	 * now (a script's interpreter reads it as /dev/fd/N, so that one fd
+	 * stays open across the execve). */
+	if (file_fd >= 0) {
+		int fd = fcntl(file_fd, F_DUPFD, 3);
+
+		if (fd < 0)
+			_exit(126);
+		if (fd > 3)
+			close_range(3, (unsigned)fd - 1, CLOSE_RANGE_CLOEXEC);
+		close_range((unsigned)fd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+		execveat(fd, "", argv, envp, AT_EMPTY_PATH);
+	} else {
+		close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+		execve(h->path, argv, envp);
+	}
 	dprintf(2, "exec %s: %s", h->path, strerror(errno));
 	_exit(127);
 }
 
 /* Run one hook to completion or timeout. */
-static int run_one(const struct oci_hook *h, const char *json, size_t json_len, char *err,
-                   size_t err_size)
+static int run_one(const struct oci_hook *h, int file_fd, const char *json, size_t json_len,
+                   char *err, size_t err_size)
 {
 	int in[2] = {-1, -1}, er[2] = {-1, -1}, pidfd = -1, r = -1;
 	long long deadline = h->has_timeout ? now_ms() + (long long)h->timeout * 1000 : -1;
@@ -93,7 +157,7 @@ static int run_one(const struct oci_hook *h, const char *json, size_t json_len, 
 		goto out;
 	}
 	if (pid == 0)
-		hook_child(h, in[0], er[1]);
+		hook_child(h, file_fd, in[0], er[1]);
 	close(in[0]);
 	close(er[1]);
 	in[0] = er[1] = -1;
@@ -188,7 +252,7 @@ static int run_point(const struct oci_config *c, enum oci_hook_point point,
 		const struct oci_hook *h = &l->hooks[i];
 
 		log_debug("running %s hook %zu: %s", point_names[point], i, h->path);
-		if (run_one(h, json, len, errbuf, sizeof(errbuf)) == 0)
+		if (run_one(h, pinned(point, i), json, len, errbuf, sizeof(errbuf)) == 0)
 			continue;
 		for (size_t el = strlen(errbuf); el > 0 && errbuf[el - 1] == '\n';)
 			errbuf[--el] = '\0';

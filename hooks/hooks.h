@@ -17,6 +17,12 @@ int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struc
 int hooks_run_logged(const struct oci_config *c, enum oci_hook_point point,
                      const struct oci_state *st);
 bool hooks_any(const struct oci_config *c, enum oci_hook_point point);
+/* Run the hook at .hooks.<point>[index] from fd (an O_PATH fd of the file
+ * the policy judged, hook_file.h; ward keeps a close-on-exec copy) rather
+ * than by its path, which names whatever is there when it runs. For the
+ * hooks of a create; hooks_unpin_all closes the copies. */
+int hooks_pin(enum oci_hook_point point, size_t index, int fd);
+void hooks_unpin_all(void);
 /* Whether create has a hook round: the init stops before pivot_root, the
  * parent runs prestart and createRuntime, then the init runs
  * createContainer (and learns its host pid for startContainer). The parent

@@ -85,6 +85,7 @@ struct oci_console_size {
 struct oci_root {
 	char *path;
 	bool readonly;
+	bool nodev; /* ward's, not config.json's: strict mounts the rootfs nodev */
 };
 
 struct oci_idmap {

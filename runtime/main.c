@@ -1,8 +1,11 @@
 #include "cli/commands.h"
+#include "lib/callerfds.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "container/reexec.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,15 +133,56 @@ static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx,
 	return cli_parse(i, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &n_pos, false);
 }
 
+/* How many fds the command may pass on (--preserve-fds, plus LISTEN_FDS
+ * for create and run), read before anything is opened: every spelling
+ * cli_parse takes ("--preserve-fds N", "-preserve-fds=N"), wherever it
+ * stands (the largest wins). It may count too many (a word that is really
+ * an option's value), never too few: the command checks its own value
+ * against the recorded range. */
+static int fds_to_record(int argc, char **argv, int idx)
+{
+	const char *cmd = argv[idx];
+	long n = 0;
+
+	if (strcmp(cmd, "create") != 0 && strcmp(cmd, "run") != 0 && strcmp(cmd, "exec") != 0)
+		return 0;
+	for (int i = idx + 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i], *v = NULL;
+		long k;
+
+		if (a[0] != '-')
+			continue;
+		a += a[1] == '-' ? 2 : 1;
+		if (strcmp(a, "preserve-fds") == 0 && i + 1 < argc)
+			v = argv[i + 1];
+		else if (strncmp(a, "preserve-fds=", 13) == 0)
+			v = a + 13;
+		k = v ? strtol(v, NULL, 10) : 0;
+		if (k > n)
+			n = k > INT_MAX ? INT_MAX : k;
+	}
+	if (strcmp(cmd, "exec") != 0 && getenv("LISTEN_FDS")) {
+		long k = strtol(getenv("LISTEN_FDS"), NULL, 10);
+
+		if (k > 0 && k <= 1024)
+			n += k;
+	}
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
 int main(int argc, char **argv)
 {
 	struct globals g = {.root = "/run/ward", .rootfd = -1, .argv0 = argv[0]};
 	bool version = false, help = false;
 	const struct command *cmd = NULL;
-	int idx;
+	int idx, r;
 
-	if (parse_globals(argc, argv, &g, &idx, &version, &help) < 0 ||
-	    log_setup(g.log, g.log_format, g.log_level, g.debug) < 0) {
+	/* Nothing is opened before the caller's fds are recorded (parsing
+	 * opens nothing). */
+	r = parse_globals(argc, argv, &g, &idx, &version, &help);
+	if (r == 0 && idx < argc && callerfds_take(fds_to_record(argc, argv, idx)) < 0)
+		r = werr(errno, "reserving the fds --preserve-fds names (/dev/null)");
+	if (r < 0 || log_setup(g.log, g.log_format, g.log_level, g.debug) < 0) {
 		log_fatal(werr_msg());
 		return 1;
 	}
@@ -162,13 +206,10 @@ int main(int argc, char **argv)
 		log_fatal(werr_msg());
 		return 1;
 	}
-	{
-		int r = cmd->run(&g, argc - idx, argv + idx);
-
-		if (r < 0) {
-			log_fatal(werr_msg());
-			return 1;
-		}
-		return r;
+	r = cmd->run(&g, argc - idx, argv + idx);
+	if (r < 0) {
+		log_fatal(werr_msg());
+		return 1;
 	}
+	return r;
 }

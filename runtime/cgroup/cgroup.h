@@ -53,6 +53,10 @@ int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id);
 void cgroup_free(struct cgroup *cg);
 /* Close the directory fds only (a child process that must not keep them). */
 void cgroup_close_fds(const struct cgroup *cg);
+/* What create will make, without making it: the levels of the path that
+ * exist in each hierarchy now (recorded before create, so that a create
+ * killed half-way leaves a record delete --force can clean up from). */
+void cgroup_plan(struct cgroup *cg);
 /* Make the cgroup in every hierarchy (joining an existing one only if it
  * has no process and is not frozen), and open its directories. */
 int cgroup_create(struct cgroup *cg);

@@ -103,6 +103,37 @@ static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2,
 	return 0;
 }
 
+/* How many leading levels of path exist in h now (UINT32_MAX: all). */
+static unsigned existing_levels(const char *path, const struct cg_hier *h)
+{
+	char buf[PATH_MAX];
+	unsigned level = 0;
+	int dfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *t = strtok_r(buf, "/", &save); dfd >= 0 && t;
+	     t = strtok_r(NULL, "/", &save)) {
+		int sub = openat(dfd, t, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		close(dfd);
+		dfd = sub;
+		if (sub < 0)
+			return level;
+		level++;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	return UINT32_MAX;
+}
+
+void cgroup_plan(struct cgroup *cg)
+{
+	for (size_t i = 0; i < cg->n_v1; i++)
+		cg->v1[i].kept = existing_levels(cg->path, &cg->v1[i]);
+	if (cg->unified)
+		cg->unified->kept = existing_levels(cg->path, cg->unified);
+}
+
 static bool has_procs(const struct cg_hier *h)
 {
 	char buf[64];

@@ -44,8 +44,12 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 		    .field = "linux.resources.devices",
 		    .index = i,
 		};
-		if (v[k - 1].major < -1 || v[k - 1].minor < -1)
-			v[k - 1].major = v[k - 1].minor = -1; /* negative = wildcard */
+		/* A negative number is a wildcard for that number alone (as the
+		 * policy reads it: c 136:-2 is c 136:*, not every device). */
+		if (v[k - 1].major < 0)
+			v[k - 1].major = -1;
+		if (v[k - 1].minor < 0)
+			v[k - 1].minor = -1;
 	}
 	for (size_t i = 0; i < nd; i++)
 		v[k++] = (struct cg_dev_rule){true,

@@ -4,6 +4,7 @@
  * would reach (mounts and host paths, devices, capabilities, namespaces,
  * network, environment names, limits, seccomp) and what ward would change
  * or refuse. Exit 0: allowed, 1: refused, 2: bad input. */
+#include "cgroup/dev_rules.h"
 #include "cli/commands.h"
 #include "lib/error.h"
 #include "lib/log.h"
@@ -172,11 +173,43 @@ static void reach_process(struct rout *o, const struct oci_config *c)
 	rout_list_end(o);
 }
 
-static void reach_devices(struct rout *o, const struct oci_config *c)
+/* One device rule as it is installed, and where it came from. */
+static void device_rule(struct rout *o, const struct cg_dev_rule *d, const struct oci_linux *l,
+                        bool ward_first)
+{
+	char maj[24] = "*", min[24] = "*", from[PATH_MAX + 64], line[PATH_MAX + 128];
+
+	if (d->major >= 0)
+		snprintf(maj, sizeof(maj), "%" PRId64, d->major);
+	if (d->minor >= 0)
+		snprintf(min, sizeof(min), "%" PRId64, d->minor);
+	if (strcmp(d->field, "linux.devices") == 0)
+		snprintf(from, sizeof(from), "linux.devices[%zu] %s", d->index,
+		         l->devices[d->index].path);
+	else if (strcmp(d->field, "linux.resources.devices") != 0)
+		snprintf(from, sizeof(from), "ward's default");
+	else if (ward_first && d->index == 0)
+		snprintf(from, sizeof(from), "ward: devices-default-deny");
+	else
+		snprintf(from, sizeof(from), "linux.resources.devices[%zu]",
+		         d->index - (ward_first ? 1 : 0));
+	snprintf(line, sizeof(line), "%s %c %s:%s %s%s%s (%s)", d->allow ? "allow" : "deny",
+	         d->type, maj, min, d->access & CG_DEV_READ ? "r" : "",
+	         d->access & CG_DEV_WRITE ? "w" : "", d->access & CG_DEV_MKNOD ? "m" : "", from);
+	rout_item(o, line);
+}
+
+/* The device cgroup in force: its default and the rules from the last
+ * deny-all (or allow-all) on, in the order they are evaluated (later ones
+ * win), as cgroup/dev_rules.c hands them to the v1 files and the eBPF
+ * program. */
+static void reach_devices(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
 {
 	const struct oci_linux *l = c->linux;
 	const struct oci_resources *r = l ? l->resources : NULL;
-	bool all = false;
+	struct cg_dev_rule *rules = NULL;
+	size_t n = 0, from = 0;
+	int def = 0; /* 0: no rule for every device, 1: deny all, 2: allow all */
 
 	rout_list(o, "devices");
 	for (size_t i = 0; l && i < l->n_devices; i++) {
@@ -187,16 +220,26 @@ static void reach_devices(struct rout *o, const struct oci_config *c)
 		rout_item(o, d);
 	}
 	rout_list_end(o);
-	for (size_t i = 0; r && i < r->n_devices; i++)
-		if (r->devices[i].allow && (!r->devices[i].type || r->devices[i].type[0] == 'a'))
-			all = true;
-		else if (!r->devices[i].allow &&
-		         (!r->devices[i].type || r->devices[i].type[0] == 'a'))
-			all = false;
+	/* As cgroup_apply: no rules, no device cgroup. */
+	if (r && r->n_devices && cg_device_rules(r, l, &rules, &n) < 0)
+		n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rules[i].type == 'a' && rules[i].major < 0 && rules[i].minor < 0 &&
+		    (rules[i].access & 7u) == 7u) {
+			def = rules[i].allow ? 2 : 1;
+			from = i;
+		}
 	rout_str(o, "deviceCgroup",
-	         !r || r->n_devices == 0 ? "no rules (ward's default nodes only exist)"
-	         : all                   ? "allows every device"
-	                                 : "deny by default, listed devices allowed");
+	         n == 0     ? "none: every device node works"
+	         : def == 1 ? "deny by default: only what deviceRules allow opens"
+	         : def == 2 ? "allows every device"
+	                    : "no rule denies every device: on cgroup v1 every device no rule "
+	                      "denies opens");
+	rout_list(o, "deviceRules");
+	for (size_t i = from; i < n; i++)
+		device_rule(o, &rules[i], l, adjusted(x, ".linux.resources.devices"));
+	rout_list_end(o);
+	free(rules);
 }
 
 static void reach_limits(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
@@ -227,8 +270,10 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	                           {"format", 'f', OPT_STR, &format}};
 	struct policy_run pr = {0};
 	struct policy_ctx *x = &pr.x;
-	struct policy_input pin = {
-	    .policy_path = g->policy, .cli_profile = NULL, .argv0 = g->argv0};
+	struct policy_input pin = {.policy_path = g->policy,
+	                           .cli_profile = NULL,
+	                           .argv0 = g->argv0,
+	                           .state_root = g->root};
 	struct oci_config *cfg = NULL;
 	char bundle[PATH_MAX];
 	struct rout o;
@@ -274,7 +319,7 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	reach_mounts(&o, cfg, x);
 	reach_namespaces(&o, cfg);
 	reach_process(&o, cfg);
-	reach_devices(&o, cfg);
+	reach_devices(&o, cfg, x);
 	reach_limits(&o, cfg, x);
 	rout_obj_end(&o);
 	rout_finish(&o);

@@ -1,4 +1,6 @@
 #include "cli/create_cli.h"
+#include "hooks/hooks.h"
+#include "lib/callerfds.h"
 #include "lib/error.h"
 #include "policy/prepare.h"
 
@@ -11,7 +13,9 @@
 
 /* systemd socket activation (sd_listen_fds): when ward itself was started
  * with LISTEN_FDS=N, fds 3..3+N-1 go to the container too, before the
- * --preserve-fds ones, and its process is told so (it is pid 1 there). */
+ * --preserve-fds ones, and its process is told so (it is pid 1 there).
+ * As with --preserve-fds, only those of them that were open when ward
+ * started (lib/callerfds.h). */
 static int add_listen_fds(struct oci_config *cfg, int *preserve)
 {
 	const char *lf = getenv("LISTEN_FDS");
@@ -46,6 +50,19 @@ static int add_listen_fds(struct oci_config *cfg, int *preserve)
 	return 0;
 }
 
+/* Outside compat each hook runs from the fd the policy judged, not from
+ * whatever its path names when it runs (startContainer's resolve in the
+ * container and are not opened here). */
+static int pin_hooks(const struct host_facts *h)
+{
+	for (int p = 0; p < HOOK_POINTS; p++)
+		for (size_t i = 0; i < h->hooks.n[p]; i++)
+			if (h->hooks.file[p][i].fd >= 0 &&
+			    hooks_pin((enum oci_hook_point)p, i, h->hooks.file[p][i].fd) < 0)
+				return -1;
+	return 0;
+}
+
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
                     struct container *c, int *pidfd)
 {
@@ -56,6 +73,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	const struct policy_input pin = {.policy_path = g->policy,
 	                                 .cli_profile = g->profile,
 	                                 .argv0 = g->argv0,
+	                                 .state_root = g->root,
 	                                 .bundle = bundle};
 	char *json;
 	size_t len;
@@ -91,7 +109,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		return werr(0, "--console-socket is for process.terminal, which config.json does "
 		               "not set");
 	}
-	if (add_listen_fds(cfg, &o.preserve_fds) < 0) {
+	if (add_listen_fds(cfg, &o.preserve_fds) < 0 || callerfds_check(o.preserve_fds) < 0) {
 		oci_config_free(cfg);
 		free(json);
 		return -1;
@@ -102,10 +120,13 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		r = policy_refusal_error(&pr.x);
 	if (r == 0)
 		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
+	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
+		r = pin_hooks(&pr.facts);
 	if (r == 0) {
 		o.config_json = json;
 		o.config_len = len;
 		o.policy = &pr.x;
+		o.facts = &pr.facts;
 		r = container_create(g->rootfd, &o, cfg, c, pidfd);
 	}
 	free(o.policy_record);

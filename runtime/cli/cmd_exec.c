@@ -1,12 +1,14 @@
 /* exec: the process comes from --process FILE (as the engines call it) or
  * from the container's own process with the command line's changes. */
 #include "cli/commands.h"
+#include "lib/callerfds.h"
 #include "lib/cleanup.h"
 #include "lib/error.h"
 #include "container/exec.h"
 #include "oci/names.h"
-#include "policy/config_edit.h"
+#include "oci/config_edit.h"
 #include "policy/prepare.h"
+#include "policy/rules.h"
 #include "container/store.h"
 
 #include <errno.h>
@@ -79,6 +81,33 @@ static int exec_policy(struct container *c, struct oci_config *cfg, struct polic
 	return 0;
 }
 
+/* strict: an exec'd process's environment is checked as create checks
+ * config.json's (the same patterns, the opt-outs create recorded): the
+ * --process file's env and the --env values (the container's own env was
+ * checked at create). A refusal names the field, the reason and the
+ * opt-out, and nothing runs. */
+static int exec_env_refusals(struct policy_ctx *x, const struct oci_process *from_file,
+                             const struct optlist *add)
+{
+	size_t first = x->n_f, refused = x->n_refused;
+
+	if (x->profile != PROFILE_STRICT)
+		return 0;
+	if ((from_file && policy_refuse_secret_env_list(x, from_file->env, from_file->n_env,
+	                                                "exec process.env") < 0) ||
+	    policy_refuse_secret_env_list(x, add->v, add->n, "exec --env") < 0)
+		return -1;
+	if (x->n_refused > refused) {
+		struct policy_ctx one = *x;
+
+		one.f = x->f + first;
+		one.n_f = x->n_f - first;
+		one.n_refused = x->n_refused - refused;
+		return policy_refusal_error(&one);
+	}
+	return 0;
+}
+
 int cmd_exec(struct globals *g, int argc, char **argv)
 {
 	struct exec_cli ec = {0};
@@ -122,6 +151,9 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		werr(0, "exec: AppArmor and SELinux labels are not supported by ward yet");
 		goto out;
 	}
+	/* Only fds the caller passed reach the process (lib/callerfds.h). */
+	if (callerfds_check(ec.preserve_fds) < 0)
+		goto out;
 	if (cli_root(g) < 0 || store_open(g->rootfd, pos[0], false, &c) < 0)
 		goto out;
 	if (c.st == NULL) {
@@ -163,6 +195,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		pos[n_pos] = NULL;
 		proc.terminal = ec.tty;
 	}
+	if (exec_env_refusals(&pr.x, from_file, &ec.env) < 0)
+		goto out;
 	env = merged_env(&proc, &ec.env, &proc.n_env);
 	user = *proc.user;
 	if (env == NULL || (ec.gids.n && (gids = calloc(ec.gids.n, sizeof(*gids))) == NULL)) {

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "container/container.h"
 #include "lib/error.h"
+#include "lib/log.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -153,7 +154,6 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	    {"cpuset-mems", 0, OPT_STR, &u.cpuset_mems},
 	};
 	struct oci_resources *r = NULL;
-	struct oci_config *saved = NULL;
 	struct container c = {.dirfd = -1};
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	char *pos[1];
@@ -176,15 +176,23 @@ int cmd_update(struct globals *g, int argc, char **argv)
 		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
 		goto out;
 	}
-	/* Device rules keep the container's own devices allowed. */
-	saved = store_load_config(&c);
+	/* The device policy is create's (the profile's default deny, the
+	 * refusals): update never changes it. As runc, device rules here are
+	 * ignored (containerd sends the container's own back on every update). */
+	if (r->n_devices) {
+		log_debug("update: linux.resources.devices ignored: the device rules are "
+		          "create's");
+		for (size_t i = 0; i < r->n_devices; i++) {
+			free(r->devices[i].type);
+			free(r->devices[i].access);
+		}
+		free(r->devices);
+		r->devices = NULL;
+		r->n_devices = 0;
+	}
 	{
 		struct oci_linux l = {.resources = r};
 
-		if (saved && saved->linux) {
-			l.devices = saved->linux->devices;
-			l.n_devices = saved->linux->n_devices;
-		}
 		ret = cgroup_apply(&cg, &l);
 	}
 out:
@@ -198,7 +206,6 @@ out:
 		jwalk_free(&oci_resources_schema, r);
 		free(r);
 	}
-	oci_config_free(saved);
 	store_close(&c);
 	return ret;
 }

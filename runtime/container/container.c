@@ -5,7 +5,11 @@
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "hooks/hooks.h"
+#include "container/trees.h"
+#include "facts/host_facts.h"
 #include "rootfs/idmap.h"
+#include "rootfs/mount_opts.h"
+#include "rootfs/rootfs.h"
 #include "container/init.h"
 #include "lib/log.h"
 #include "container/proc.h"
@@ -14,6 +18,7 @@
 #include "container/support.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
+#include "linux/sysctl.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -251,12 +256,16 @@ static int save_policy(struct container *c, const struct create_opts *o)
 	return r;
 }
 
+/* The rootfs and every bind source as detached trees, cloned from the fds
+ * the policy decided on (issue #12: a rename between the check and the
+ * mount changes nothing, and the init never looks a host path up again). */
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
                      struct container *c, int *pidfd_out)
 {
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1;
-	int *trees = NULL;
+	int *trees = NULL, root_tree = -1, **layers = NULL;
+	size_t *n_layers = NULL;
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	bool have_cg = false;
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
@@ -280,12 +289,23 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (o->policy && save_policy(c, o) < 0)
 		goto fail;
 	/* The cgroup and its limits exist before the init does. */
-	if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0 ||
-	    cgroup_create(&cg) < 0)
+	if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
+		goto fail;
+	/* Recorded before anything is made: a create killed while making the
+	 * cgroup leaves a container delete --force can clean up. */
+	cgroup_plan(&cg);
+	{
+		char rec[PATH_MAX * 2 + 4];
+
+		cgroup_record(&cg, rec, sizeof(rec));
+		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+			goto fail;
+	}
+	if (cgroup_create(&cg) < 0)
 		goto fail;
 	have_cg = true;
-	/* Recorded at once: a create killed from here on leaves a container
-	 * that delete --force can still clean up. */
+	/* Recorded again with what create found (the same, unless another
+	 * create made a shared parent meanwhile). */
 	{
 		char rec[PATH_MAX * 2 + 4];
 
@@ -305,11 +325,21 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		werr(ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (idmap_prepare(cfg, o->bundle, trees) < 0) {
+	if (parent_trees(cfg, o->facts, o->bundle, &root_tree, trees) < 0) {
 		free(trees);
 		trees = NULL;
 		goto fail;
 	}
+	layers = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*layers));
+	n_layers = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*n_layers));
+	if (layers == NULL || n_layers == NULL) {
+		werr(ENOMEM, "out of memory");
+		goto fail;
+	}
+	/* compat mounts an overlay by the options' paths, as runc does. */
+	if (o->policy && o->policy->profile != PROFILE_COMPAT &&
+	    layer_trees(cfg, o->facts, layers, n_layers) < 0)
+		goto fail;
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
 		werr(errno, "creating the start fifo");
 		goto fail;
@@ -333,7 +363,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .userns = userns,
 		                      .preserve_fds = o->preserve_fds,
 		                      .console_sock = console,
-		                      .idmap_trees = trees,
+		                      .root_tree = root_tree,
+		                      .trees = trees,
+		                      .layers = layers,
+		                      .n_layers = n_layers,
 		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
@@ -367,6 +400,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			close(trees[i]);
 	free(trees);
 	trees = NULL;
+	close(root_tree);
+	root_tree = -1;
+	free_layers(cfg, layers, n_layers);
+	layers = NULL;
+	free(n_layers);
+	n_layers = NULL;
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
 	/* v1 hierarchies: before the init may run anything (it waits for
 	 * MAPPED). */
@@ -376,6 +415,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		close(cgfd);
 	cgfd = -1;
 	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
+		goto fail;
+	/* Sysctls of the pid namespace (vm.memfd_noexec): only the host's
+	 * root can write them, before the init runs anything. */
+	if (sysctl_apply_pidns(pidfd, cfg) < 0)
 		goto fail;
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto fail;
@@ -421,6 +464,10 @@ fail : {
 		if (trees[i] >= 0)
 			close(trees[i]);
 	free(trees);
+	if (root_tree >= 0)
+		close(root_tree);
+	free_layers(cfg, layers, n_layers);
+	free(n_layers);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
 	if (cgfd >= 0)

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 struct policy_ctx;
+struct host_facts;
 
 struct create_opts {
 	const char *id;
@@ -24,6 +25,9 @@ struct create_opts {
 	size_t config_len;
 	const struct policy_ctx *policy; /* its audit entries are saved */
 	char *policy_record;             /* saved for exec (policy_record_gen) */
+	/* The host paths the policy decided on: the rootfs and bind sources
+	 * are mounted from these very fds. */
+	const struct host_facts *facts;
 	size_t policy_record_len;
 };
 

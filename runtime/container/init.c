@@ -119,7 +119,10 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .bundle = a->bundle,
 	                         .no_pivot = a->no_pivot,
 	                         .userns = a->userns,
-	                         .idmap_trees = a->idmap_trees,
+	                         .root_tree = a->root_tree,
+	                         .trees = a->trees,
+	                         .layers = a->layers,
+	                         .n_layers = a->n_layers,
 	                         .before_pivot = before_pivot,
 	                         .before_pivot_arg = (void *)a};
 	struct rootfs_handles h = {.rootfd = -1};

@@ -2,6 +2,8 @@
 #include "lib/error.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
@@ -11,6 +13,8 @@
 #ifndef MFD_EXEC
 #define MFD_EXEC 0x0010U
 #endif
+
+extern char **environ;
 
 #define WANTED_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
@@ -52,6 +56,18 @@ int reexec_sealed(char **argv, char **envp)
 	if (fcntl(mfd, F_ADD_SEALS, WANTED_SEALS) < 0)
 		goto fail;
 	close(self);
+	/* The copy runs as /memfd:ward: the policy still needs to know where
+	 * ward lives (its directory is never bound into a container). */
+	{
+		char path[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+		if (n > 0 && path[0] == '/') {
+			path[n] = '\0';
+			setenv("_WARD_BINARY", path, 1);
+			envp = environ;
+		}
+	}
 	fexecve(mfd, argv, envp);
 	/* fexecve returned: it failed. */
 	self = -1;

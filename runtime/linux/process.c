@@ -1,5 +1,6 @@
 #include "linux/process.h"
 #include "linux/caps.h"
+#include "lib/callerfds.h"
 #include "lib/error.h"
 #include "linux/process_attrs.h"
 #include "lib/sync.h"
@@ -147,14 +148,19 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
-/* Exactly fds 0-2 and 3..3+preserve-1 reach the user process; everything
- * else ward or its caller had open is closed by execve. */
+/* Exactly fds 0-2 and those of 3..3+preserve-1 that ward's caller passed
+ * (open when ward started: lib/callerfds.h) reach the user process;
+ * everything else, ward's own fds and the placeholders of the range
+ * included, is closed by execve. */
 static int seal_fds(int preserve)
 {
 	for (int fd = 3; fd < 3 + preserve; fd++) {
 		int fl = fcntl(fd, F_GETFD);
 
-		if (fl >= 0 && fcntl(fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
+		if (fl < 0)
+			continue;
+		fl = callerfds_passed(fd) ? fl & ~FD_CLOEXEC : fl | FD_CLOEXEC;
+		if (fcntl(fd, F_SETFD, fl) < 0)
 			return werr(errno, "--preserve-fds: fd %d", fd);
 	}
 	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) < 0)

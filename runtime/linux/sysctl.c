@@ -7,8 +7,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The IPC namespace's keys (ipc_sysctls.c), and the families that follow
@@ -17,8 +19,29 @@ static const char *const ipc_keys[] = {"kernel.msgmax", "kernel.msgmnb",        
                                        "kernel.sem",    "kernel.shmall",          "kernel.shmmax",
                                        "kernel.shmmni", "kernel.shm_rmid_forced", NULL};
 
+/* The pid namespace's keys. vm.memfd_noexec is "a new pid namespaced
+ * sysctl" (Linux 6.3: Documentation/userspace-api/mfd_noexec.rst, the table
+ * in kernel/pid_sysctl.h): each pid namespace has its own value, never
+ * below its parent's (6.6, "memfd: replace ratcheting feature from
+ * vm.memfd_noexec with hierarchy"), and a write changes the writer's
+ * active pid namespace only. Its table has no namespace owner, though:
+ * /proc/sys lets only the host's root (effective uid 0 of the initial user
+ * namespace) write it, so in a user namespace the init cannot, and the
+ * parent does (sysctl_apply_pidns). */
+static const char *const pid_keys[] = {"vm.memfd_noexec", NULL};
+
+static bool is_pid_key(const char *key)
+{
+	for (size_t i = 0; pid_keys[i]; i++)
+		if (strcmp(key, pid_keys[i]) == 0)
+			return true;
+	return false;
+}
+
 static int needed_namespace(const char *key)
 {
+	if (is_pid_key(key))
+		return CLONE_NEWPID;
 	for (size_t i = 0; ipc_keys[i]; i++)
 		if (strcmp(key, ipc_keys[i]) == 0)
 			return CLONE_NEWIPC;
@@ -65,6 +88,15 @@ int sysctl_check(const struct oci_config *c)
 
 		/* Its own: new, or joined by path (a pod's, an engine's netns)
 		 * but never the host's. */
+		/* A pid namespace key is written by ward as the host's root
+		 * (sysctl_apply_pidns): only into a pid namespace this container
+		 * makes, never into one it joins (another container's: strict's
+		 * vm.memfd_noexec could be lowered from outside). */
+		if (ns == CLONE_NEWPID && n && n->path && n->path[0])
+			return werr(0,
+			            "config.json: .linux.sysctl.%s: needs a new pid namespace, not "
+			            "one joined by path",
+			            key);
 		if (n == NULL || (n->path && n->path[0] && ns_is_hosts(n->path, ns)))
 			return werr(0,
 			            "config.json: .linux.sysctl.%s: needs a %s namespace of the "
@@ -72,9 +104,36 @@ int sysctl_check(const struct oci_config *c)
 			            key,
 			            ns == CLONE_NEWNET   ? "network"
 			            : ns == CLONE_NEWIPC ? "ipc"
+			            : ns == CLONE_NEWPID ? "pid"
 			                                 : "uts");
 	}
 	return 0;
+}
+
+/* "/proc/sys/" + the key with dots as slashes. */
+static void key_path(const char *key, char *path, size_t size)
+{
+	snprintf(path, size, "/proc/sys/%s", key);
+	for (char *p = path + strlen("/proc/sys/"); *p; p++)
+		if (*p == '.')
+			*p = '/';
+}
+
+/* The sysctl at fd holds value (trailing whitespace aside). */
+static bool holds(int fd, const char *value)
+{
+	char buf[256];
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	size_t len = strlen(value);
+
+	if (n < 0)
+		return false;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	while (len > 0 &&
+	       (value[len - 1] == '\n' || value[len - 1] == ' ' || value[len - 1] == '\t'))
+		len--;
+	return (size_t)n == len && memcmp(buf, value, len) == 0;
 }
 
 int sysctl_apply(int rootfd, const struct oci_config *c)
@@ -85,13 +144,27 @@ int sysctl_apply(int rootfd, const struct oci_config *c)
 		size_t len = strlen(kv->value);
 		int fd;
 
-		snprintf(path, sizeof(path), "/proc/sys/%s", kv->key);
-		for (char *p = path + strlen("/proc/sys/"); *p; p++)
-			if (*p == '.')
-				*p = '/';
+		key_path(kv->key, path, sizeof(path));
+		/* A pid namespace key the parent has set already (or that the
+		 * kernel carried over from above): checked, not written. */
+		if (is_pid_key(kv->key)) {
+			bool done;
+
+			fd = root_open(rootfd, path, O_RDONLY);
+			done = fd >= 0 && holds(fd, kv->value);
+			if (fd >= 0)
+				close(fd);
+			if (done)
+				continue;
+		}
 		/* The container's /proc, mounted in the rootfs: written from inside
 		 * its namespaces, it changes only theirs. */
 		fd = root_open(rootfd, path, O_WRONLY);
+		if (fd < 0 && is_pid_key(kv->key) && errno == EACCES)
+			return werr(errno,
+			            "config.json: .linux.sysctl.%s: only the host's root can set "
+			            "it, and in a user namespace the init is not",
+			            kv->key);
 		if (fd < 0)
 			return werr(errno, "config.json: .linux.sysctl.%s (is /proc mounted?)",
 			            kv->key);
@@ -104,5 +177,106 @@ int sysctl_apply(int rootfd, const struct oci_config *c)
 		}
 		close(fd);
 	}
+	return 0;
+}
+
+/* What the helper reports: the key that failed (-1: entering the pid
+ * namespace) and errno, or err 0 for done. */
+struct pidns_result {
+	int idx;
+	int err;
+};
+
+static _Noreturn void pidns_writer(int pidfd, const struct oci_config *c, int out)
+{
+	struct pidns_result res = {-1, 0};
+	pid_t pid;
+	int st;
+
+	/* For our next child: it is born in the init's pid namespace. */
+	if (setns(pidfd, CLONE_NEWPID) < 0) {
+		res.err = errno;
+		(void)!write(out, &res, sizeof(res));
+		_exit(1);
+	}
+	pid = fork();
+	if (pid < 0) {
+		res.err = errno;
+		(void)!write(out, &res, sizeof(res));
+		_exit(1);
+	}
+	if (pid == 0) {
+		/* In the container's pid namespace as the host's root: it keeps
+		 * nothing of ward's but the pipe, and runs nothing but the writes. */
+		if (out > 3)
+			close_range(3, (unsigned)out - 1, 0);
+		close_range((unsigned)out + 1, ~0U, 0);
+		for (size_t i = 0; i < c->linux->n_sysctl; i++) {
+			const struct jkv *kv = &c->linux->sysctl[i];
+			char path[PATH_MAX];
+			size_t len = strlen(kv->value);
+			int fd;
+
+			if (!is_pid_key(kv->key))
+				continue;
+			key_path(kv->key, path, sizeof(path));
+			/* ward's own /proc: the sysctl is that of the writer's pid
+			 * namespace, whichever procfs it is reached through. */
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd < 0 || write(fd, kv->value, len) != (ssize_t)len) {
+				res = (struct pidns_result){(int)i, errno};
+				(void)!write(out, &res, sizeof(res));
+				_exit(1);
+			}
+			close(fd);
+		}
+		(void)!write(out, &res, sizeof(res));
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c)
+{
+	struct pidns_result res = {-1, EIO};
+	bool any = false;
+	int p[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	for (size_t i = 0; c->linux && i < c->linux->n_sysctl; i++)
+		any = any || is_pid_key(c->linux->sysctl[i].key);
+	if (!any)
+		return 0;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return werr(errno, "config.json: .linux.sysctl: pipe");
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return werr(errno, "config.json: .linux.sysctl: fork");
+	}
+	if (pid == 0) {
+		close(p[0]);
+		pidns_writer(init_pidfd, c, p[1]);
+	}
+	close(p[1]);
+	do
+		n = read(p[0], &res, sizeof(res));
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(res))
+		return werr(EIO, "config.json: .linux.sysctl: the helper setting the pid "
+		                 "namespace's sysctls ended without a word");
+	if (res.err && res.idx < 0)
+		return werr(res.err, "config.json: .linux.sysctl: entering the container's pid "
+		                     "namespace");
+	if (res.err)
+		return werr(res.err, "config.json: .linux.sysctl.%s = \"%s\"",
+		            c->linux->sysctl[res.idx].key, c->linux->sysctl[res.idx].value);
 	return 0;
 }

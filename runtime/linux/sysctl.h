@@ -8,7 +8,12 @@
 
 /* Refuse keys that are not namespaced, or whose namespace is the host's. */
 int sysctl_check(const struct oci_config *c);
-/* Write the values through the container's own /proc (inside the rootfs). */
+/* Write the values through the container's own /proc (inside the rootfs).
+ * A pid namespace key (vm.memfd_noexec) that already holds its value is
+ * only checked: in a user namespace the init cannot write it. */
 int sysctl_apply(int rootfd, const struct oci_config *c);
-
+/* The parent's part, for the pid namespace's keys: written as the host's
+ * root from a helper inside the init's pid namespace (init_pidfd), before
+ * the init runs anything. */
+int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c);
 #endif

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "oci/config.h"
-#include "policy/host_facts.h"
+#include "facts/host_facts.h"
 #include "policy/policy_file.h"
 
 enum finding_kind { FIND_ADJUST, FIND_REFUSE, FIND_NOTE };

@@ -129,7 +129,8 @@ int policy_apply(struct policy_ctx *x)
 	/* Refusals need the host facts (create, check); exec has none. */
 	if (x->facts &&
 	    (policy_refuse_root(x) < 0 || policy_refuse_namespaces(x) < 0 ||
-	     policy_refuse_devices(x) < 0 || policy_refuse_mounts(x) < 0 ||
+	     policy_refuse_hooks(x) < 0 || policy_refuse_devices(x) < 0 ||
+	     policy_refuse_mounts(x) < 0 ||
 	     policy_caps_refuse(x, x->cfg->process ? x->cfg->process->capabilities : NULL,
 	                        ".process.capabilities") < 0 ||
 	     (x->profile == PROFILE_STRICT && policy_refuse_secret_env(x) < 0)))

@@ -1,12 +1,13 @@
 /* What baseline and strict fill in where config.json is silent or weaker.
  * Each change is recorded (policy_adjusted) for the audit log and `ward
  * check`. */
-#include "policy/config_edit.h"
+#include "oci/config_edit.h"
 #include "lib/error.h"
 #include "oci/names.h"
 #include "policy/policy.h"
 #include "policy/policy_caps.h"
 #include "policy/rules.h"
+#include "rootfs/mount_opts.h"
 #include "seccomp/seccomp_default.h"
 #include "oci/spec.h"
 
@@ -100,6 +101,8 @@ static int no_core(struct policy_ctx *x)
 	                       "soft 0 hard 0");
 }
 
+/* No network namespace: strict adds a fresh one, and so does baseline when
+ * the policy's missingNetwork is "isolate" (else refuse_ns.c refuses). */
 static int new_netns(struct policy_ctx *x)
 {
 	if (oci_config_namespace(x->cfg, CLONE_NEWNET) || policy_optout(x, "host-network") ||
@@ -138,6 +141,102 @@ static int dev_noexec(struct policy_ctx *x)
 		return -1;
 	return policy_adjusted(x, "dev-noexec", ".mounts", "(ward's default /dev)",
 	                       "+/dev tmpfs nosuid,noexec");
+}
+
+/* A rule that denies every device (what runc's and Podman's configs start
+ * with). */
+static bool denies_all(const struct oci_device_rule *d)
+{
+	return !d->allow && (d->type == NULL || strcmp(d->type, "a") == 0) &&
+	       (!d->has_major || d->major < 0) && (!d->has_minor || d->minor < 0) &&
+	       (d->access == NULL || d->access[0] == '\0' ||
+	        (strchr(d->access, 'r') && strchr(d->access, 'w') && strchr(d->access, 'm')));
+}
+
+/* The device cgroup denies by default, always: without rules ward installs
+ * no device cgroup at all (every node in the image opens), and rules that
+ * never deny everything leave v1's inherited "a *:* rwm" in place. A
+ * deny-all first changes nothing the config allows: the default nodes and
+ * linux.devices are added after it by the cgroup writers. */
+static int devices_default_deny(struct policy_ctx *x)
+{
+	struct oci_resources *r = cfg_resources(x->cfg);
+	struct oci_device_rule *v;
+
+	if (r == NULL)
+		return -1;
+	for (size_t i = 0; i < r->n_devices; i++)
+		if (denies_all(&r->devices[i]))
+			return 0;
+	v = realloc(r->devices, (r->n_devices + 1) * sizeof(*v));
+	if (v == NULL)
+		return werr(ENOMEM, "out of memory");
+	r->devices = v;
+	memmove(v + 1, v, r->n_devices * sizeof(*v));
+	v[0] = (struct oci_device_rule){.allow = false, .access = strdup("rwm")};
+	r->n_devices++;
+	if (v[0].access == NULL)
+		return werr(ENOMEM, "out of memory");
+	return policy_adjusted(x, "devices-default-deny", ".linux.resources.devices",
+	                       r->n_devices == 1 ? "(none: every device node opens)"
+	                                         : "(no rule denies every device)",
+	                       "+deny all first: ward's default nodes and linux.devices allowed");
+}
+
+/* Mounts of these filesystem types made read-only whatever their options
+ * say ("rw" and "rrw" removed, "ro" added), each change recorded. */
+static int force_ro(struct policy_ctx *x, const char *const *types, const char *rule)
+{
+	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
+		struct oci_mount *m = &x->cfg->mounts[i];
+		bool changed = false, typed = false;
+		char field[64];
+
+		for (size_t t = 0; m->type && types[t]; t++)
+			typed = typed || strcmp(m->type, types[t]) == 0;
+		if (!typed || mount_is_bind(m))
+			continue;
+		for (size_t k = 0; k < m->n_options;) {
+			if (strcmp(m->options[k], "rw") != 0 && strcmp(m->options[k], "rrw") != 0) {
+				k++;
+				continue;
+			}
+			free(m->options[k]);
+			/* The NULL that ends the vector moves down too. */
+			memmove(&m->options[k], &m->options[k + 1],
+			        (m->n_options - k) * sizeof(*m->options));
+			m->n_options--;
+			changed = true;
+		}
+		if (!cfg_strv_has(m->options, m->n_options, "ro")) {
+			if (cfg_strv_add(&m->options, &m->n_options, "ro") < 0)
+				return -1;
+			changed = true;
+		}
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		if (changed && policy_adjusted(x, rule, field, "(writable)", "ro") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A cgroup filesystem the container can write lets it change its own
+ * limits, and on v1 release_agent runs a host program as root
+ * (CVE-2022-0492): read-only unless cgroup-rw. */
+static int cgroup_ro(struct policy_ctx *x)
+{
+	static const char *const types[] = {"cgroup", "cgroup2", NULL};
+
+	return policy_optout(x, "cgroup-rw") ? 0 : force_ro(x, types, "cgroup-ro");
+}
+
+/* A writable sysfs reaches the host's hardware and power state
+ * (/sys/power/state): always read-only. */
+static int sysfs_ro(struct policy_ctx *x)
+{
+	static const char *const types[] = {"sysfs", NULL};
+
+	return force_ro(x, types, "sysfs-ro");
 }
 
 /* Fill a missing (or unlimited) pids limit; lower one above max only
@@ -194,6 +293,16 @@ static int readonly_root(struct policy_ctx *x)
 		return 0;
 	x->cfg->root->readonly = true;
 	return policy_adjusted(x, "strict-readonly-root", ".root.readonly", "false", "true");
+}
+
+/* Device nodes shipped in the image never open: ward populates /dev
+ * itself (a tmpfs of its own). */
+static int nodev_root(struct policy_ctx *x)
+{
+	if (x->cfg->root->nodev)
+		return 0;
+	x->cfg->root->nodev = true;
+	return policy_adjusted(x, "strict-nodev-root", ".root", "(device nodes open)", "nodev");
 }
 
 static int scratch_tmpfs(struct policy_ctx *x, const char *dest)
@@ -283,16 +392,90 @@ static int strict_limits(struct policy_ctx *x)
 	return 0;
 }
 
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+/* Cgroup and time namespaces of its own: the code sees its cgroup as "/"
+ * (not the host's hierarchy, ward's layout or other containers' names),
+ * and its clocks cannot be a channel shared with other containers. A
+ * namespace the config joins by path is left as it is (refuse_ns.c refuses
+ * the host's). No time offsets are set. */
+static int strict_namespaces(struct policy_ctx *x)
+{
+	static const int flags[] = {CLONE_NEWCGROUP, CLONE_NEWTIME};
+	char old[64] = "(the host's:", now[64] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (oci_config_namespace(x->cfg, flags[i]))
+			continue;
+		if (cfg_ns_add(x->cfg, flags[i]) < 0)
+			return -1;
+		len += (size_t)snprintf(now + len, sizeof(now) - len, "%s+%s", len ? " " : "",
+		                        oci_ns_type(flags[i]));
+		snprintf(old + strlen(old), sizeof(old) - strlen(old), " %s",
+		         oci_ns_type(flags[i]));
+	}
+	if (now[0] == '\0')
+		return 0;
+	snprintf(old + strlen(old), sizeof(old) - strlen(old), ")");
+	return policy_adjusted(x, "strict-namespaces", ".linux.namespaces", old, now);
+}
+
+/* vm.memfd_noexec=2 in the container's pid namespace: no memfd can be
+ * made executable (memfd_create with MFD_EXEC fails, others are sealed
+ * non-executable), so code written at run time into a memfd cannot be
+ * run; with the seccomp profile's execveat(AT_EMPTY_PATH) denial, fexecve
+ * falls back to /proc/self/fd/N, which this stops. Only where the kernel
+ * has it (Linux >= 6.3, a host fact). exec has no facts and needs nothing:
+ * the value belongs to the pid namespace, set once at create, and exec'd
+ * processes join that namespace. */
+static int memfd_noexec(struct policy_ctx *x)
+{
+	struct oci_linux *l;
+	struct jkv *v;
+	char old[64] = "(unset: the host's)";
+
+	if (x->facts == NULL || !x->facts->memfd_noexec)
+		return 0;
+	if ((l = cfg_linux(x->cfg)) == NULL)
+		return -1;
+	for (size_t i = 0; i < l->n_sysctl; i++) {
+		if (strcmp(l->sysctl[i].key, "vm.memfd_noexec") != 0)
+			continue;
+		if (strcmp(l->sysctl[i].value, "2") == 0)
+			return 0;
+		snprintf(old, sizeof(old), "%s", l->sysctl[i].value);
+		free(l->sysctl[i].value);
+		if ((l->sysctl[i].value = strdup("2")) == NULL)
+			return werr(ENOMEM, "out of memory");
+		return policy_adjusted(x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec",
+		                       old, "2");
+	}
+	v = realloc(l->sysctl, (l->n_sysctl + 1) * sizeof(*v));
+	if (v == NULL)
+		return werr(ENOMEM, "out of memory");
+	l->sysctl = v;
+	v[l->n_sysctl] = (struct jkv){strdup("vm.memfd_noexec"), strdup("2")};
+	l->n_sysctl++;
+	if (v[l->n_sysctl - 1].key == NULL || v[l->n_sysctl - 1].value == NULL)
+		return werr(ENOMEM, "out of memory");
+	return policy_adjusted(x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec", old, "2");
+}
+
 int policy_adjustments(struct policy_ctx *x)
 {
 	if (seccomp_default(x) < 0 || no_new_privs(x) < 0 ||
 	    policy_caps_cap(x, x->cfg->process->capabilities, ".process.capabilities") < 0 ||
-	    paths(x) < 0 || no_core(x) < 0 || new_netns(x) < 0 || dev_noexec(x) < 0)
+	    paths(x) < 0 || no_core(x) < 0 || new_netns(x) < 0 || dev_noexec(x) < 0 ||
+	    cgroup_ro(x) < 0 || sysfs_ro(x) < 0 || devices_default_deny(x) < 0)
 		return -1;
 	if (x->profile != PROFILE_STRICT)
 		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default") < 0 ? -1 : 0;
-	if (userns(x) < 0 || readonly_root(x) < 0 || scratch_tmpfs(x, "/tmp") < 0 ||
-	    scratch_tmpfs(x, "/run") < 0 || strict_limits(x) < 0)
+	if (userns(x) < 0 || readonly_root(x) < 0 || nodev_root(x) < 0 ||
+	    scratch_tmpfs(x, "/tmp") < 0 || scratch_tmpfs(x, "/run") < 0 || strict_limits(x) < 0 ||
+	    strict_namespaces(x) < 0 || memfd_noexec(x) < 0)
 		return -1;
 	return 0;
 }

@@ -4,10 +4,13 @@
 #include "policy/policy_file.h"
 #include "oci/config.h"
 #include "lib/error.h"
+#include "oci/names.h"
 #include "lib/jwalk_macros.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,7 +47,17 @@ const char *profile_name(enum ward_profile p)
 
 bool policy_refuses_missing_network(const struct policy *p)
 {
-	return p && p->missing_network && strcmp(p->missing_network, "refuse") == 0;
+	return !(p && p->missing_network && strcmp(p->missing_network, "isolate") == 0);
+}
+
+bool policy_hook_listed(const struct policy *p, const char *path)
+{
+	/* "*" stays within one component and matches no leading ".": a
+	 * pattern cannot be walked out of with "..". */
+	for (size_t i = 0; p && i < p->n_hooks; i++)
+		if (fnmatch(p->hooks[i], path, FNM_PATHNAME | FNM_PERIOD) == 0)
+			return true;
+	return false;
 }
 
 int64_t policy_pids_limit(const struct policy *p)
@@ -98,18 +111,67 @@ const char *const policy_optouts[] = {"host-network",
                                       "join-network",
                                       "seccomp-none",
                                       "cap.<NAME>",
-                                      "device.<mem|kmem|port|kvm|fuse|tun|block>",
+                                      "device.<mem|kmem|port|kvm|fuse|tun|vhost-net|"
+                                      "vhost-vsock|block|cMAJOR:*|cMAJOR:MINOR>",
                                       "mount:<host path>",
+                                      "mount-type.<TYPE>",
+                                      "idmap",
                                       "env.<NAME>",
+                                      "hook:<host path>",
                                       NULL};
+
+/* "<digits>" */
+static bool number(const char *s, size_t n)
+{
+	if (n == 0 || n > 10)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* What a family admits after its prefix: capabilities and devices are
+ * closed sets (cap.FLY or device.bogus would lift nothing and hide a
+ * typo); paths, types and variable names are the operator's. */
+static bool family_member(const char *fam, const char *what)
+{
+	static const char *const devices[] = {"mem", "kmem",      "port",        "kvm",   "fuse",
+	                                      "tun", "vhost-net", "vhost-vsock", "block", NULL};
+
+	if (strcmp(fam, "cap.") == 0) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "CAP_%s", what);
+		return strncmp(what, "CAP_", 4) != 0 && oci_cap_from_name(name) >= 0;
+	}
+	if (strcmp(fam, "device.") == 0) {
+		size_t maj = strcspn(what + 1, ":");
+
+		for (size_t i = 0; devices[i]; i++)
+			if (strcmp(what, devices[i]) == 0)
+				return true;
+		return what[0] == 'c' && number(what + 1, maj) && what[1 + maj] == ':' &&
+		       (strcmp(what + 2 + maj, "*") == 0 ||
+		        number(what + 2 + maj, strlen(what + 2 + maj)));
+	}
+	return what[0] != '\0';
+}
 
 static bool known_optout(const char *n)
 {
 	for (size_t i = 0; policy_optouts[i]; i++) {
 		const char *t = policy_optouts[i];
 		size_t fam = strcspn(t, "<");
+		char prefix[32];
 
-		if (t[fam] == '\0' ? strcmp(n, t) == 0 : strncmp(n, t, fam) == 0 && n[fam] != '\0')
+		if (t[fam] == '\0') {
+			if (strcmp(n, t) == 0)
+				return true;
+			continue;
+		}
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)fam, t);
+		if (strncmp(n, t, fam) == 0 && family_member(prefix, n + fam))
 			return true;
 	}
 	return false;
@@ -126,6 +188,8 @@ static int check_names(char **v, size_t n, const struct jpath *p, const char *ke
 			return jerr(&ip, "unknown opt-out \"%s\" (see ward-policy(7))", v[i]);
 		if (strncmp(v[i], "mount:", 6) == 0 && v[i][6] != '/')
 			return jerr(&ip, "a mount opt-out names an absolute host path");
+		if (strncmp(v[i], "hook:", 5) == 0 && v[i][5] != '/')
+			return jerr(&ip, "a hook opt-out names the hook's absolute path");
 	}
 	return 0;
 }
@@ -145,6 +209,13 @@ static int check_policy(void *obj, const struct jpath *p)
 
 		return jerr(&pp, "must be isolate or refuse (got \"%s\")", pol->missing_network);
 	}
+	for (size_t i = 0; i < pol->n_hooks; i++)
+		if (pol->hooks[i][0] != '/') {
+			struct jpath hp = {p, "hooks", 0}, ip = {&hp, NULL, i};
+
+			return jerr(&ip, "must be an absolute path or pattern (got \"%s\")",
+			            pol->hooks[i]);
+		}
 	if (pol->has_pids_limit && pol->pids_limit <= 0) {
 		struct jpath pp = {p, "pidsLimit", 0};
 
@@ -168,6 +239,7 @@ static const struct jfield policy_fields[] = {
     FLD_N("allowAlways", JK_STRV, struct policy, allow_always, 0, NULL),
     FLD_HAS("pidsLimit", JK_I64, struct policy, pids_limit, 0),
     FLD("missingNetwork", JK_STR, struct policy, missing_network, 0),
+    FLD_N("hooks", JK_STRV, struct policy, hooks, 0, NULL),
     FLD_OBJ("strict", struct policy, strict, 0, &strict_schema),
     {.key = "secretEnv",
      .kind = JK_STRV,

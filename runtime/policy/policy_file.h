@@ -31,9 +31,14 @@ struct policy {
 	char **allow_always;
 	size_t n_allow_always;
 	/* baseline, no network namespace listed (what engines write for
-	 * --network host): "isolate" (default: a fresh one is added) or
-	 * "refuse" (opt-out host-network). */
+	 * --network host): "refuse" (default; opt-out host-network) or
+	 * "isolate" (a fresh one is added). */
 	char *missing_network;
+	/* strict: the hooks that may run, as fnmatch patterns of their paths
+	 * (a directory's files: the directory, a slash and a star); none by
+	 * default. */
+	char **hooks;
+	size_t n_hooks;
 	int64_t pids_limit; /* baseline's when the config sets none */
 	bool has_pids_limit;
 	struct policy_strict *strict;
@@ -45,6 +50,8 @@ struct policy {
 
 /* The effective values, defaults filled in. */
 bool policy_refuses_missing_network(const struct policy *p);
+/* path matches one of the policy's "hooks" patterns. */
+bool policy_hook_listed(const struct policy *p, const char *path);
 int64_t policy_pids_limit(const struct policy *p);
 extern const char *const policy_default_secret_env[];
 /* Every opt-out name; "prefix<what>" entries are families (NULL-terminated). */

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "policy/host_facts.h"
+#include "facts/host_facts.h"
 #include "policy/policy.h"
 
 struct policy_input {
@@ -16,6 +16,7 @@ struct policy_input {
 	/* create, check: relative host paths start here; the host facts are
 	 * gathered and the refusals checked. */
 	const char *bundle;
+	const char *state_root; /* --root: never reachable from a container */
 	/* exec: the record create saved (policy_record_gen): its profile, its
 	 * opt-outs and its copy of the policy file, applied as they were. */
 	const char *record;

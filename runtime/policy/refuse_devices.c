@@ -1,8 +1,26 @@
-/* Refusals: device nodes and device-cgroup rules that reach host hardware. */
+/* Refusals: device nodes and device-cgroup rules that reach host hardware
+ * or kernel interfaces a container does not need.
+ *
+ * Nodes (linux.devices, bind-mounted host nodes, exact allow rules): any
+ * block device; mem, kmem, port; and every misc device (major 10): kvm,
+ * fuse, tun, vhost-net and vhost-vsock by name, every other misc minor by
+ * number, since the kernel gives many misc minors out at boot (userfaultfd
+ * is 10:257 on one host, another number on the next), so none can be told
+ * harmless by its number.
+ *
+ * Wildcards (an allow rule without a major or a minor): refused unless it
+ * is exactly one of std_wildcards, the entries runc's defaults need. */
 #include "policy/rules.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#define MISC_MAJOR 10
+
+#define ACC_R   1u
+#define ACC_W   2u
+#define ACC_M   4u
+#define ACC_RWM (ACC_R | ACC_W | ACC_M)
 
 static const struct {
 	char type;
@@ -12,28 +30,166 @@ static const struct {
     {'c', 1, 1, "mem", "physical memory"},
     {'c', 1, 2, "kmem", "kernel memory"},
     {'c', 1, 4, "port", "I/O ports"},
-    {'c', 10, 232, "kvm", "the hypervisor (kvm)"},
-    {'c', 10, 229, "fuse", "FUSE, a kernel attack surface"},
-    {'c', 10, 200, "tun", "creating network interfaces (tun)"},
+    {'c', MISC_MAJOR, 232, "kvm", "the hypervisor (kvm)"},
+    {'c', MISC_MAJOR, 229, "fuse", "FUSE, a kernel attack surface"},
+    {'c', MISC_MAJOR, 200, "tun", "creating network interfaces (tun)"},
+    {'c', MISC_MAJOR, 238, "vhost-net", "the kernel's virtio-net backend (vhost-net)"},
+    {'c', MISC_MAJOR, 241, "vhost-vsock", "the kernel's vsock backend (vhost-vsock)"},
 };
+
+/* The wildcard allow rules a container may have, exactly: the pty slaves
+ * (devpts numbers them, c 136:*, with any of rwm), and mknod alone of any
+ * character or block device (b/c *:* m, which runc adds to every
+ * container). mknod alone is harmless here: opening a node needs r or w,
+ * which only the exact rules give, so what the container makes it cannot
+ * open; and baseline caps CAP_MKNOD away and strict's user namespace cannot
+ * mknod at all. */
+static const struct {
+	char type;
+	int64_t major; /* -1: any */
+	unsigned access;
+} std_wildcards[] = {
+    {'c', 136, ACC_RWM},
+    {'c', -1, ACC_M},
+    {'b', -1, ACC_M},
+};
+
+/* As the cgroup writers read it: absent or "" is rwm. */
+static unsigned access_bits(const char *a)
+{
+	unsigned b = 0;
+
+	if (a == NULL || a[0] == '\0')
+		return ACC_RWM;
+	for (; *a; a++)
+		b |= *a == 'r' ? ACC_R : *a == 'w' ? ACC_W : ACC_M;
+	return b;
+}
+
+static bool std_wildcard(char type, int64_t major, bool any_major, unsigned access)
+{
+	for (size_t i = 0; i < sizeof(std_wildcards) / sizeof(std_wildcards[0]); i++)
+		if (std_wildcards[i].type == type &&
+		    (std_wildcards[i].major < 0 ? any_major
+		                                : !any_major && std_wildcards[i].major == major) &&
+		    (access & ~std_wildcards[i].access) == 0)
+			return true;
+	return false;
+}
+
+/* "kvm, fuse, tun, ..." of the named devices under a major. */
+static void names_under(int64_t major, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(bad_devices) / sizeof(bad_devices[0]) && n < len; i++)
+		if (bad_devices[i].type == 'c' && bad_devices[i].major == major)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+			                      bad_devices[i].name);
+}
+
+/* The nodes every container gets (cgroup/dev_rules.c allows the same). */
+static bool standard_node(int64_t major, int64_t minor)
+{
+	static const int64_t std[][2] = {{1, 3}, {1, 5}, {1, 7}, {1, 8},   {1, 9},
+	                                 {5, 0}, {5, 1}, {5, 2}, {136, -1}};
+
+	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++)
+		if (std[i][0] == major && (std[i][1] == minor || std[i][1] < 0))
+			return true;
+	return false;
+}
 
 /* The opt-out a device needs, NULL if it is harmless. */
 const char *policy_device_optout(char type, int64_t major, int64_t minor, const char **why)
 {
-	static char buf[32];
+	static char opt[64], reason[224];
+	char names[96];
 
 	if (type == 'b') {
 		*why = "raw host storage (a block device)";
 		return "device.block";
 	}
+	if (minor < 0) {
+		names_under(major, names, sizeof(names));
+		if (major == MISC_MAJOR)
+			snprintf(reason, sizeof(reason),
+			         "every misc device of the host (%s, userfaultfd and the "
+			         "others the kernel numbers at boot)",
+			         names);
+		else if (names[0])
+			snprintf(reason, sizeof(reason),
+			         "every device of major %lld (%s among them)", (long long)major,
+			         names);
+		else
+			snprintf(reason, sizeof(reason),
+			         "every device the host numbers under major %lld",
+			         (long long)major);
+		*why = reason;
+		snprintf(opt, sizeof(opt), "device.c%lld:*", (long long)major);
+		return opt;
+	}
 	for (size_t i = 0; i < sizeof(bad_devices) / sizeof(bad_devices[0]); i++)
 		if (bad_devices[i].type == type && bad_devices[i].major == major &&
 		    bad_devices[i].minor == minor) {
 			*why = bad_devices[i].why;
-			snprintf(buf, sizeof(buf), "device.%s", bad_devices[i].name);
-			return buf;
+			snprintf(opt, sizeof(opt), "device.%s", bad_devices[i].name);
+			return opt;
 		}
+	if (major == MISC_MAJOR) {
+		snprintf(reason, sizeof(reason),
+		         "a kernel misc interface (c 10:%lld; misc minors such as userfaultfd's "
+		         "are given out at boot, so none is allowed by number)",
+		         (long long)minor);
+		*why = reason;
+		snprintf(opt, sizeof(opt), "device.c10:%lld", (long long)minor);
+		return opt;
+	}
+	/* An allow-list: sg (raw SCSI), input, vcs, fb, kmsg, ttys, NVMe
+	 * generic nodes ... each reach host hardware or other sessions. GPUs
+	 * and serial lines are the operator's to allow, node by node. */
+	if (!standard_node(major, minor)) {
+		snprintf(reason, sizeof(reason),
+		         "a host device outside the standard set (null, zero, full, random, "
+		         "urandom, tty, console, ptmx, pts)");
+		*why = reason;
+		snprintf(opt, sizeof(opt), "device.c%lld:%lld", (long long)major, (long long)minor);
+		return opt;
+	}
 	return NULL;
+}
+
+static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_rule *d)
+{
+	char t = d->type ? d->type[0] : 'a';
+	bool any_major = t == 'a' || !d->has_major || d->major < 0;
+	bool any_minor = !d->has_minor || d->minor < 0;
+	const char *why, *opt;
+	char field[64], minor[24] = "*";
+
+	if (!d->allow ||
+	    (any_minor && std_wildcard(t, d->major, any_major, access_bits(d->access))))
+		return 0;
+	snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", i);
+	if (any_major) {
+		if (policy_optout(x, "devices-all"))
+			return 0;
+		return policy_refuse(x, field, "devices-all", "allows every %sdevice of the host",
+		                     t == 'a'   ? ""
+		                     : t == 'b' ? "block "
+		                                : "character ");
+	}
+	opt = policy_device_optout(t, d->major, any_minor ? -1 : d->minor, &why);
+	if (opt == NULL || policy_optout(x, opt))
+		return 0;
+	if (!any_minor)
+		snprintf(minor, sizeof(minor), "%lld", (long long)d->minor);
+	if (any_minor && t == 'c')
+		return policy_refuse(x, field, opt, "allows c %lld:* (a wildcard minor), %s",
+		                     (long long)d->major, why);
+	return policy_refuse(x, field, opt, "allows %c %lld:%s, a device node for %s", t,
+	                     (long long)d->major, minor, why);
 }
 
 int policy_refuse_devices(struct policy_ctx *x)
@@ -55,31 +211,8 @@ int policy_refuse_devices(struct policy_ctx *x)
 		                  d->path, t, (long long)d->major, (long long)d->minor, why) < 0)
 			return -1;
 	}
-	for (size_t i = 0; r && i < r->n_devices; i++) {
-		const struct oci_device_rule *d = &r->devices[i];
-		char t = d->type ? d->type[0] : 'a';
-		bool any_major = !d->has_major || d->major < 0;
-		const char *why, *opt;
-		char field[64];
-
-		if (!d->allow)
-			continue;
-		snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", i);
-		if (t == 'a' || any_major) {
-			if (!policy_optout(x, "devices-all") &&
-			    policy_refuse(x, field, "devices-all",
-			                  "allows every %sdevice of the host",
-			                  t == 'a'   ? ""
-			                  : t == 'b' ? "block "
-			                             : "character ") < 0)
-				return -1;
-			continue;
-		}
-		opt = policy_device_optout(t, d->major, d->has_minor ? d->minor : -1, &why);
-		if (opt && !policy_optout(x, opt) &&
-		    policy_refuse(x, field, opt, "allows %c %lld:%lld, a device node for %s", t,
-		                  (long long)d->major, (long long)d->minor, why) < 0)
+	for (size_t i = 0; r && i < r->n_devices; i++)
+		if (refuse_rule(x, i, &r->devices[i]) < 0)
 			return -1;
-	}
 	return 0;
 }

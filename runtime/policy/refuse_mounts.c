@@ -1,77 +1,168 @@
-/* Refusals: mounts that expose the host (bind sources, the rootfs, cgroup
- * mounts). What is known of the host comes from x->facts. */
-#include "policy/config_edit.h"
+/* Refusals: mounts that expose the host (issue #12). Allow-lists, decided on
+ * what host_paths.c found on the fd that is then mounted:
+ *  - filesystem types: what a container needs, nothing that reaches the
+ *    host's disks, devices or kernel interfaces;
+ *  - bind sources and the rootfs: on a storage filesystem, opened once, and
+ *    neither being, containing nor (for whole trees) being inside a
+ *    sensitive host path;
+ *  - options that act on existing mounts (remount, move): never.
+ * What is known of the host comes from x->facts. */
+#include "oci/config_edit.h"
 #include "policy/rules.h"
+#include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <linux/magic.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-/* Host paths whose exposure is host authority. "tree": anything below is
- * refused too; otherwise only the path itself, its ancestors, and (for
- * /etc and /dev) directories below it. */
+/* Filesystems that hold data, where a bind source may live. Kernel
+ * interfaces (procfs, sysfs, cgroupfs, debugfs, tracefs, securityfs, bpf,
+ * configfs, efivarfs, nsfs, ...) are not on it. */
 static const struct {
-	const char *path;
-	bool tree;
-} sensitive[] = {
-    {"/proc", true},
-    {"/sys", true},
-    {"/boot", true},
-    {"/root", true},
-    {"/etc", false},
-    {"/dev", false},
-    {"/var/lib/docker", false},
-    {"/var/lib/containerd", false},
-    {"/var/lib/containers", false},
-    {"/var/lib/kubelet", false},
+	unsigned long magic;
+	const char *name;
+} storage_fs[] = {
+    {EXT4_SUPER_MAGIC, "ext2/3/4"},
+    {0x58465342, "xfs"},
+    {BTRFS_SUPER_MAGIC, "btrfs"},
+    {TMPFS_MAGIC, "tmpfs"},
+    {RAMFS_MAGIC, "ramfs"},
+    {OVERLAYFS_SUPER_MAGIC, "overlay"},
+    {NFS_SUPER_MAGIC, "nfs"},
+    {0xFF534D42, "cifs"},
+    {0xFE534D42, "smb2"},
+    {V9FS_MAGIC, "9p"},
+    {0x65735546, "fuse"},
+    {SQUASHFS_MAGIC, "squashfs"},
+    {EROFS_SUPER_MAGIC_V1, "erofs"},
+    {ISOFS_SUPER_MAGIC, "iso9660"},
+    {MSDOS_SUPER_MAGIC, "vfat"},
+    {EXFAT_SUPER_MAGIC, "exfat"},
+    {F2FS_SUPER_MAGIC, "f2fs"},
+    {0x2fc12fc1, "zfs"},
+    {0xca451a4e, "bcachefs"},
+    {0x00c36400, "ceph"},
+    {0x01161970, "gfs2"},
+    {0x7461636f, "ocfs2"},
+    {HUGETLBFS_MAGIC, "hugetlbfs"},
 };
 
-static bool under(const char *p, const char *dir)
-{
-	size_t n = strlen(dir);
+/* Names for the refusal message of kernel-interface filesystems. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} kernel_fs[] = {
+    {PROC_SUPER_MAGIC, "proc"},       {SYSFS_MAGIC, "sysfs"},       {CGROUP_SUPER_MAGIC, "cgroup"},
+    {CGROUP2_SUPER_MAGIC, "cgroup2"}, {DEBUGFS_MAGIC, "debugfs"},   {TRACEFS_MAGIC, "tracefs"},
+    {SECURITYFS_MAGIC, "securityfs"}, {BPF_FS_MAGIC, "bpf"},        {NSFS_MAGIC, "nsfs"},
+    {DEVPTS_SUPER_MAGIC, "devpts"},   {EFIVARFS_MAGIC, "efivarfs"},
+};
 
-	return strncmp(p, dir, n) == 0 && p[n] == '/';
+/* Files of /etc a container may have from the host. */
+static const char *const etc_files[] = {"/etc/resolv.conf",
+                                        "/etc/hosts",
+                                        "/etc/hostname",
+                                        "/etc/localtime",
+                                        "/etc/timezone",
+                                        "/etc/ssl/certs/ca-certificates.crt",
+                                        "/etc/pki/tls/certs/ca-bundle.crt",
+                                        NULL};
+
+/* Filesystem types a non-bind mount may have (proc, sysfs, cgroup have
+ * conditions of their own, overlay its layers checked). */
+static const char *const fs_types[] = {"tmpfs",  "proc",    "sysfs",   "devpts", "mqueue",
+                                       "cgroup", "cgroup2", "overlay", NULL};
+
+static bool storage(unsigned long magic)
+{
+	for (size_t i = 0; i < sizeof(storage_fs) / sizeof(storage_fs[0]); i++)
+		if (storage_fs[i].magic == magic)
+			return true;
+	return false;
 }
 
-/* Why a bind source is refused, NULL if it is not. real is resolved. */
-static const char *bind_problem(const struct host_facts *h, const char *real, const struct stat *st,
-                                char *buf, size_t len)
+static const char *fs_name(unsigned long magic, char *buf, size_t len)
 {
-	if (strcmp(real, "/") == 0)
-		return "is the host's root filesystem";
-	for (size_t i = 0; i < sizeof(sensitive) / sizeof(sensitive[0]); i++) {
-		const char *s = sensitive[i].path;
+	for (size_t i = 0; i < sizeof(kernel_fs) / sizeof(kernel_fs[0]); i++)
+		if (kernel_fs[i].magic == magic)
+			return kernel_fs[i].name;
+	snprintf(buf, len, "0x%lx", magic);
+	return buf;
+}
 
-		if (strcmp(real, s) == 0 || under(s, real)) {
-			snprintf(buf, len, "exposes the host's %s", s);
+static bool listed(const char *const *v, const char *s)
+{
+	for (size_t i = 0; v[i]; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* Why the host path p may not reach the container; NULL if it may. */
+static const char *host_problem(const struct host_facts *h, const struct host_path *p, char *buf,
+                                size_t len)
+{
+	char t[32];
+
+	if (!p->resolved) {
+		snprintf(buf, len, "cannot be opened (%s): a path ward cannot decide on is refused",
+		         strerror(p->err));
+		return buf;
+	}
+	for (size_t k = 0; k < h->n_sensitive; k++) {
+		const struct host_sensitive *s = &h->sensitive[k];
+		unsigned r = p->rel[k];
+		bool dir = S_ISDIR(p->st.st_mode);
+
+		if (r & REL_IS) {
+			snprintf(buf, len, "%s %s",
+			         s->kind == SENS_SOCKET ? "is the container engine socket"
+			                                : "is the host's",
+			         s->kind == SENS_ROOT ? "root filesystem" : s->path);
 			return buf;
 		}
-		if (under(real, s) &&
-		    (sensitive[i].tree || (S_ISDIR(st->st_mode) &&
-		                           (strcmp(s, "/etc") == 0 || strcmp(s, "/dev") == 0)))) {
-			snprintf(buf, len, "is inside the host's %s", s);
+		if ((r & REL_CONTAINS) && s->kind != SENS_ROOT) {
+			snprintf(buf, len, "contains %s %s",
+			         s->kind == SENS_SOCKET ? "the container engine socket"
+			                                : "the host's",
+			         s->path);
+			return buf;
+		}
+		if (!(r & REL_INSIDE))
+			continue;
+		if (s->kind == SENS_TREE || (s->kind == SENS_DEV && dir) ||
+		    (s->kind == SENS_ETC && (dir || !listed(etc_files, p->real)))) {
+			snprintf(buf, len, "is inside the host's %s", s->path);
 			return buf;
 		}
 	}
-	/* Container engines' API sockets: whoever reaches one starts
-	 * privileged containers. Matched by inode, wherever it is bound from. */
-	for (size_t i = 0; i < h->n_sockets; i++) {
-		const struct host_socket *es = &h->sockets[i];
-
-		if (S_ISSOCK(st->st_mode) && es->dev == st->st_dev && es->ino == st->st_ino) {
-			snprintf(buf, len, "is the container engine socket %s", es->path);
-			return buf;
-		}
-		if (S_ISDIR(st->st_mode) && under(es->path, real)) {
-			snprintf(buf, len, "contains the container engine socket %s", es->path);
-			return buf;
-		}
+	/* Device nodes are the device rules' business (they live on devtmpfs). */
+	if (!S_ISCHR(p->st.st_mode) && !S_ISBLK(p->st.st_mode) && !storage(p->fs_type)) {
+		snprintf(buf, len, "is on a %s filesystem (a kernel interface, not storage)",
+		         fs_name(p->fs_type, t, sizeof(t)));
+		return buf;
 	}
-	if (S_ISSOCK(st->st_mode)) {
-		const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	if (S_ISSOCK(p->st.st_mode)) {
+		for (size_t k = 0; k < h->n_sensitive; k++)
+			if ((p->rel[k] & REL_INSIDE) &&
+			    (strcmp(h->sensitive[k].path, "/run") == 0 ||
+			     strcmp(h->sensitive[k].path, "/var/run") == 0)) {
+				snprintf(buf, len,
+				         "is a socket of a host service (inside the host's %s: "
+				         "systemd, D-Bus, engine shims)",
+				         h->sensitive[k].path);
+				return buf;
+			}
+	}
+	if (S_ISSOCK(p->st.st_mode)) {
+		const char *base = strrchr(p->real, '/') ? strrchr(p->real, '/') + 1 : p->real;
 
 		for (size_t i = 0; host_engine_socket_names[i]; i++)
 			if (strcmp(base, host_engine_socket_names[i]) == 0) {
@@ -79,17 +170,227 @@ static const char *bind_problem(const struct host_facts *h, const char *real, co
 				return buf;
 			}
 	}
+	if (p->socket[0]) {
+		snprintf(buf, len, "holds a container engine socket (.%s)", p->socket);
+		return buf;
+	}
+	if (p->scan_incomplete) {
+		snprintf(buf, len, "is too large to check (sockets, submounts)");
+		return buf;
+	}
 	return NULL;
+}
+
+/* What a writable bind of p would let the container change: the host's
+ * programs and libraries (root in the container is root on the host
+ * without a user namespace) and the /etc files it may have. NULL if none. */
+static const char *writable_problem(const struct host_facts *h, const struct host_path *p)
+{
+	/* An engine's volumes and per-container files (under /var/lib/containers,
+	 * /run/containerd, ...) are the container's to write. */
+	for (size_t k = 0; k < h->n_sensitive; k++)
+		if ((p->rel[k] & REL_INSIDE) && h->sensitive[k].kind == SENS_ENGINE)
+			return NULL;
+	for (size_t k = 0; k < h->n_sensitive; k++)
+		if ((p->rel[k] & REL_INSIDE) &&
+		    (h->sensitive[k].kind == SENS_SYSTEM || h->sensitive[k].kind == SENS_ETC))
+			return h->sensitive[k].path;
+	return NULL;
+}
+
+/* The bind ends up read-only ("ro", or "rro" for the whole tree). */
+static bool read_only(const struct oci_mount *m)
+{
+	struct mount_opts o;
+	bool ro;
+
+	if (mount_parse_options(m->options, m->n_options, &o) < 0)
+		return false;
+	ro = (o.flags & MS_RDONLY) || (o.rec_set & MOUNT_ATTR_RDONLY);
+	mount_opts_free(&o);
+	return ro;
+}
+
+/* mount:<path as written> or mount:<path resolved>. */
+static bool path_optout(struct policy_ctx *x, const char *written, const struct host_path *p)
+{
+	char opt[PATH_MAX + 8];
+
+	snprintf(opt, sizeof(opt), "mount:%s", written);
+	if (written[0] == '/' && policy_optout(x, opt))
+		return true;
+	snprintf(opt, sizeof(opt), "mount:%s", p->real);
+	return p->resolved && policy_optout(x, opt);
+}
+
+static int refuse_path(struct policy_ctx *x, const char *field, const char *written,
+                       const struct host_path *p)
+{
+	char why[PATH_MAX + 128], opt[PATH_MAX + 8];
+	const char *problem;
+
+	/* A path that does not exist is create's error to report (no fd, no
+	 * mount: it fails there, naming it); anything else that cannot be
+	 * opened or placed (a magic link, a path ward may not read) is refused
+	 * here. */
+	if (!p->resolved && p->err == ENOENT)
+		return 0;
+	problem = host_problem(x->facts, p, why, sizeof(why));
+	if (problem && !p->resolved)
+		return policy_refuse(x, field, NULL, "%s %s", written, problem);
+	if (problem == NULL || path_optout(x, written, p))
+		return 0;
+	snprintf(opt, sizeof(opt), "mount:%s", p->real);
+	return policy_refuse(x, field, opt, "%s %s", written, problem);
+}
+
+/* A recursive bind (and the rootfs) takes the mounts below it along: each
+ * is judged like the path itself. */
+static int refuse_submounts(struct policy_ctx *x, const char *field, const char *written,
+                            const struct host_path *p)
+{
+	char why[PATH_MAX + 128], opt[PATH_MAX + 8];
+
+	if (path_optout(x, written, p))
+		return 0;
+	for (size_t i = 0; i < p->n_sub; i++) {
+		const struct host_path *s = &p->sub[i];
+		const char *problem = host_problem(x->facts, s, why, sizeof(why));
+
+		if (problem == NULL)
+			continue;
+		snprintf(opt, sizeof(opt), "mount:%s", p->real);
+		return policy_refuse(x, field, s->resolved ? opt : NULL, "%s: the mount at %s %s",
+		                     written, s->real[0] ? s->real : "(below it)", problem);
+	}
+	return 0;
 }
 
 int policy_refuse_root(struct policy_ctx *x)
 {
-	const struct host_facts *h = x->facts;
-
-	if (x->cfg->root && x->cfg->root->path && h->root.resolved &&
-	    strcmp(h->root.real, "/") == 0 && !policy_optout(x, "mount:/") &&
-	    policy_refuse(x, ".root.path", "mount:/", "is the host's root filesystem") < 0)
+	if (x->cfg->root == NULL || x->cfg->root->path == NULL)
+		return 0;
+	if (refuse_path(x, ".root.path", x->cfg->root->path, &x->facts->root) < 0)
 		return -1;
+	return refuse_submounts(x, ".root.path", x->cfg->root->path, &x->facts->root);
+}
+
+static bool has_option(const struct oci_mount *m, const char *o)
+{
+	return cfg_strv_has(m->options, m->n_options, o);
+}
+
+/* A bind source: device nodes by the device rules, everything else by the
+ * host path rules. */
+static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *src)
+{
+	const struct oci_mount *m = &x->cfg->mounts[i];
+	char field[64];
+	bool rec;
+
+	snprintf(field, sizeof(field), ".mounts[%zu].source", i);
+	if (src->resolved && (S_ISCHR(src->st.st_mode) || S_ISBLK(src->st.st_mode))) {
+		const char *dwhy, *dopt = policy_device_optout(S_ISBLK(src->st.st_mode) ? 'b' : 'c',
+		                                               major(src->st.st_rdev),
+		                                               minor(src->st.st_rdev), &dwhy);
+
+		if (dopt && !policy_optout(x, dopt) && !path_optout(x, m->source, src) &&
+		    policy_refuse(x, field, dopt, "%s is a device node for %s", m->source, dwhy) <
+		        0)
+			return -1;
+		return 0;
+	}
+	if (refuse_path(x, field, m->source, src) < 0 ||
+	    (has_option(m, "rbind") && refuse_submounts(x, field, m->source, src) < 0))
+		return -1;
+	if (src->resolved && !read_only(m) && !path_optout(x, m->source, src)) {
+		const char *in = writable_problem(x->facts, src);
+		char opt[PATH_MAX + 8];
+
+		snprintf(opt, sizeof(opt), "mount:%s", src->real);
+		if (in && policy_refuse(x, field, opt,
+		                        "%s is inside the host's %s and would be writable: bind it "
+		                        "read-only (\"ro\")",
+		                        m->source, in) < 0)
+			return -1;
+	}
+	/* strict: an idmapped bind shows host files as the container's own
+	 * (a bind of /usr became writable by container root). */
+	if (x->profile == PROFILE_STRICT && idmap_wanted(m, &rec) && !policy_optout(x, "idmap")) {
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		return policy_refuse(x, field, "idmap",
+		                     "an idmapped mount makes host files the container's own");
+	}
+	return 0;
+}
+
+/* A pid namespace is listed, and it is not the host's. */
+static bool own_pid_ns(const struct policy_ctx *x)
+{
+	const struct oci_linux *l = x->cfg->linux;
+
+	for (size_t k = 0; l && k < l->n_namespaces; k++)
+		if (l->namespaces[k].flag == CLONE_NEWPID)
+			return !(k < x->facts->n_ns && x->facts->ns_host[k]);
+	return false;
+}
+
+/* Non-bind mounts: the filesystem types a container needs. */
+static int refuse_fs(struct policy_ctx *x, size_t i)
+{
+	const struct oci_mount *m = &x->cfg->mounts[i];
+	const struct host_facts *h = x->facts;
+	char field[64], opt[80];
+	const char *type = m->type ? m->type : "";
+
+	snprintf(field, sizeof(field), ".mounts[%zu].type", i);
+	snprintf(opt, sizeof(opt), "mount-type.%s", type);
+	if (type[0] == '\0')
+		return 0; /* create's error: a type is required unless binding */
+	if (!listed(fs_types, type))
+		return policy_optout(x, opt)
+		           ? 0
+		           : policy_refuse(
+		                 x, field, opt,
+		                 "%s: filesystem type \"%s\" is not one a container needs "
+		                 "(%s)",
+		                 m->destination, type,
+		                 "tmpfs, proc, sysfs, devpts, mqueue, cgroup, cgroup2, "
+		                 "overlay, bind");
+	/* A second procfs shows what the first one's masks hide. */
+	if (strcmp(type, "proc") == 0 && !policy_optout(x, opt)) {
+		if (strcmp(m->destination, "/proc") != 0)
+			return policy_refuse(x, field, opt, "proc goes only at /proc (here: %s)",
+			                     m->destination);
+		if (!own_pid_ns(x))
+			return policy_refuse(x, field, opt,
+			                     "proc needs a pid namespace that is not the host's");
+	}
+	/* Every layer of an overlay is a host path like a bind source. */
+	if (strcmp(type, "overlay") == 0) {
+		if (i >= h->n_mounts || h->n_overlay[i] == 0)
+			return policy_refuse(x, field, opt, "%s: overlay without layers",
+			                     m->destination);
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		/* overlayfs wants upperdir and workdir on one mount, looked up by
+		 * name when it mounts: only read-only overlays are mounted from
+		 * fds decided on here. */
+		for (size_t k = 0; k < m->n_options; k++)
+			if (strncmp(m->options[k], "upperdir=", 9) == 0 ||
+			    strncmp(m->options[k], "workdir=", 8) == 0)
+				return policy_refuse(
+				    x, field, opt,
+				    "%s: an overlay with an upper layer (only read-only "
+				    "overlays, lowerdir alone, are mounted from checked "
+				    "layers)",
+				    m->destination);
+		for (size_t k = 0; k < h->n_overlay[i]; k++)
+			if (refuse_path(x, field,
+			                h->overlay[i][k].real[0] ? h->overlay[i][k].real
+			                                         : "(overlay layer)",
+			                &h->overlay[i][k]) < 0)
+				return -1;
+	}
 	return 0;
 }
 
@@ -99,42 +400,35 @@ int policy_refuse_mounts(struct policy_ctx *x)
 
 	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
 		const struct oci_mount *m = &x->cfg->mounts[i];
-		const struct host_path *src = i < h->n_mounts ? &h->mounts[i] : NULL;
-		char why[256], opt[PATH_MAX + 8], field[64];
-		const char *problem;
+		char field[64];
 
-		snprintf(field, sizeof(field), ".mounts[%zu].source", i);
+		/* These act on mounts that exist (the host's), not on a new one:
+		 * remount changed a host tmpfs's size. No opt-out. */
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		for (size_t k = 0; k < m->n_options; k++) {
+			const char *o = m->options[k];
+
+			if ((strcmp(o, "remount") == 0 || strcmp(o, "move") == 0 ||
+			     strcmp(o, "rmove") == 0) &&
+			    policy_refuse(x, field, NULL,
+			                  "\"%s\" acts on an existing mount, not a new one", o) < 0)
+				return -1;
+		}
 		/* v1's release_agent runs a host program as root (CVE-2022-0492). */
+		snprintf(field, sizeof(field), ".mounts[%zu].source", i);
 		if (m->type &&
 		    (strcmp(m->type, "cgroup") == 0 || strcmp(m->type, "cgroup2") == 0) &&
-		    cfg_strv_has(m->options, m->n_options, "rw") &&
-		    !policy_optout(x, "cgroup-rw") && h->cgroup_v1 &&
+		    has_option(m, "rw") && !policy_optout(x, "cgroup-rw") && h->cgroup_v1 &&
 		    policy_refuse(x, field, "cgroup-rw",
 		                  "a writable cgroup v1 mount (release_agent runs host "
 		                  "programs)") < 0)
 			return -1;
-		if (!mount_is_bind(m) || m->source == NULL || src == NULL || !src->resolved)
-			continue;
-		snprintf(opt, sizeof(opt), "mount:%s", m->source);
-		if (policy_optout(x, opt) ||
-		    (snprintf(opt, sizeof(opt), "mount:%s", src->real), policy_optout(x, opt)))
-			continue;
-		if (S_ISCHR(src->st.st_mode) || S_ISBLK(src->st.st_mode)) {
-			const char *dwhy,
-			    *dopt = policy_device_optout(S_ISBLK(src->st.st_mode) ? 'b' : 'c',
-			                                 major(src->st.st_rdev),
-			                                 minor(src->st.st_rdev), &dwhy);
-
-			if (dopt && !policy_optout(x, dopt) &&
-			    policy_refuse(x, field, dopt, "%s is a device node for %s", m->source,
-			                  dwhy) < 0)
+		if (mount_is_bind(m)) {
+			if (m->source && i < h->n_mounts && refuse_bind(x, i, &h->mounts[i]) < 0)
 				return -1;
-			continue;
-		}
-		problem = bind_problem(h, src->real, &src->st, why, sizeof(why));
-		snprintf(opt, sizeof(opt), "mount:%s", m->source);
-		if (problem && policy_refuse(x, field, opt, "%s %s", m->source, problem) < 0)
+		} else if (refuse_fs(x, i) < 0) {
 			return -1;
+		}
 	}
 	return 0;
 }

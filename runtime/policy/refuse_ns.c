@@ -55,8 +55,9 @@ int policy_refuse_namespaces(struct policy_ctx *x)
 		}
 	}
 	/* An absent network namespace is the host network (engines write
-	 * that for --network host): baseline adds a fresh one, or refuses it
-	 * when the policy says "missingNetwork": "refuse"; strict adds one. */
+	 * that for --network host): baseline refuses it (opt-out
+	 * host-network), or adds a fresh one when the policy says
+	 * "missingNetwork": "isolate"; strict always adds one (new_netns). */
 	if (!oci_config_namespace(x->cfg, CLONE_NEWNET) && x->profile == PROFILE_BASELINE &&
 	    policy_refuses_missing_network(x->pol) && !policy_optout(x, "host-network") &&
 	    policy_refuse(x, ".linux.namespaces", "host-network",

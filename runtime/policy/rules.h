@@ -9,11 +9,18 @@
 #include <stdint.h>
 
 int policy_refuse_namespaces(struct policy_ctx *x);
+/* Hooks: host programs ward runs as root (in refuse_ns.c: like the host's
+ * namespaces, they hand the container's config the host). */
+int policy_refuse_hooks(struct policy_ctx *x);
 int policy_refuse_devices(struct policy_ctx *x);
 int policy_refuse_root(struct policy_ctx *x);
 int policy_refuse_mounts(struct policy_ctx *x);
 /* strict only */
 int policy_refuse_secret_env(struct policy_ctx *x);
+/* The same rule on any environment list (exec's --env and --process env);
+ * field names the list, "[i]" is appended. */
+int policy_refuse_secret_env_list(struct policy_ctx *x, char *const *env, size_t n,
+                                  const char *field);
 int policy_adjustments(struct policy_ctx *x);
 
 /* The opt-out a device node needs (type 'c' or 'b'; minor -1: any), and

@@ -1,6 +1,6 @@
 #include "rootfs/idmap.h"
 #include "lib/error.h"
-#include "rootfs/mounts.h"
+#include "rootfs/mount_opts.h"
 #include "linux/userns.h"
 
 #include <errno.h>
@@ -73,20 +73,25 @@ int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idm
 	return fd;
 }
 
-static int one_tree(const struct oci_config *c, const struct oci_mount *m, const char *bundle,
-                    size_t idx)
+/* The detached tree of one bind mount, from src (the fd the policy decided
+ * on): a copy of the source (with its submounts for rbind), idmapped when
+ * the mount asks for it. */
+static int one_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx)
 {
 	const struct oci_linux *l = c->linux;
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_IDMAP};
 	bool rec, rbind = false;
-	int src, tree = -1, ns;
+	int tree, ns;
 
-	idmap_wanted(m, &rec);
 	for (size_t i = 0; i < m->n_options; i++)
 		rbind = rbind || strcmp(m->options[i], "rbind") == 0;
-	if (!mount_is_bind(m))
-		return werr(0, "mounts[%zu] (%s): idmapped mounts must be bind mounts", idx,
-		            m->destination);
+	tree = open_tree(src, "",
+	                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
+	                     (rbind ? AT_RECURSIVE : 0));
+	if (tree < 0)
+		return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination, m->source);
+	if (!idmap_wanted(m, &rec))
+		return tree;
 	/* No mappings of its own: the container's user namespace's. */
 	if (m->n_uid_mappings || m->n_gid_mappings)
 		ns = idmap_userns(m->uid_mappings, m->n_uid_mappings, m->gid_mappings,
@@ -95,48 +100,69 @@ static int one_tree(const struct oci_config *c, const struct oci_mount *m, const
 		ns = idmap_userns(l->uid_mappings, l->n_uid_mappings, l->gid_mappings,
 		                  l->n_gid_mappings);
 	else
-		return werr(0, "mounts[%zu] (%s): idmap without mappings needs a user namespace",
-		            idx, m->destination);
-	if (ns < 0)
+		ns = werr(0, "mounts[%zu] (%s): idmap without mappings needs a user namespace", idx,
+		          m->destination);
+	if (ns < 0) {
+		close(tree);
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
-	src = mount_open_source(m, bundle, idx);
-	if (src >= 0) {
-		tree = open_tree(src, "",
-		                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
-		                     (rbind ? AT_RECURSIVE : 0));
-		close(src);
-		attr.userns_fd = (uint64_t)ns;
-		if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0),
-		                              &attr, sizeof(attr)) < 0) {
-			werr(errno,
-			     "mounts[%zu] (%s): idmapping the mount (does the filesystem "
-			     "support it?)",
-			     idx, m->destination);
-			if (tree >= 0)
-				close(tree);
-			tree = -1;
-		}
+	}
+	attr.userns_fd = (uint64_t)ns;
+	if (mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0), &attr, sizeof(attr)) <
+	    0) {
+		werr(errno,
+		     "mounts[%zu] (%s): idmapping the mount (does the filesystem support it?)", idx,
+		     m->destination);
+		close(tree);
+		tree = -1;
 	}
 	close(ns);
 	return tree;
 }
 
-int idmap_prepare(const struct oci_config *c, const char *bundle, int *trees)
+int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src,
+                       const char *bundle, int *trees)
 {
 	for (size_t i = 0; i < c->n_mounts; i++)
 		trees[i] = -1;
 	for (size_t i = 0; i < c->n_mounts; i++) {
+		const struct oci_mount *m = &c->mounts[i];
 		bool rec;
 
-		if (!idmap_wanted(&c->mounts[i], &rec))
+		if (!mount_is_bind(m)) {
+			if (idmap_wanted(m, &rec)) {
+				werr(0, "mounts[%zu] (%s): idmapped mounts must be bind mounts", i,
+				     m->destination);
+				goto fail;
+			}
 			continue;
-		trees[i] = one_tree(c, &c->mounts[i], bundle, i);
-		if (trees[i] < 0) {
-			for (size_t k = 0; k < i; k++)
-				if (trees[k] >= 0)
-					close(trees[k]);
-			return -1;
 		}
+		if (m->source == NULL || m->source[0] == '\0') {
+			werr(EINVAL, "mounts[%zu] (%s): a bind mount needs a source", i,
+			     m->destination);
+			goto fail;
+		}
+		if (src[i].fd < 0) {
+			werr(src[i].err, "mounts[%zu] (%s): source %s%s%s", i, m->destination,
+			     m->source[0] == '/' ? "" : bundle, m->source[0] == '/' ? "" : "/",
+			     m->source);
+			goto fail;
+		}
+		trees[i] = one_tree(c, m, src[i].fd, i);
+		if (trees[i] < 0)
+			goto fail;
 	}
 	return 0;
+fail:
+	for (size_t k = 0; k < c->n_mounts; k++)
+		if (trees[k] >= 0)
+			close(trees[k]);
+	return -1;
+}
+
+int rootfs_tree(int root_fd)
+{
+	int tree = open_tree(root_fd, "",
+	                     OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+
+	return tree < 0 ? werr(errno, "config.json: .root.path: copying the rootfs mount") : tree;
 }

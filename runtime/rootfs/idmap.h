@@ -1,5 +1,9 @@
-/* Idmapped bind mounts (mount_setattr MOUNT_ATTR_IDMAP), built by the parent:
- * it is privileged over the source's filesystem, the init may no longer be. */
+/* The mounts the parent makes for the init (issue #12): a detached tree
+ * (open_tree OPEN_TREE_CLONE) of every bind source and of the rootfs, cloned
+ * from the very fd the policy decided on, so that the init never looks a
+ * host path up by name again; idmapped where a mount asks for it
+ * (mount_setattr MOUNT_ATTR_IDMAP: the parent is privileged over the
+ * source's filesystem, the init may no longer be). */
 #ifndef WARD_IDMAP_H
 #define WARD_IDMAP_H
 
@@ -9,9 +13,20 @@
  * created in it, mapped, and reaped). */
 int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idmap *gid,
                  size_t n_gid);
-/* For each mount that asks for it, a detached, idmapped tree of its source
- * (trees[i], -1 elsewhere); the init attaches it. */
-int idmap_prepare(const struct oci_config *c, const char *bundle, int *trees);
+/* A bind source as the parent opened it: fd (O_PATH), or -1 and why. */
+struct bind_source {
+	int fd;
+	int err;
+};
+
+/* For each bind mount, a detached tree of src[i] (idmapped if asked) into
+ * trees[i]; -1 for other mounts. A source that could not be opened is an
+ * error naming it (bundle: where relative sources start). */
+int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src,
+                       const char *bundle, int *trees);
+/* A detached copy of the rootfs (with its submounts) from the fd the policy
+ * decided on. */
+int rootfs_tree(int root_fd);
 bool idmap_wanted(const struct oci_mount *m, bool *recursive);
 
 #endif

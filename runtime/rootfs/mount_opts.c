@@ -60,6 +60,20 @@ static bool rec_option(const char *opt, struct mount_opts *o)
 	return false;
 }
 
+/* opt ("name=value") names an option of the kernel's flag map. */
+static bool flag_option(const struct libmnt_optmap *map, const char *opt)
+{
+	size_t n = strcspn(opt, "=");
+
+	for (; map && map->name; map++) {
+		size_t m = strcspn(map->name, "=[");
+
+		if (m == n && strncmp(map->name, opt, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 {
 	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP);
@@ -84,6 +98,12 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 			o->tmpcopyup = opts[i][0] == 't';
 			continue;
 		}
+		/* "rw=", "remount=x": libmount reads a flag option with a value as
+		 * the flag, which would slip past every check on the option's
+		 * spelling (a policy's "remount" refusal, its forced "ro"). */
+		if (strchr(opts[i], '=') && flag_option(linux_map, opts[i]))
+			return werr(0, "option \"%s\": %.*s takes no value", opts[i],
+			            (int)strcspn(opts[i], "="), opts[i]);
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
 			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {

@@ -74,28 +74,6 @@ static int verify_fs_type(int rootfd, const char *dest, const char *type)
 	return r;
 }
 
-int mount_open_source(const struct oci_mount *m, const char *bundle, size_t idx)
-{
-	char src[PATH_MAX];
-	int fd;
-
-	if (!mount_is_bind(m))
-		return -2;
-	if (m->source == NULL || m->source[0] == '\0')
-		return werr(EINVAL, "mounts[%zu] (%s): a bind mount needs a source", idx,
-		            m->destination);
-	if (m->source[0] == '/')
-		snprintf(src, sizeof(src), "%s", m->source);
-	else if ((size_t)snprintf(src, sizeof(src), "%s/%s", bundle, m->source) >= sizeof(src))
-		return werr(ENAMETOOLONG, "mounts[%zu] (%s): source", idx, m->destination);
-	/* A host path chosen by whoever wrote config.json: resolved on the
-	 * host, with the credentials ward was started with. */
-	fd = open(src, O_PATH | O_CLOEXEC);
-	if (fd < 0)
-		return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination, src);
-	return fd;
-}
-
 /* Attach a detached tree made elsewhere (an idmapped one), with attributes. */
 static int attach_tree(int tree, int dfd, unsigned long set, unsigned long clr,
                        const struct mount_opts *o)
@@ -185,7 +163,80 @@ static int check_proc_target(int rootfd, const struct oci_mount *m)
 	return r;
 }
 
-int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree, size_t idx)
+/* An overlay's layers, attached (a tmpfs at the destination holds them,
+ * covered by the overlay afterwards: overlayfs takes only mounts of the
+ * caller's namespace) and named by their fds: o->data's lowerdir, upperdir
+ * and workdir are rewritten to /proc/self/fd/N, in the order they came. */
+static int overlay_layers(int rootfd, const struct oci_mount *m, const int *layers, size_t n,
+                          struct mount_opts *o)
+{
+	char *data = o->data ? o->data : "", *out, *tok, *save = NULL;
+	size_t k = 0, cap = strlen(data) + n * 32 + 1;
+	int r = 0, dfd;
+
+	out = calloc(1, cap);
+	if (out == NULL)
+		return werr(ENOMEM, "out of memory");
+	if (mount_fs_at(rootfd, m->destination, "tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	                "mode=700,size=4k") < 0) {
+		free(out);
+		return -1;
+	}
+	dfd = root_open(rootfd, m->destination, O_PATH | O_DIRECTORY);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		char name[24];
+		int sub;
+
+		snprintf(name, sizeof(name), "%zu", i);
+		if (dfd < 0 || mkdirat(dfd, name, 0700) < 0 ||
+		    (sub = openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+			r = werr(errno, "overlay: staging layer %zu", i);
+			break;
+		}
+		if (move_mount(layers[i], "", sub, "",
+		               MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+			r = werr(errno, "overlay: attaching layer %zu", i);
+		close(sub);
+	}
+	if (dfd >= 0)
+		close(dfd);
+	for (tok = strtok_r(data, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save)) {
+		static const char *const keys[] = {"lowerdir=", "upperdir=", "workdir=", NULL};
+		size_t kl = 0;
+
+		if (out[0])
+			strcat(out, ",");
+		for (size_t i = 0; keys[i] && kl == 0; i++)
+			if (strncmp(tok, keys[i], strlen(keys[i])) == 0)
+				kl = strlen(keys[i]);
+		if (kl == 0) {
+			strcat(out, tok);
+			continue;
+		}
+		strncat(out, tok, kl);
+		for (const char *p = tok + kl; *p && r == 0;) {
+			char fdp[32];
+			size_t len = strcspn(p, ":");
+
+			if (k >= n) {
+				r = werr(EINVAL, "overlay: more layers than the parent opened");
+				break;
+			}
+			snprintf(fdp, sizeof(fdp), "%s/proc/self/fd/%d", p == tok + kl ? "" : ":",
+			         layers[k++]);
+			strcat(out, fdp);
+			p += len + (p[len] == ':');
+		}
+	}
+	if (r == 0 && k != n)
+		r = werr(EINVAL, "overlay: the layers do not match the options");
+	free(o->data);
+	o->data = out;
+	return r;
+}
+
+int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
+                const int *layers, size_t n_layers, size_t idx)
 {
 	struct mount_opts o;
 	int r;
@@ -216,6 +267,11 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 		r = dfd;
 		if (dfd >= 0) {
 			close(dfd);
+			r = strcmp(type, "overlay") == 0 && n_layers
+			        ? overlay_layers(rootfd, m, layers, n_layers, &o)
+			        : 0;
+		}
+		if (r == 0) {
 			r = mount_fs_at(rootfd, m->destination, type, m->source,
 			                o.flags & ~(unsigned long)PROPAGATION_MASK, o.data);
 		}

@@ -140,6 +140,46 @@ static int do_pivot(int rootfd, bool no_pivot)
 	return chdir("/") < 0 ? werr(errno, "chdir /") : 0;
 }
 
+/* dest is below an earlier mount's destination (made inside that one). */
+static bool under_earlier(const struct oci_config *c, size_t i)
+{
+	const char *d = c->mounts[i].destination;
+
+	for (size_t j = 0; j < i; j++) {
+		const char *e = c->mounts[j].destination;
+		size_t n = strlen(e);
+
+		if (strcmp(e, "/") != 0 && strncmp(d, e, n) == 0 && d[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir)
+{
+	bool have_dev = false;
+	int fd;
+
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		const char *d = c->mounts[i].destination;
+
+		have_dev = have_dev || strcmp(d, "/dev") == 0;
+		if (under_earlier(c, i))
+			continue;
+		fd = root_open(rootfd, d, O_PATH);
+		if (fd >= 0 || errno != ENOENT) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		fd = src_is_dir[i] ? root_mkdir_p(rootfd, d, 0755) : root_mkfile(rootfd, d, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!have_dev && (fd = root_mkdir_p(rootfd, "/dev", 0755)) >= 0)
+		close(fd);
+}
+
 void rootfs_handles_close(struct rootfs_handles *h)
 {
 	if (h->rootfd >= 0)
@@ -169,21 +209,33 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	/* Nothing mounted from here on may propagate to the host. */
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(errno, "making / a slave mount");
-	/* pivot_root needs the rootfs to be a mount point. */
-	if (mount(a->rootfs, a->rootfs, NULL, MS_BIND | MS_REC, NULL) < 0)
-		return werr(errno, "bind-mounting rootfs %s", a->rootfs);
-	h->rootfd = open(a->rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* pivot_root needs the rootfs to be a mount point: the parent's copy
+	 * of it, made from the fd the policy decided on, is attached at the
+	 * rootfs's place (where it is attached does not matter: what is there
+	 * is the tree). */
+	if (a->root_tree < 0)
+		return werr(EBADF, "no rootfs tree from the parent");
+	if (move_mount(a->root_tree, "", AT_FDCWD, a->rootfs, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return werr(errno, "attaching rootfs %s", a->rootfs);
+	h->rootfd = fcntl(a->root_tree, F_DUPFD_CLOEXEC, 3);
 	if (h->rootfd < 0)
-		return werr(errno, "opening rootfs %s", a->rootfs);
+		return werr(errno, "rootfs %s", a->rootfs);
+	if (c->root->nodev) {
+		struct mount_attr attr = {.attr_set = MOUNT_ATTR_NODEV};
+
+		if (mount_setattr(h->rootfd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
+		                  sizeof(attr)) < 0)
+			return werr(errno, "making the rootfs nodev");
+	}
 	for (size_t i = 0; i < c->n_mounts; i++) {
-		if (a->idmap_trees && a->idmap_trees[i] >= 0) {
-			h->src_fds[i] = a->idmap_trees[i];
-			h->is_tree[i] = true;
+		if (!mount_is_bind(&c->mounts[i]))
 			continue;
-		}
-		h->src_fds[i] = mount_open_source(&c->mounts[i], a->bundle, i);
-		if (h->src_fds[i] == -1)
-			return -1;
+		/* Never a second lookup by name: no tree, no mount. */
+		if (a->trees == NULL || a->trees[i] < 0)
+			return werr(EBADF, "mounts[%zu] (%s): no source from the parent", i,
+			            c->mounts[i].destination);
+		h->src_fds[i] = a->trees[i];
+		h->is_tree[i] = true;
 	}
 	return 0;
 }
@@ -209,7 +261,9 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (dev_mount_tmpfs(rootfd, c) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
-		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i], i) < 0)
+		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i],
+		                a->layers ? a->layers[i] : NULL, a->n_layers ? a->n_layers[i] : 0,
+		                i) < 0)
 			goto out;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||

@@ -12,7 +12,14 @@ struct rootfs_args {
 	const char *bundle;
 	bool no_pivot;
 	bool userns;
-	const int *idmap_trees; /* per mount: an idmapped tree from the parent, or -1 */
+	/* From the parent (idmap.c): the rootfs and, per mount, the bind
+	 * source as detached trees (-1 for mounts that are not binds). */
+	int root_tree;
+	const int *trees;
+	/* Per overlay mount: its layers (lowerdir..., upperdir, workdir in the
+	 * order of the options) as detached trees, or NULL. */
+	int *const *layers;
+	const size_t *n_layers;
 	/* Called with the mounts done, before pivot_root (hooks). */
 	int (*before_pivot)(void *arg, int rootfd);
 	void *before_pivot_arg;
@@ -22,12 +29,18 @@ struct rootfs_args {
  * namespace: until then it still has the host uid 0 (and so may walk
  * root-only host directories), afterwards it must not need host paths. */
 struct rootfs_handles {
-	int rootfd;    /* the rootfs, bound onto itself (a mount point) */
-	int *src_fds;  /* per config mount: O_PATH fd of a bind source, or -1 */
-	bool *is_tree; /* src_fds[i] is a detached (idmapped) tree */
+	int rootfd;    /* the rootfs tree, attached (a mount point) */
+	int *src_fds;  /* per config mount: the bind source's detached tree, or -1 */
+	bool *is_tree; /* src_fds[i] is a detached tree (always, for binds) */
 	size_t n;
 };
 
+/* In the parent, before the clone: the mount points config.json needs
+ * that the image lacks (src_is_dir[i]: a directory, else a file), made as
+ * host root. Inside a user namespace the init could not create them in a
+ * rootfs owned by host root. Best effort: what fails here fails later in
+ * the init, naming the mount. */
+void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir);
 int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h);
 /* Everything from the first mount to pivot_root and the read-only root. */
 int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h);

@@ -23,7 +23,9 @@
 
 #define CACHE_MAGIC 0x77736331U /* "wsc1" */
 #define CACHE_MAX   128         /* files; beyond that, compile without caching */
-#define FORMAT_SALT "ward-seccomp-2"
+/* Bumped whenever the same section compiles differently (3: socketcall and
+ * ipc guarded, issue #12): an old entry is then never used. */
+#define FORMAT_SALT "ward-seccomp-3"
 
 struct buf {
 	char *p;

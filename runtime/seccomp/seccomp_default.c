@@ -1,8 +1,10 @@
 /* The built-in seccomp profile, as data. Default action: ERRNO(EPERM).
  *
- * Rules are allow rules only: libseccomp lets an unconditional ALLOW win over
- * a conditional deny for the same syscall, so "ioctl except TIOCSTI" must be
- * said as "ioctl with any other command". Arguments the kernel truncates to
+ * Rules are allow rules, but for the ENOSYS answers (clone3, socketcall,
+ * execveat with AT_EMPTY_PATH): libseccomp lets an unconditional rule win
+ * over conditional ones for the same syscall, so "ioctl except TIOCSTI" must
+ * be said as "ioctl with any other command", and execveat is allowed only
+ * without AT_EMPTY_PATH. Arguments the kernel truncates to
  * 32 bits (ioctl's cmd, socket's family) are matched in aligned blocks whose
  * masks also require the upper 32 bits to be zero: a value with high bits set
  * (0x1_00005412, which the kernel reads as TIOCSTI) matches no block. */
@@ -62,7 +64,6 @@ static const char *const allowed[] = {"accept",
                                       "eventfd",
                                       "eventfd2",
                                       "execve",
-                                      "execveat",
                                       "exit",
                                       "exit_group",
                                       "faccessat",
@@ -409,9 +410,17 @@ static const struct seccomp_deny_group denied[] = {
      LIST("lookup_dcookie", "uselib", "vm86", "vm86old", "nfsservctl", "_sysctl", "ustat",
           "modify_ldt", "iopl", "ioperm", "create_module", "get_kernel_syms", "query_module",
           "sysfs", "bdflush")},
-    {"socketcall hides socket()'s address family in memory, so AF_VSOCK/AF_ALG could not "
-     "be refused; i386 programs use the direct socket syscalls since Linux 4.3",
+    {"socketcall (i386) hides socket()'s address family in memory, out of seccomp's "
+     "sight, and libseccomp turns every socket rule into a socketcall rule without its "
+     "argument checks: ENOSYS, so that C libraries use the direct socket syscalls (Linux "
+     "4.3), whose families the profile checks; a libc that knows only socketcall (glibc "
+     "built for kernels before 4.3) gets no sockets",
      LIST("socketcall")},
+    {"execveat with AT_EMPTY_PATH runs whatever file an fd refers to, a memfd holding code "
+     "written at run time included, and seccomp cannot tell a memfd from a file: ENOSYS, so "
+     "that fexecve falls back to /proc/self/fd/N, a path the kernel checks (noexec mounts, "
+     "strict's vm.memfd_noexec); execveat with a path still works",
+     LIST("execveat")},
     {"only the safe personalities are allowed: 0 (Linux), 8 (PER_LINUX32), 0x20000 "
      "(UNAME26), 0x20008 and 0xffffffff (query); others change address-space layout",
      LIST("personality")},
@@ -482,11 +491,12 @@ static void allow_range(yajl_gen g, const char *name, unsigned index, uint64_t l
 	}
 }
 
-#define CLONE_NS_FLAGS 0x7E020000ULL /* NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET */
-#define AF_ALG_NR      38
-#define AF_VSOCK_NR    40
-#define TIOCSTI_NR     0x5412
-#define TIOCLINUX_NR   0x541C
+#define CLONE_NS_FLAGS   0x7E020000ULL /* NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET */
+#define AT_EMPTY_PATH_NR 0x1000
+#define AF_ALG_NR        38
+#define AF_VSOCK_NR      40
+#define TIOCSTI_NR       0x5412
+#define TIOCLINUX_NR     0x541C
 
 int oci_seccomp_default_gen(struct yajl_gen_t *g)
 {
@@ -524,6 +534,13 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g)
 	/* clone: only without namespace flags (flags are arg 0 on x86 and arm). */
 	rule(g, "clone", "SCMP_ACT_ALLOW", -1, "SCMP_CMP_MASKED_EQ", 0, CLONE_NS_FLAGS, 0);
 	rule(g, "clone3", "SCMP_ACT_ERRNO", ENOSYS, NULL, 0, 0, 0);
+	/* Unconditional: libseccomp lets it win over the socketcall rules it
+	 * derives from the socket rules below (on i386). */
+	rule(g, "socketcall", "SCMP_ACT_ERRNO", ENOSYS, NULL, 0, 0, 0);
+	/* execveat: flags (arg 4, an int: the upper half is not looked at). */
+	rule(g, "execveat", "SCMP_ACT_ALLOW", -1, "SCMP_CMP_MASKED_EQ", 4, AT_EMPTY_PATH_NR, 0);
+	rule(g, "execveat", "SCMP_ACT_ERRNO", ENOSYS, "SCMP_CMP_MASKED_EQ", 4, AT_EMPTY_PATH_NR,
+	     AT_EMPTY_PATH_NR);
 	for (size_t i = 0; i < sizeof(personalities) / sizeof(personalities[0]); i++)
 		rule(g, "personality", "SCMP_ACT_ALLOW", -1, "SCMP_CMP_EQ", 0, personalities[i], 0);
 	allow_range(g, "socket", 0, 0, AF_ALG_NR - 1);

@@ -175,6 +175,137 @@ static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr, const struct oci_
 	return seccomp_rule_add_array(ctx, act, nr, (unsigned int)sc->n_args, cmps);
 }
 
+/* --- Rules libseccomp would emit wider than they are written ------------
+ * Two ways a rule with argument comparisons can let more through, on some
+ * architecture the filter lists, than it says:
+ *
+ * 32-bit ABIs (i386, x32, arm, ...): libseccomp compares only the low 32
+ * bits of an argument there. A comparison whose value needs the high 32
+ * bits would be decided on the low ones alone ("== 0x1_00000005" matching
+ * 5; "< 0x1_00000000" matching nothing), so a rule whose action differs
+ * from the default and that has one is refused. A mask with high bits and
+ * a value without ("the upper half is zero") stays: i386's arguments have
+ * no upper half; on x32 that half goes unchecked, which is sound for the
+ * arguments the kernel reads as 32 bits (those ward's own profile compares:
+ * socket's family, ioctl's command, personality, execveat's flags) and for
+ * clone's flags (namespace flags are low bits, and clone looks at no
+ * others).
+ *
+ * Multiplexed calls: on i386 (and s390, ppc, mips o32) the socket calls
+ * can also be made through socketcall(2), and the SysV IPC calls through
+ * ipc(2), with their arguments in memory, out of seccomp's sight.
+ * libseccomp adds to a rule for socket(2) one for socketcall(SYS_SOCKET),
+ * the rule's comparisons replaced by the call number: "socket unless
+ * AF_VSOCK" also becomes "socketcall(SYS_SOCKET), any family". So when a
+ * rule with comparisons on such a call is more permissive than the default
+ * and the config does not name the multiplexer itself, ward answers the
+ * multiplexer ENOSYS: C libraries then use the direct calls, where the
+ * comparisons hold (Linux >= 4.3 has them on i386). */
+
+static const struct {
+	uint32_t token;
+	const char *name;
+} arches_32bit[] = {
+    {SCMP_ARCH_X86, "i386"},
+    {SCMP_ARCH_X32, "x32"},
+    {SCMP_ARCH_ARM, "arm"},
+    {SCMP_ARCH_MIPS, "mips"},
+    {SCMP_ARCH_MIPSEL, "mipsel"},
+    {SCMP_ARCH_MIPS64N32, "mips64n32"},
+    {SCMP_ARCH_MIPSEL64N32, "mipsel64n32"},
+    {SCMP_ARCH_PPC, "ppc"},
+    {SCMP_ARCH_S390, "s390"},
+    {SCMP_ARCH_PARISC, "parisc"},
+};
+
+static const char *const socket_calls[] = {
+    "socket",     "bind",    "connect", "listen",  "accept",   "getsockname", "getpeername",
+    "socketpair", "send",    "recv",    "sendto",  "recvfrom", "shutdown",    "setsockopt",
+    "getsockopt", "sendmsg", "recvmsg", "accept4", "recvmmsg", "sendmmsg",    NULL};
+static const char *const ipc_calls[] = {"semop",  "semget", "semctl", "semtimedop", "msgsnd",
+                                        "msgrcv", "msgget", "msgctl", "shmat",      "shmdt",
+                                        "shmget", "shmctl", NULL};
+
+static bool listed(const char *const *v, const char *name)
+{
+	for (size_t i = 0; v[i]; i++)
+		if (strcmp(v[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The first 32-bit ABI the filter lists, or NULL. */
+static const char *arch_32bit(scmp_filter_ctx ctx)
+{
+	for (size_t i = 0; i < sizeof(arches_32bit) / sizeof(arches_32bit[0]); i++)
+		if (seccomp_arch_exist(ctx, arches_32bit[i].token) == 0)
+			return arches_32bit[i].name;
+	return NULL;
+}
+
+static int check_high_bits(scmp_filter_ctx ctx, const struct oci_seccomp_syscall *sc, size_t idx)
+{
+	const char *abi = arch_32bit(ctx);
+
+	for (size_t i = 0; abi && i < sc->n_args; i++) {
+		const struct oci_seccomp_arg *a = &sc->args[i];
+		uint64_t used =
+		    translate_op(a->op) == SCMP_CMP_MASKED_EQ ? a->value & a->value_two : a->value;
+
+		if (used >> 32)
+			return werr(
+			    0,
+			    "config.json: .linux.seccomp.syscalls[%zu].args[%zu]: the value "
+			    "needs the upper 32 bits, which libseccomp does not compare on %s "
+			    "(listed in architectures): the rule would be decided on the lower "
+			    "32 bits alone there",
+			    idx, i, abi);
+	}
+	return 0;
+}
+
+/* ENOSYS for socketcall and ipc where a rule's comparisons would be lost
+ * on them (see above). */
+static int guard_multiplexers(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t def_act)
+{
+	static const struct {
+		const char *mux;
+		const char *const *calls;
+	} muxes[] = {{"socketcall", socket_calls}, {"ipc", ipc_calls}};
+
+	for (size_t m = 0; m < sizeof(muxes) / sizeof(muxes[0]); m++) {
+		bool named = false, widened = false;
+		int nr, r;
+
+		for (size_t i = 0; i < s->n_syscalls; i++) {
+			const struct oci_seccomp_syscall *sc = &s->syscalls[i];
+			uint32_t act;
+
+			if (translate_action(sc->action, sc->has_errno_ret, sc->errno_ret, &act) <
+			    0)
+				return -1;
+			for (size_t n = 0; n < sc->n_names; n++) {
+				named = named || strcmp(sc->names[n], muxes[m].mux) == 0;
+				widened = widened ||
+				          (sc->n_args && listed(muxes[m].calls, sc->names[n]) &&
+				           permissiveness(act) > permissiveness(def_act));
+			}
+		}
+		if (named || !widened)
+			continue;
+		nr = seccomp_syscall_resolve_name(muxes[m].mux);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		log_debug(
+		    "seccomp: %s answers ENOSYS: a rule's argument checks would not hold on it",
+		    muxes[m].mux);
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+		if (r < 0)
+			return werr(-r, "seccomp: %s", muxes[m].mux);
+	}
+	return 0;
+}
+
 static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t def_act,
                      bool *notify)
 {
@@ -186,6 +317,8 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 			return werr_ctx("config.json: .linux.seccomp.syscalls[%zu]", i);
 		if (act == SCMP_ACT_NOTIFY)
 			*notify = true;
+		if (act != def_act && check_high_bits(ctx, sc, i) < 0)
+			return -1;
 		for (size_t n = 0; n < sc->n_names; n++) {
 			int nr = seccomp_syscall_resolve_name(sc->names[n]);
 			int r;
@@ -214,7 +347,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 				            sc->names[n]);
 		}
 	}
-	return 0;
+	return guard_multiplexers(ctx, s, def_act);
 }
 
 /* Export the BPF libseccomp generated (2.5 writes it to an fd only). */

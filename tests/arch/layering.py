@@ -22,6 +22,7 @@ LAYERS = [
     ["hooks", "runtime/seccomp", "runtime/cgroup"],
     ["runtime/linux"],
     ["runtime/rootfs"],
+    ["runtime/facts"],
     ["runtime/policy"],
     ["runtime/container"],
     ["runtime/cli"],

@@ -220,7 +220,8 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
-@test "any filesystem type the kernel knows can be mounted (ramfs)" {
+@test "compat: any filesystem type the kernel knows can be mounted (ramfs)" {
+	WARD_GLOBALS=(--profile compat)
 	cfg '.mounts += [{"destination": "/r", "type": "ramfs", "source": "ramfs", "options": ["mode=700"]}]'
 	cmd 'awk "\$5 == \"/r\" {for (i = 7; i <= NF; i++) if (\$i == \"-\") print \$(i+1)}" /proc/self/mountinfo; stat -c %a /r'
 	run ward run --bundle "$BUNDLE" "$ID"

@@ -37,15 +37,20 @@ refused_with() {
 	     | .mounts |= map(select(.type != "sysfs"))
 	     | .mounts |= map(if .destination == "/dev" then .options -= ["noexec"] else . end)
 	     | .process.rlimits = [{"type": "RLIMIT_CORE", "soft": 0, "hard": 1000000}]'
+	# No network namespace: refused by default (see below), a fresh one
+	# with "missingNetwork": "isolate".
+	policy '{"missingNetwork": "isolate"}'
+	WARD_GLOBALS=(--policy "$POLICY")
 	cmd 'grep -E "^(Seccomp|NoNewPrivs|CapBnd|CapEff|CapInh|CapAmb):" /proc/self/status
 	     wc -c </proc/timer_list; echo 1 >/proc/sys/kernel/domainname 2>/dev/null || echo sys-ro
 	     echo core $(ulimit -c) $(ulimit -Hc)
 	     grep " /dev " /proc/self/mountinfo | grep -q noexec && echo dev-noexec
 	     readlink /proc/self/ns/net; sleep 100'
 	ward run -d --bundle "$BUNDLE" "$ID"
-	sleep 0.3
-	out=$(cat "$(dirname "$BUNDLE")/ward-out."* 2>/dev/null || true)
-	run cat "/proc/$(init_pid "$ID")/status"
+	pid=$(init_pid "$ID")
+	# (the filter is loaded just before the process's execve)
+	wait_for "the init's seccomp filter" grep -q '^Seccomp:[[:space:]]*2$' "/proc/$pid/status"
+	run cat "/proc/$pid/status"
 	assert_line --regexp '^Seccomp:	2$'
 	assert_line --regexp '^NoNewPrivs:	1$'
 	# KILL (bit 5) and CHOWN (bit 0) stay; NET_RAW (13) is outside the safe set.
@@ -100,15 +105,18 @@ refused_with() {
 	refused_with 'config.json: .linux.namespaces[1].path: /proc/self/ns/net is the host'"'"'s network namespace (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)'
 	cfg '.linux.namespaces |= map(if .type == "network" then del(.path) else . end) | .linux.namespaces |= map(select(.type != "pid"))'
 	refused_with 'config.json: .linux.namespaces: no pid namespace: the container would share the host'"'"'s'
-	# No network namespace (an engine's --network host): a fresh one is
-	# added, or, when the policy says so, refused.
+	# No network namespace (an engine's --network host): refused (by
+	# default, or when the policy says so), or, with "missingNetwork":
+	# "isolate", a fresh one is added.
 	cfg '.linux.namespaces += [{"type": "pid"}] | .linux.namespaces |= map(select(.type != "network")) | .mounts |= map(select(.type != "sysfs"))'
+	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; opt-out: allow.host-network'
 	policy '{"missingNetwork": "refuse"}'
 	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; opt-out: allow.host-network'
-	rm "$POLICY"
+	policy '{"missingNetwork": "isolate"}'
 	cmd 'ls /proc/self/ns >/dev/null; cat /proc/net/dev | grep -c :'
-	run ward run --bundle "$BUNDLE" "$ID"
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
 	assert_output 1
+	rm "$POLICY"
 	cfg '.linux.namespaces += [{"type": "network"}]'
 	# Joining another container's namespace (a pod) stays allowed.
 	cmd 'sleep 100'
@@ -123,8 +131,13 @@ refused_with() {
 @test "refused: sensitive host paths as bind sources; single files and data dirs allowed" {
 	bind() { cfg --arg s "$1" '.mounts += [{"destination": "/mnt", "type": "bind", "source": $s, "options": ["rbind", "ro"]}]'; }
 	unbind() { cfg 'del(.mounts[-1])'; }
-	for s in / /proc /sys/kernel /etc /etc/ssl /root /boot /var/lib /var/lib/containers /dev; do
+	# /var/lib: when it holds an engine's state (by identity: only what
+	# exists can be contained).
+	for s in / /proc /sys/kernel /etc /etc/ssl /root /boot /var/lib /var/lib/containers /dev /usr /usr/bin /run /var/run; do
 		[ -e "$s" ] || continue
+		if [ "$s" = /var/lib ] && ! ls -d /var/lib/docker /var/lib/containerd /var/lib/containers /var/lib/kubelet /var/lib/crio >/dev/null 2>&1; then
+			continue
+		fi
 		bind "$s"
 		refused_with "config.json: .mounts[7].source: $s "
 		unbind
@@ -224,7 +237,7 @@ refused_with() {
 	     cp /bin/busybox /tmp/bb && (/tmp/bb true 2>/dev/null && echo tmp-exec || echo tmp-noexec)
 	     grep -E " /(tmp|run) " /proc/self/mountinfo | grep -c "nosuid,nodev,noexec"; sleep 100'
 	ward --profile strict run -d --bundle "$BUNDLE" "$ID"
-	sleep 0.5
+	# (the id maps are written before create returns)
 	run cat "/proc/$(init_pid "$ID")/uid_map"
 	assert_output --regexp '^ +0 +100000 +65536$'
 	if [ -d /sys/fs/cgroup/memory ]; then
@@ -385,24 +398,61 @@ refused_with() {
 	[ ! -e "$ROOT" ] || [ -z "$(ls "$ROOT")" ]
 }
 
-@test "features lists ward's annotations and profiles" {
+# The opt-outs of ward-policy(7), OPT-OUTS and the rules that name them,
+# written out here (never read from ward): names, and families with the
+# members the man page lists.
+POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user host-cgroup
+	mount:/var/lib/data mount-type.ramfs idmap hook:/usr/libexec/oci/hooks.d/h cap.SYS_PTRACE cap.NET_ADMIN devices-all
+	device.mem device.kmem device.port device.kvm device.fuse device.tun
+	device.vhost-net device.vhost-vsock device.block device.c1:* device.c10:229
+	cgroup-rw env.API_TOKEN join-network seccomp-none"
+
+@test "features lists ward's annotations, profiles and the opt-outs of ward-policy(7)" {
 	run "$WARD" features
 	assert_success
-	run jq -r '.annotations | keys[]' <<<"$output"
+	features=$output
+	run jq -r '.annotations | keys[]' <<<"$features"
 	assert_line org.ward.profile
 	assert_line 'org.ward.allow.<name>'
-	run "$WARD" features
-	run jq -r '.["org.ward"].profiles | join(",")' <<<"$output"
+	run jq -r '.["org.ward"].profiles | join(",")' <<<"$features"
 	assert_output compat,baseline,strict
-	# Every opt-out listed is one the policy file takes (families with a
-	# sample name), and a name not listed is refused.
-	"$WARD" features | jq '{allow: [.["org.ward"].optOuts[] | sub("<host path>"; "/x") | sub("<[^>]*>"; "SAMPLE")]}' >"$POLICY"
-	run "$WARD" --policy "$POLICY" check "$BUNDLE"
+	# The man page's opt-outs, in features' notation, as a set.
+	run jq -r '.["org.ward"].optOuts[]' <<<"$features"
 	assert_success
-	echo '{"allow": ["host-everything"]}' >"$POLICY"
+	run sort <<<"$output"
+	assert_output "$(printf '%s\n' host-network host-pid host-ipc host-uts host-mount host-user host-cgroup \
+		'mount:<host path>' 'mount-type.<TYPE>' idmap 'hook:<host path>' 'cap.<NAME>' devices-all \
+		'device.<mem|kmem|port|kvm|fuse|tun|vhost-net|vhost-vsock|block|cMAJOR:*|cMAJOR:MINOR>' \
+		cgroup-rw 'env.<NAME>' join-network seccomp-none | sort)"
+	# Every name the man page gives is taken by the policy file...
+	local n
+	set -f # (device.c1:* is a name, not a glob)
+	for n in $POLICY7_OPTOUTS; do
+		printf '{"allow": ["%s"], "allowAlways": ["%s"]}\n' "$n" "$n" >"$POLICY"
+		run "$WARD" --policy "$POLICY" check "$BUNDLE"
+		assert_success
+	done
+	# ...and a name it does not give is refused.
+	for n in host-everything host-net seccomp cap. env. device. devices; do
+		printf '{"allow": ["%s"]}\n' "$n" >"$POLICY"
+		run "$WARD" --policy "$POLICY" check "$BUNDLE"
+		assert_failure 2
+		assert_output "ward: policy file: $POLICY: .allow[0]: unknown opt-out \"$n\" (see ward-policy(7))"
+	done
+	set +f
+	echo '{"allow": ["mount:var/lib/data"]}' >"$POLICY"
 	run "$WARD" --policy "$POLICY" check "$BUNDLE"
 	assert_failure 2
-	assert_output --partial '.allow[0]: unknown opt-out "host-everything"'
+	assert_output "ward: policy file: $POLICY: .allow[0]: a mount opt-out names an absolute host path"
+}
+
+@test "an opt-out in a family but outside ward-policy(7)'s list is refused" {
+	for n in device.bogus device.sda cap.FLY cap.CAP_SYS_ADMIN; do
+		printf '{"allow": ["%s"]}\n' "$n" >"$POLICY"
+		run "$WARD" --policy "$POLICY" check "$BUNDLE"
+		assert_failure 2
+		assert_output --partial "unknown opt-out \"$n\""
+	done
 }
 
 @test "a config as Podman 4.3 writes it for 'podman run busybox' runs unchanged under baseline" {

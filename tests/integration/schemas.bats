@@ -49,8 +49,9 @@ PY
 
 @test "policy.schema.json takes what ward takes, and refuses what ward refuses" {
 	cat >"$TMP/policy.json" <<-'JSON'
-	{"profile": "strict", "allow": ["cap.SYS_PTRACE", "mount:/var/lib/data", "device.fuse"],
-	 "allowAlways": ["host-network"], "pidsLimit": 2048,
+	{"profile": "strict", "allow": ["cap.SYS_PTRACE", "mount:/var/lib/data", "device.fuse",
+	 "hook:/usr/libexec/oci/hooks.d/h"], "hooks": ["/usr/libexec/oci/hooks.d/*"],
+	 "missingNetwork": "isolate", "allowAlways": ["host-network"], "pidsLimit": 2048,
 	 "strict": {"memoryLimit": 268435456, "cpuQuota": 50000, "cpuPeriod": 100000,
 	            "pidsLimit": 128, "tmpfsSize": "32m", "usernsHostID": 200000, "usernsSize": 65536},
 	 "secretEnv": ["*TOKEN*"]}

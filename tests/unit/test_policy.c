@@ -25,7 +25,7 @@ int main(void)
 	struct policy *p = parse(
 	    "{\"profile\": \"strict\", \"allow\": [\"cap.SYS_PTRACE\", \"mount:/data\", "
 	    "\"device.fuse\", \"env.API_TOKEN\", \"host-network\"], \"allowAlways\": "
-	    "[\"seccomp-none\"], \"missingNetwork\": \"refuse\", \"pidsLimit\": 100, "
+	    "[\"seccomp-none\"], \"missingNetwork\": \"isolate\", \"pidsLimit\": 100, "
 	    "\"strict\": {\"memoryLimit\": 1048576, \"cpuQuota\": 5000, \"cpuPeriod\": 10000, "
 	    "\"pidsLimit\": 10, \"tmpfsSize\": \"8m\", \"usernsHostID\": 300000, "
 	    "\"usernsSize\": 1000}, \"secretEnv\": [\"X_*\"]}");
@@ -35,7 +35,7 @@ int main(void)
 		ok(profile_from_name(p->profile) == PROFILE_STRICT, "profile");
 		ok(p->n_allow == 5 && strcmp(p->allow[1], "mount:/data") == 0, "allow");
 		ok(p->n_allow_always == 1, "allowAlways");
-		ok(policy_refuses_missing_network(p), "missingNetwork refuse");
+		ok(!policy_refuses_missing_network(p), "missingNetwork isolate");
 		ok(policy_pids_limit(p) == 100, "pidsLimit");
 		ok(p->strict && p->strict->memory_limit == 1048576 &&
 		       p->strict->userns_host_id == 300000 &&
@@ -45,7 +45,7 @@ int main(void)
 	}
 	policy_free(p);
 	p = parse("{}");
-	ok(p && policy_pids_limit(p) == 4096 && !policy_refuses_missing_network(p),
+	ok(p && policy_pids_limit(p) == 4096 && policy_refuses_missing_network(p),
 	   "empty policy: the defaults");
 	policy_free(p);
 	ok(profile_from_name("lax") < 0 && strcmp(profile_name(PROFILE_BASELINE), "baseline") == 0,

@@ -5,14 +5,19 @@
  * Every expected value here is written from the manual and the
  * runtime-spec (and runc's defaults, which the manual names), never taken
  * from the tables of the code under test. */
+#include "cgroup/dev_rules.h"
+#include "hooks/hook_file.h"
 #include "lib/error.h"
 #include "oci/config.h"
-#include "policy/host_facts.h"
+#include "facts/host_facts.h"
 #include "policy/policy.h"
 #include "policy/prepare.h"
+#include "policy/rules.h"
 #include "tap.h"
 
+#include <errno.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +45,7 @@ struct spec {
 	const char *ann;    /* members of annotations */
 	const char *ns;     /* elements of linux.namespaces; NULL: NS_ALL */
 	const char *lin;    /* members of linux */
+	const char *hooks;  /* members of hooks (the first without a comma) */
 };
 
 #define S(x) ((x) ? (x) : "")
@@ -53,10 +59,10 @@ static struct oci_config *cfg_new(const struct spec *s)
 	        &j,
 	        "{\"ociVersion\":\"1.2.0\",\"root\":{\"path\":\"rootfs\"%s},"
 	        "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"sh\"],\"cwd\":\"/\"%s},"
-	        "\"mounts\":[%s],\"annotations\":{%s},"
+	        "\"mounts\":[%s],\"annotations\":{%s},\"hooks\":{%s},"
 	        "\"linux\":{\"namespaces\":[%s]%s}}",
-	        S(s->root), S(s->proc), S(s->mounts), S(s->ann), s->ns ? s->ns : NS_ALL,
-	        S(s->lin)) < 0)
+	        S(s->root), S(s->proc), S(s->mounts), S(s->ann), S(s->hooks),
+	        s->ns ? s->ns : NS_ALL, S(s->lin)) < 0)
 		return NULL;
 	werr_clear();
 	c = oci_config_parse(j, strlen(j), "config.json");
@@ -77,46 +83,131 @@ static struct policy *pol_new(const char *json)
 	return p;
 }
 
-/* A host: two engine sockets exist, and whatever a test puts in mounts[]
- * and ns_host[] (indexed as the config's mounts and namespaces). */
+/* A host: the sensitive paths below, a harmless rootfs, and whatever a test
+ * puts in mounts[], overlay layers and ns_host[] (indexed as the config's
+ * mounts and namespaces). */
 struct fake {
 	struct host_facts h;
 	struct host_path mounts[8];
+	struct host_path layers[8][4];
+	struct host_path *overlay[8];
+	size_t n_overlay[8];
 	bool ns_host[8];
 };
 
-#define SOCK_DEV       makedev(0, 25)
-#define DOCKER_INO     7001
-#define CONTAINERD_INO 7002
+/* The fake host's sensitive paths, written from ward-policy(7) and issue
+ * #12 (host_paths.c builds the real list): path as listed, real: what it
+ * is on this host, a merged-/usr one (/bin, /sbin and /lib* are /usr's,
+ * /var/run is /run). Relations are found on real, as the runtime finds
+ * them on identity. ward runs from /opt/ward/bin, its state root is
+ * /srv/ward-state (--root). */
+static const struct {
+	const char *path, *real;
+	enum sens_kind kind;
+} fake_sens[] = {
+    {"/", "/", SENS_ROOT},
+    {"/usr", "/usr", SENS_SYSTEM},
+    {"/bin", "/usr/bin", SENS_SYSTEM},
+    {"/sbin", "/usr/sbin", SENS_SYSTEM},
+    {"/lib", "/usr/lib", SENS_SYSTEM},
+    {"/lib64", "/usr/lib64", SENS_SYSTEM},
+    {"/run", "/run", SENS_SYSTEM},
+    {"/var/run", "/run", SENS_SYSTEM},
+    {"/opt/ward/bin", "/opt/ward/bin", SENS_SYSTEM},
+    {"/proc", "/proc", SENS_TREE},
+    {"/sys", "/sys", SENS_TREE},
+    {"/boot", "/boot", SENS_TREE},
+    {"/root", "/root", SENS_TREE},
+    {"/run/ward", "/run/ward", SENS_TREE},
+    {"/srv/ward-state", "/srv/ward-state", SENS_TREE},
+    {"/etc", "/etc", SENS_ETC},
+    {"/dev", "/dev", SENS_DEV},
+    {"/var/lib/docker", "/var/lib/docker", SENS_ENGINE},
+    {"/var/lib/containerd", "/var/lib/containerd", SENS_ENGINE},
+    {"/var/lib/containers", "/var/lib/containers", SENS_ENGINE},
+    {"/var/lib/kubelet", "/var/lib/kubelet", SENS_ENGINE},
+    {"/run/containerd", "/run/containerd", SENS_ENGINE},
+    {"/run/docker.sock", "/run/docker.sock", SENS_SOCKET},
+    {"/var/run/docker.sock", "/run/docker.sock", SENS_SOCKET},
+    {"/run/containerd/containerd.sock", "/run/containerd/containerd.sock", SENS_SOCKET},
+    {"/run/podman/podman.sock", "/run/podman/podman.sock", SENS_SOCKET},
+};
+
+#define N_FAKE_SENS (sizeof(fake_sens) / sizeof(fake_sens[0]))
+_Static_assert(N_FAKE_SENS <= HOST_MAX_SENSITIVE, "the fake host's list fits");
+
+/* How the path p relates to s (both as they are on the host). */
+static unsigned fake_relation(const char *p, const char *s)
+{
+	size_t lp = strlen(p), ls = strlen(s);
+
+	if (strcmp(p, s) == 0)
+		return REL_IS;
+	if (strcmp(p, "/") == 0 || (strncmp(s, p, lp) == 0 && s[lp] == '/'))
+		return REL_CONTAINS;
+	if (strcmp(s, "/") == 0 || (strncmp(p, s, ls) == 0 && p[ls] == '/'))
+		return REL_INSIDE;
+	return 0;
+}
 
 static ino_t next_ino = 1000;
 
-static void fake_init(struct fake *f)
+/* p's relations, as if it were the object at `as` (its real path, or the
+ * one it is an alias of: a bind mount, the same inode). */
+static void fake_relate(struct host_path *p, const char *as)
 {
-	memset(f, 0, sizeof(*f));
-	f->h.mounts = f->mounts;
-	f->h.ns_host = f->ns_host;
-	snprintf(f->h.sockets[0].path, sizeof(f->h.sockets[0].path), "/run/docker.sock");
-	f->h.sockets[0].dev = SOCK_DEV;
-	f->h.sockets[0].ino = DOCKER_INO;
-	snprintf(f->h.sockets[1].path, sizeof(f->h.sockets[1].path),
-	         "/run/containerd/containerd.sock");
-	f->h.sockets[1].dev = SOCK_DEV;
-	f->h.sockets[1].ino = CONTAINERD_INO;
-	f->h.n_sockets = 2;
+	for (size_t k = 0; k < N_FAKE_SENS; k++)
+		p->rel[k] = fake_relation(as, fake_sens[k].real);
 }
 
 /* A host path that resolves to real, of type (S_IFDIR, ...); rdev for
- * device nodes. A fresh inode on an ordinary disk. */
+ * device nodes. A fresh inode on an ext4 disk, related to the sensitive
+ * paths by where it is; no socket in it. */
 static void fake_path(struct host_path *p, const char *real, mode_t type, dev_t rdev)
 {
 	memset(p, 0, sizeof(*p));
 	p->resolved = true;
+	p->fd = -1;
 	snprintf(p->real, sizeof(p->real), "%s", real);
 	p->st.st_mode = type | 0755;
 	p->st.st_dev = makedev(8, 1);
 	p->st.st_ino = next_ino++;
 	p->st.st_rdev = rdev;
+	p->fs_type = EXT4_SUPER_MAGIC;
+	fake_relate(p, real);
+}
+
+/* A host path that could not be opened (err). */
+static void fake_unresolved(struct host_path *p, int err)
+{
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	p->err = err;
+}
+
+static void fake_init(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->h.mounts = f->mounts;
+	f->h.overlay = f->overlay;
+	f->h.n_overlay = f->n_overlay;
+	f->h.ns_host = f->ns_host;
+	for (size_t k = 0; k < N_FAKE_SENS; k++) {
+		snprintf(f->h.sensitive[k].path, sizeof(f->h.sensitive[k].path), "%s",
+		         fake_sens[k].path);
+		f->h.sensitive[k].kind = fake_sens[k].kind;
+	}
+	f->h.n_sensitive = N_FAKE_SENS;
+	/* The bundle's rootfs, and (for binds a test does not set up) plain
+	 * data directories. */
+	fake_path(&f->h.root, "/srv/bundle/rootfs", S_IFDIR, 0);
+	for (size_t i = 0; i < 8; i++) {
+		char d[32];
+
+		snprintf(d, sizeof(d), "/srv/data/%zu", i);
+		fake_path(&f->mounts[i], d, S_IFDIR, 0);
+		f->overlay[i] = f->layers[i];
+	}
 }
 
 /* One analysis: config, policy (NULL: "{}"), --profile, argv0 and the host
@@ -520,12 +611,14 @@ static void test_namespaces(void)
 
 		fake_init(&f);
 		run(&r, &s, NULL, NULL, &f);
-		if (!ok(r.rc == 0 && r.x.n_refused == 4 &&
+		if (!ok(r.rc == 0 && r.x.n_refused == 5 &&
 		            refused_as(&r.x, ".linux.namespaces", "host-pid") &&
 		            refused_as(&r.x, ".linux.namespaces", "host-ipc") &&
 		            refused_as(&r.x, ".linux.namespaces", "host-uts") &&
-		            refused_as(&r.x, ".linux.namespaces", "host-mount"),
-		        "refused: no namespaces at all: pid, ipc, uts and mount (4 refusals)"))
+		            refused_as(&r.x, ".linux.namespaces", "host-mount") &&
+		            refused_as(&r.x, ".linux.namespaces", "host-network"),
+		        "refused: no namespaces at all: pid, ipc, uts, mount and network (5 "
+		        "refusals)"))
 			dump(&r.x);
 		run_free(&r);
 	}
@@ -545,26 +638,38 @@ static void test_namespaces(void)
 		                       "{\"type\":\"mount\"}"};
 		struct run r;
 
+		/* baseline refuses it by default (issue #12: the host's network is
+		 * a host namespace like the others). */
 		fake_init(&f);
+		expect_refusal("no network namespace (default missingNetwork: refuse)", &s, NULL,
+		               NULL, &f, ".linux.namespaces", "host-network");
+		expect_optout("no network namespace (default missingNetwork: refuse)", &s, NULL,
+		              NULL, &f, ".linux.namespaces", "host-network");
 		run(&r, &s, NULL, NULL, &f);
-		if (!ok(r.rc == 0 && r.x.n_refused == 0 && adjusted(&r.x, "new-netns", NULL) &&
-		            oci_config_namespace(r.cfg, CLONE_NEWNET) &&
-		            oci_config_namespace(r.cfg, CLONE_NEWNET)->path == NULL,
-		        "no network namespace, missingNetwork isolate (default): a fresh one, "
-		        "not a refusal"))
-			dump(&r.x);
+		ok(r.rc == 0 && !adjusted(&r.x, "new-netns", NULL) &&
+		       !oci_config_namespace(r.cfg, CLONE_NEWNET),
+		   "no network namespace, refused: no network namespace added either");
 		run_free(&r);
-
 		expect_refusal("no network namespace, missingNetwork refuse", &s,
 		               "{\"missingNetwork\":\"refuse\"}", NULL, &f, ".linux.namespaces",
 		               "host-network");
 		expect_optout("no network namespace, missingNetwork refuse", &s,
 		              "\"missingNetwork\":\"refuse\"", NULL, &f, ".linux.namespaces",
 		              "host-network");
-		run(&r, &s, "{\"missingNetwork\":\"refuse\"}", NULL, &f);
-		ok(r.rc == 0 && !adjusted(&r.x, "new-netns", NULL) &&
-		       !oci_config_namespace(r.cfg, CLONE_NEWNET),
-		   "missingNetwork refuse: no network namespace added either");
+
+		/* "isolate": the old behaviour, a fresh one. */
+		run(&r, &s, "{\"missingNetwork\":\"isolate\"}", NULL, &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && adjusted(&r.x, "new-netns", NULL) &&
+		            oci_config_namespace(r.cfg, CLONE_NEWNET) &&
+		            oci_config_namespace(r.cfg, CLONE_NEWNET)->path == NULL,
+		        "no network namespace, missingNetwork isolate: a fresh one, not a refusal"))
+			dump(&r.x);
+		run_free(&r);
+		run(&r, &s, NULL, "strict", &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && adjusted(&r.x, "new-netns", NULL) &&
+		            oci_config_namespace(r.cfg, CLONE_NEWNET),
+		        "strict, no network namespace, default policy: a fresh one, not a refusal"))
+			dump(&r.x);
 		run_free(&r);
 
 		run(&r, &s, "{\"missingNetwork\":\"refuse\"}", "strict", &f);
@@ -599,6 +704,30 @@ static void test_namespaces(void)
 
 /* ---- refusals: devices ---- */
 
+/* Whether the rules the cgroup writers install for a config (rule i of
+ * linux.resources.devices as cgroup/dev_rules.c hands it on) let a process
+ * read or write the node type major:minor. */
+static bool installed_opens(const char *lin, char type, int64_t major, int64_t minor)
+{
+	struct oci_config *c = cfg_new(&(struct spec){.lin = lin});
+	struct cg_dev_rule *v = NULL;
+	size_t n = 0;
+	bool opens = false;
+
+	if (c == NULL || c->linux->resources == NULL ||
+	    cg_device_rules(c->linux->resources, NULL, &v, &n) < 0)
+		abort();
+	for (size_t i = 0; i < c->linux->resources->n_devices; i++)
+		if (v[i].allow && (v[i].type == 'a' || v[i].type == type) &&
+		    (v[i].major < 0 || v[i].major == major) &&
+		    (v[i].minor < 0 || v[i].minor == minor) &&
+		    (v[i].access & (CG_DEV_READ | CG_DEV_WRITE)))
+			opens = true;
+	free(v);
+	oci_config_free(c);
+	return opens;
+}
+
 static void test_devices(void)
 {
 	static const struct {
@@ -616,6 +745,23 @@ static void test_devices(void)
 	     "/dev/fuse (c 10:229)"},
 	    {"{\"type\":\"c\",\"path\":\"/dev/net/tun\",\"major\":10,\"minor\":200}", "device.tun",
 	     "/dev/net/tun (c 10:200)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/vhost-net\",\"major\":10,\"minor\":238}",
+	     "device.vhost-net", "/dev/vhost-net (c 10:238)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/vhost-vsock\",\"major\":10,\"minor\":241}",
+	     "device.vhost-vsock", "/dev/vhost-vsock (c 10:241)"},
+	    /* Misc minors the kernel gives out at boot: userfaultfd was 10:257
+	     * on the host this was written on (6.x numbers them from 256; older
+	     * kernels from 127 down). Every other misc device: by number. */
+	    {"{\"type\":\"c\",\"path\":\"/dev/userfaultfd\",\"major\":10,\"minor\":257}",
+	     "device.c10:257", "/dev/userfaultfd (c 10:257, numbered at boot)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/userfaultfd\",\"major\":10,\"minor\":125}",
+	     "device.c10:125", "/dev/userfaultfd as an older kernel numbers it (c 10:125)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/uinput\",\"major\":10,\"minor\":223}",
+	     "device.c10:223", "/dev/uinput (c 10:223, another misc device)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/loop-control\",\"major\":10,\"minor\":237}",
+	     "device.c10:237", "/dev/loop-control (c 10:237)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/x\",\"major\":10,\"minor\":0}", "device.c10:0",
+	     "c 10:0 (misc minor 0)"},
 	    {"{\"type\":\"b\",\"path\":\"/dev/sda\",\"major\":8,\"minor\":0}", "device.block",
 	     "/dev/sda (b 8:0)"},
 	    {"{\"type\":\"b\",\"path\":\"/dev/loop0\",\"major\":7,\"minor\":0}", "device.block",
@@ -630,8 +776,21 @@ static void test_devices(void)
 	     "/dev/urandom (c 1:9)"},
 	    {"{\"type\":\"c\",\"path\":\"/dev/tty\",\"major\":5,\"minor\":0}", NULL,
 	     "/dev/tty (c 5:0)"},
-	    {"{\"type\":\"c\",\"path\":\"/dev/ttyS0\",\"major\":4,\"minor\":64}", NULL,
+	    /* Outside the standard set: the operator allows them node by node. */
+	    {"{\"type\":\"c\",\"path\":\"/dev/ttyS0\",\"major\":4,\"minor\":64}", "device.c4:64",
 	     "/dev/ttyS0 (c 4:64)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/dri/card0\",\"major\":226,\"minor\":0}",
+	     "device.c226:0", "/dev/dri/card0 (c 226:0, a GPU)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/nvidia0\",\"major\":195,\"minor\":0}",
+	     "device.c195:0", "/dev/nvidia0 (c 195:0, a GPU)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/sg0\",\"major\":21,\"minor\":0}", "device.c21:0",
+	     "/dev/sg0 (c 21:0, raw SCSI: SG_IO reads and writes the disk)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/input/event0\",\"major\":13,\"minor\":64}",
+	     "device.c13:64", "/dev/input/event0 (c 13:64, a keyboard)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/kmsg\",\"major\":1,\"minor\":11}", "device.c1:11",
+	     "/dev/kmsg (c 1:11)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/pts/0\",\"major\":136,\"minor\":0}", NULL,
+	     "/dev/pts/0 (c 136:0)"},
 	    {"{\"type\":\"p\",\"path\":\"/dev/myfifo\"}", NULL, "a fifo"},
 	};
 	static const struct {
@@ -661,6 +820,47 @@ static void test_devices(void)
 	     "device.block", "allow b 8:0"},
 	    {"{\"allow\":true,\"type\":\"b\",\"major\":253,\"access\":\"r\"}", "device.block",
 	     "allow b 253:* (one major, any minor)"},
+	    /* A wildcard minor: allowed only as the pty slaves (c 136:*);
+	     * any other major's every minor is refused by major. */
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":1,\"access\":\"rwm\"}", "device.c1:*",
+	     "allow c 1:* (mem, kmem, port among them)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":1,\"access\":\"r\"}", "device.c1:*",
+	     "allow c 1:* r (read alone is /dev/mem's contents)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10,\"access\":\"rwm\"}", "device.c10:*",
+	     "allow c 10:* (kvm, fuse, tun, userfaultfd, ...)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10,\"minor\":-1,\"access\":\"rw\"}",
+	     "device.c10:*", "allow c 10:-1 (a negative minor is a wildcard)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10,\"minor\":-7,\"access\":\"rw\"}",
+	     "device.c10:*", "allow c 10:-7 (any negative minor)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10}", "device.c10:*",
+	     "allow c 10:* without access (rwm)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":195,\"access\":\"rw\"}", "device.c195:*",
+	     "allow c 195:* (a GPU's every minor)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":137,\"access\":\"rwm\"}", "device.c137:*",
+	     "allow c 137:* (not the standard pty major)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":-1,\"minor\":5,\"access\":\"rwm\"}",
+	     "devices-all", "allow c -1:5 (a negative major is any major)"},
+	    /* mknod alone of every node: standard only for c and b, exactly m. */
+	    {"{\"allow\":true,\"type\":\"c\",\"access\":\"rm\"}", "devices-all", "allow c *:* rm"},
+	    {"{\"allow\":true,\"type\":\"b\",\"access\":\"mw\"}", "devices-all", "allow b *:* mw"},
+	    {"{\"allow\":true,\"type\":\"c\",\"access\":\"\"}", "devices-all",
+	     "allow c *:* with an empty access (rwm)"},
+	    {"{\"allow\":true,\"type\":\"a\",\"access\":\"m\"}", "devices-all",
+	     "allow a *:* m (type a is no standard entry)"},
+	    {"{\"allow\":true,\"access\":\"m\"}", "devices-all", "allow *:* m without a type"},
+	    {"{\"allow\":true,\"type\":\"c\",\"minor\":3,\"access\":\"m\"}", "devices-all",
+	     "allow c *:3 m (a wildcard major with a minor)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":5,\"access\":\"m\"}", "device.c5:*",
+	     "allow c 5:* m (mknod alone, but one major's: not a standard entry)"},
+	    /* New nodes: exact rules. */
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10,\"minor\":238,\"access\":\"rw\"}",
+	     "device.vhost-net", "allow c 10:238"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10,\"minor\":241,\"access\":\"r\"}",
+	     "device.vhost-vsock", "allow c 10:241"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":10,\"minor\":257,\"access\":\"rwm\"}",
+	     "device.c10:257", "allow c 10:257 (userfaultfd on the host this was written on)"},
+	    {"{\"allow\":true,\"type\":\"b\",\"major\":7,\"minor\":0,\"access\":\"m\"}",
+	     "device.block", "allow b 7:0 m (a block node, even mknod alone)"},
 	    {"{\"allow\":false,\"access\":\"rwm\"}", NULL, "deny everything"},
 	    {"{\"allow\":false,\"type\":\"c\",\"major\":1,\"minor\":1,\"access\":\"rwm\"}", NULL,
 	     "deny c 1:1"},
@@ -668,6 +868,22 @@ static void test_devices(void)
 	     "allow c 1:3 (null)"},
 	    {"{\"allow\":true,\"type\":\"c\",\"major\":136,\"access\":\"rwm\"}", NULL,
 	     "allow c 136:* (ptys)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":136}", NULL,
+	     "allow c 136:* without access (ptys, rwm)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":136,\"minor\":-1,\"access\":\"rw\"}", NULL,
+	     "allow c 136:-1 rw (ptys)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":136,\"minor\":-2,\"access\":\"rw\"}", NULL,
+	     "allow c 136:-2 rw (ptys; not every device)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"access\":\"m\"}", NULL,
+	     "allow c *:* m (runc's mknod-only default)"},
+	    {"{\"allow\":true,\"type\":\"b\",\"access\":\"m\"}", NULL,
+	     "allow b *:* m (runc's mknod-only default)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":-1,\"minor\":-1,\"access\":\"m\"}", NULL,
+	     "allow c -1:-1 m (negative numbers: wildcards)"},
+	    {"{\"allow\":true,\"type\":\"c\",\"major\":195,\"minor\":0,\"access\":\"rw\"}",
+	     "device.c195:0", "allow c 195:0 (one GPU node: the operator's to allow)"},
+	    {"{\"allow\":false,\"type\":\"c\",\"major\":10,\"access\":\"rwm\"}", NULL,
+	     "deny c 10:* (a deny rule only narrows)"},
 	    {"{\"allow\":true,\"type\":\"c\",\"major\":5,\"minor\":2,\"access\":\"rwm\"}", NULL,
 	     "allow c 5:2 (ptmx)"},
 	};
@@ -687,10 +903,12 @@ static void test_devices(void)
 			expect_allowed(what, &s, NULL, NULL, &f);
 	}
 	/* Each device opt-out, once. */
-	for (size_t i = 0; i < 7; i++) {
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
 		char lin[256], what[160];
 		struct spec s = {.lin = lin};
 
+		if (nodes[i].optout == NULL)
+			continue;
 		snprintf(lin, sizeof(lin), ",\"devices\":[%s]", nodes[i].json);
 		snprintf(what, sizeof(what), "linux.devices: %s", nodes[i].what);
 		expect_optout(what, &s, NULL, NULL, &f, ".linux.devices[0]", nodes[i].optout);
@@ -711,11 +929,18 @@ static void test_devices(void)
 
 		snprintf(lin, sizeof(lin), ",\"resources\":{\"devices\":[%s]}", rules[i].json);
 		snprintf(what, sizeof(what), "resources.devices: %s", rules[i].what);
-		if (rules[i].optout)
+		if (rules[i].optout) {
 			expect_refusal(what, &s, NULL, NULL, &f, ".linux.resources.devices[0]",
 			               rules[i].optout);
-		else
-			expect_allowed(what, &s, NULL, NULL, &f);
+			continue;
+		}
+		expect_allowed(what, &s, NULL, NULL, &f);
+		/* What is allowed, once installed, opens none of the refused
+		 * nodes (negative numbers are read the same way). */
+		ok(!installed_opens(lin, 'c', 1, 1) && !installed_opens(lin, 'c', 10, 232) &&
+		       !installed_opens(lin, 'c', 10, 257) && !installed_opens(lin, 'b', 8, 0) &&
+		       !installed_opens(lin, 'c', 4, 0),
+		   "%s: installed, it opens no mem, kvm, misc or block node", what);
 	}
 	expect_optout("resources.devices: allow a",
 	              &(struct spec){.lin = ",\"resources\":{"
@@ -747,34 +972,53 @@ static void test_devices(void)
 	                                     "\"c\",\"major\":10,\"minor\":229}]}"},
 	               NULL, NULL, &f, ".linux.resources.devices[2]", "device.fuse");
 
-	/* Bug: a rule allowing every minor of a major that holds refused
-	 * devices (c 1:* holds mem, kmem and port; c 10:* kvm, fuse and tun)
-	 * allows those devices, but only an exact major:minor match is
-	 * refused. */
-	{
-		struct spec s = {.lin =
-		                     ",\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\","
-		                     "\"major\":1,\"access\":\"rwm\"}]}"};
-		struct run r;
-
-		run(&r, &s, NULL, NULL, &f);
-		known_bug(r.rc == 0 &&
-		              (refused_as(&r.x, ".linux.resources.devices[0]", "device.mem") ||
-		               refused_as(&r.x, ".linux.resources.devices[0]", "device.kmem") ||
-		               refused_as(&r.x, ".linux.resources.devices[0]", "device.port")),
-		          "resources.devices {allow c 1:* rwm} (every minor of major 1: mem, kmem, "
-		          "port) is not refused");
-		run_free(&r);
-		s.lin = ",\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\",\"major\":10,"
-		        "\"access\":\"rwm\"}]}";
-		run(&r, &s, NULL, NULL, &f);
-		known_bug(r.rc == 0 && r.x.n_refused > 0,
-		          "resources.devices {allow c 10:* rwm} (kvm, fuse, tun) is not refused");
-		run_free(&r);
-	}
+	expect_optout("resources.devices: allow c 10:*",
+	              &(struct spec){.lin = ",\"resources\":{\"devices\":[{\"allow\":true,\"type\":"
+	                                    "\"c\",\"major\":10,\"access\":\"rwm\"}]}"},
+	              NULL, NULL, &f, ".linux.resources.devices[0]", "device.c10:*");
+	expect_optout("linux.devices: c 10:257 (userfaultfd here)",
+	              &(struct spec){.lin = ",\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+	                                    "userfaultfd\",\"major\":10,\"minor\":257}]"},
+	              NULL, NULL, &f, ".linux.devices[0]", "device.c10:257");
+	/* A named node's opt-out does not lift the wildcard over its major. */
+	expect_refusal("resources.devices: allow c 1:* with device.mem, kmem and port allowed",
+	               &(struct spec){.lin = ",\"resources\":{\"devices\":[{\"allow\":true,"
+	                                     "\"type\":\"c\",\"major\":1,\"access\":\"rwm\"}]}"},
+	               "{\"allowAlways\":[\"device.mem\",\"device.kmem\",\"device.port\"]}", NULL,
+	               &f, ".linux.resources.devices[0]", "device.c1:*");
+	expect_refusal("resources.devices: allow c 10:* with device.kvm, fuse and tun allowed",
+	               &(struct spec){.lin = ",\"resources\":{\"devices\":[{\"allow\":true,"
+	                                     "\"type\":\"c\",\"major\":10,\"access\":\"rwm\"}]}"},
+	               "{\"allowAlways\":[\"device.kvm\",\"device.fuse\",\"device.tun\"]}", NULL,
+	               &f, ".linux.resources.devices[0]", "device.c10:*");
+	/* What containerd's WithDefaultUnixDevices writes, less tun (refused as
+	 * before): deny all, the standard nodes, console, c 136:*, ptmx; and
+	 * what runc adds to every container (c/b *:* m). */
+	expect_allowed(
+	    "resources.devices: containerd's default rules and runc's mknod-only ones",
+	    &(struct spec){
+	        .lin =
+	            ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"access\":\"m\"},"
+	            "{\"allow\":true,\"type\":\"b\",\"access\":\"m\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":3,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":8,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":7,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":5,\"minor\":0,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":5,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":9,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":5,\"minor\":1,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":136,\"access\":\"rwm\"},"
+	            "{\"allow\":true,\"type\":\"c\",\"major\":5,\"minor\":2,\"access\":\"rwm\"}]}"},
+	    NULL, NULL, &f);
+	expect_refusal("resources.devices: strict refuses c 10:* too",
+	               &(struct spec){.lin = ",\"resources\":{\"devices\":[{\"allow\":true,"
+	                                     "\"type\":\"c\",\"major\":10}]}"},
+	               NULL, "strict", &f, ".linux.resources.devices[0]", "device.c10:*");
 }
 
-/* ---- refusals: bind mounts, root.path, cgroup mounts ---- */
+/* ---- refusals: host paths (bind sources, root.path, overlay layers),
+ * filesystem types, mount options, cgroup mounts ---- */
 
 static char *bind_json(const char *source)
 {
@@ -788,114 +1032,362 @@ static char *bind_json(const char *source)
 	return j;
 }
 
+/* A bind source as config.json writes it and as the fake host has it. */
 static const struct bind_case {
-	const char *source, *real;
+	const char *source; /* as written */
+	const char *real;   /* what it resolves to; NULL: source */
 	mode_t type;
 	unsigned int maj, min; /* device nodes */
-	ino_t sock_ino;        /* sockets: the same inode as an engine socket */
+	const char *as;        /* by identity it is this path (a bind-mount alias, the same
+	                        * inode under another name); NULL: real */
+	unsigned long fs;      /* its filesystem; 0: ext4 */
+	const char *socket;    /* an engine-named socket found in the tree */
+	bool incomplete;       /* the tree was too large to search */
 	const char *optout;    /* NULL: allowed */
 	const char *what;
 } binds[] = {
-    {"/", "/", S_IFDIR, 0, 0, 0, "mount:/", "the host's /"},
-    {"/proc", "/proc", S_IFDIR, 0, 0, 0, "mount:/proc", "/proc"},
-    {"/proc/sys", "/proc/sys", S_IFDIR, 0, 0, 0, "mount:/proc/sys", "a directory below /proc"},
-    {"/proc/sysrq-trigger", "/proc/sysrq-trigger", S_IFREG, 0, 0, 0, "mount:/proc/sysrq-trigger",
-     "a file below /proc"},
-    {"/sys", "/sys", S_IFDIR, 0, 0, 0, "mount:/sys", "/sys"},
-    {"/sys/fs/cgroup", "/sys/fs/cgroup", S_IFDIR, 0, 0, 0, "mount:/sys/fs/cgroup",
-     "a directory below /sys"},
-    {"/sys/kernel/uevent_helper", "/sys/kernel/uevent_helper", S_IFREG, 0, 0, 0,
-     "mount:/sys/kernel/uevent_helper", "a file below /sys"},
-    {"/boot", "/boot", S_IFDIR, 0, 0, 0, "mount:/boot", "/boot"},
-    {"/boot/vmlinuz", "/boot/vmlinuz", S_IFREG, 0, 0, 0, "mount:/boot/vmlinuz",
-     "a file below /boot"},
-    {"/root", "/root", S_IFDIR, 0, 0, 0, "mount:/root", "/root"},
-    {"/root/.ssh", "/root/.ssh", S_IFDIR, 0, 0, 0, "mount:/root/.ssh", "a directory below /root"},
-    {"/etc", "/etc", S_IFDIR, 0, 0, 0, "mount:/etc", "/etc itself"},
-    {"/etc/", "/etc", S_IFDIR, 0, 0, 0, "mount:/etc/", "/etc/ (resolved: /etc)"},
-    {"/etc/ssl", "/etc/ssl", S_IFDIR, 0, 0, 0, "mount:/etc/ssl", "a directory below /etc"},
-    {"/etc/kubernetes/pki", "/etc/kubernetes/pki", S_IFDIR, 0, 0, 0, "mount:/etc/kubernetes/pki",
-     "a directory two levels below /etc"},
-    {"/etc/hosts", "/etc/hosts", S_IFREG, 0, 0, 0, NULL, "the file /etc/hosts"},
-    {"/etc/resolv.conf", "/etc/resolv.conf", S_IFREG, 0, 0, 0, NULL, "the file /etc/resolv.conf"},
-    {"/dev", "/dev", S_IFDIR, 0, 0, 0, "mount:/dev", "/dev itself"},
-    {"/dev/shm", "/dev/shm", S_IFDIR, 0, 0, 0, "mount:/dev/shm", "a directory below /dev"},
-    {"/dev/dri", "/dev/dri", S_IFDIR, 0, 0, 0, "mount:/dev/dri", "another directory below /dev"},
-    {"/var/lib", "/var/lib", S_IFDIR, 0, 0, 0, "mount:/var/lib",
-     "/var/lib (contains /var/lib/docker)"},
-    {"/var", "/var", S_IFDIR, 0, 0, 0, "mount:/var", "/var (contains /var/lib/kubelet)"},
-    {"/var/lib/docker", "/var/lib/docker", S_IFDIR, 0, 0, 0, "mount:/var/lib/docker",
+    /* / (is; everything is inside it) */
+    {"/", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/", "the host's /"},
+    {"/var/..", "/", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/",
+     "/var/.. (/ spelled otherwise)"},
+    {"/srv/root-link", "/", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/", "a symlink to /"},
+    {"/mnt/hostroot", NULL, S_IFDIR, 0, 0, "/", 0, NULL, false, "mount:/mnt/hostroot",
+     "a bind-mount alias of /"},
+    /* System directories: is or contains; what is inside them is not refused */
+    {"/usr", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr", "/usr"},
+    {"/bin", "/usr/bin", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr/bin",
+     "/bin (merged /usr: /usr/bin)"},
+    {"/usr/bin", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr/bin",
+     "/usr/bin (which /bin is)"},
+    {"/sbin", "/usr/sbin", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr/sbin", "/sbin"},
+    {"/lib", "/usr/lib", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr/lib",
+     "/lib (merged /usr: /usr/lib)"},
+    {"/usr/lib", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr/lib",
+     "/usr/lib (which /lib is)"},
+    {"/lib64", "/usr/lib64", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr/lib64", "/lib64"},
+    {"/run", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/run", "/run"},
+    {"/var/run", "/run", S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/run",
+     "/var/run (a symlink to /run)"},
+    {"/opt/ward/bin", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/opt/ward/bin",
+     "the directory ward runs from"},
+    {"/opt/ward", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/opt/ward",
+     "a directory containing ward's binary's"},
+    {"/srv/usr-alias", NULL, S_IFDIR, 0, 0, "/usr", 0, NULL, false, "mount:/srv/usr-alias",
+     "a bind-mount alias of /usr"},
+    {"/usr/share/zoneinfo", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
+     "a directory inside /usr"},
+    {"/run/user/1000", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, NULL,
+     "a directory inside /run (no engine socket in it)"},
+    /* Kernel and state trees: is, contains or inside */
+    {"/proc", NULL, S_IFDIR, 0, 0, NULL, PROC_SUPER_MAGIC, NULL, false, "mount:/proc", "/proc"},
+    {"/proc/sys", NULL, S_IFDIR, 0, 0, NULL, PROC_SUPER_MAGIC, NULL, false, "mount:/proc/sys",
+     "a directory inside /proc"},
+    {"/proc/sysrq-trigger", NULL, S_IFREG, 0, 0, NULL, PROC_SUPER_MAGIC, NULL, false,
+     "mount:/proc/sysrq-trigger", "a file inside /proc"},
+    {"/sys", NULL, S_IFDIR, 0, 0, NULL, SYSFS_MAGIC, NULL, false, "mount:/sys", "/sys"},
+    {"/sys/fs/cgroup", NULL, S_IFDIR, 0, 0, NULL, CGROUP2_SUPER_MAGIC, NULL, false,
+     "mount:/sys/fs/cgroup", "a directory inside /sys"},
+    {"/sys/kernel/uevent_helper", NULL, S_IFREG, 0, 0, NULL, SYSFS_MAGIC, NULL, false,
+     "mount:/sys/kernel/uevent_helper", "a file inside /sys"},
+    {"/boot", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/boot", "/boot"},
+    {"/boot/vmlinuz", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, "mount:/boot/vmlinuz",
+     "a file inside /boot"},
+    {"/root", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/root", "/root"},
+    {"/root/.ssh", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/root/.ssh",
+     "a directory inside /root"},
+    {"/run/ward", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/run/ward",
+     "/run/ward"},
+    {"/run/ward/c1", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/run/ward/c1",
+     "a container's state directory inside /run/ward"},
+    {"/srv/ward-state", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/srv/ward-state",
+     "ward's state root (--root)"},
+    {"/srv/ward-state/c1", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/srv/ward-state/c1",
+     "a container's state directory (its config.json)"},
+    {"/srv/ward-state/c1/config.json", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false,
+     "mount:/srv/ward-state/c1/config.json", "a container's saved config.json"},
+    {"/srv", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/srv",
+     "a directory containing ward's state root"},
+    /* /etc: is or contains; inside: directories, and files not allowed by name */
+    {"/etc", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/etc", "/etc"},
+    {"/etc/", "/etc", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/etc", "/etc/"},
+    {"/srv/etc-alias", NULL, S_IFDIR, 0, 0, "/etc", 0, NULL, false, "mount:/srv/etc-alias",
+     "a bind-mount alias of /etc (another path, the same directory)"},
+    {"/etc/ssl", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/etc/ssl",
+     "a directory inside /etc"},
+    {"/etc/kubernetes/pki", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/etc/kubernetes/pki",
+     "a directory two levels inside /etc"},
+    {"/etc/shadow", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, "mount:/etc/shadow",
+     "the file /etc/shadow"},
+    {"/etc/sudoers", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, "mount:/etc/sudoers",
+     "the file /etc/sudoers"},
+    {"/etc/ssh/sshd_config", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false,
+     "mount:/etc/ssh/sshd_config", "a file two levels inside /etc"},
+    {"/srv/etc-alias/hosts", NULL, S_IFREG, 0, 0, "/etc/hosts", 0, NULL, false,
+     "mount:/srv/etc-alias/hosts", "/etc/hosts through an alias of /etc (not its name)"},
+    {"/etc/hosts", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, NULL, "the file /etc/hosts"},
+    {"/etc/resolv.conf", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, NULL,
+     "the file /etc/resolv.conf"},
+    {"/etc/hostname", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, NULL, "the file /etc/hostname"},
+    {"/srv/hosts-link", "/etc/hosts", S_IFREG, 0, 0, NULL, 0, NULL, false, NULL,
+     "a symlink to /etc/hosts"},
+    {"/etcetera", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
+     "/etcetera (only a prefix of /etc)"},
+    /* /dev: is or contains; inside: directories */
+    {"/dev", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/dev", "/dev"},
+    {"/dev/shm", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/dev/shm",
+     "a directory inside /dev"},
+    {"/dev/dri", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/dev/dri",
+     "another directory inside /dev"},
+    {"/dev/shm/data", NULL, S_IFREG, 0, 0, NULL, TMPFS_MAGIC, NULL, false, NULL,
+     "a regular file inside /dev"},
+    {"/devel", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL, "/devel (only a prefix of /dev)"},
+    /* Engines' state: is or contains; their volumes inside are allowed */
+    {"/var/lib/docker", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/var/lib/docker",
      "/var/lib/docker"},
-    {"/var/lib/containerd", "/var/lib/containerd", S_IFDIR, 0, 0, 0, "mount:/var/lib/containerd",
+    {"/var/lib/containerd", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/var/lib/containerd",
      "/var/lib/containerd"},
-    {"/var/lib/containers", "/var/lib/containers", S_IFDIR, 0, 0, 0, "mount:/var/lib/containers",
+    {"/var/lib/containers", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/var/lib/containers",
      "/var/lib/containers"},
-    {"/var/lib/kubelet", "/var/lib/kubelet", S_IFDIR, 0, 0, 0, "mount:/var/lib/kubelet",
+    {"/var/lib/kubelet", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/var/lib/kubelet",
      "/var/lib/kubelet"},
-    {"/var/lib/docker/volumes/data/_data", "/var/lib/docker/volumes/data/_data", S_IFDIR, 0, 0, 0,
-     NULL, "a docker volume below /var/lib/docker"},
-    {"/var/lib/containers/storage/volumes/v/_data", "/var/lib/containers/storage/volumes/v/_data",
-     S_IFDIR, 0, 0, 0, NULL, "a podman volume below /var/lib/containers"},
-    {"/var/lib/kubelet/pods/0f1e/volumes/kubernetes.io~empty-dir/cache",
-     "/var/lib/kubelet/pods/0f1e/volumes/kubernetes.io~empty-dir/cache", S_IFDIR, 0, 0, 0, NULL,
-     "a kubelet emptyDir below /var/lib/kubelet"},
-    {"/var/lib/data", "/var/lib/data", S_IFDIR, 0, 0, 0, NULL, "/var/lib/data"},
-    {"/srv/www", "/srv/www", S_IFDIR, 0, 0, 0, NULL, "/srv/www"},
-    {"/home/alice/project", "/home/alice/project", S_IFDIR, 0, 0, 0, NULL, "a home directory"},
-    {"/etcetera", "/etcetera", S_IFDIR, 0, 0, 0, NULL, "/etcetera (only a prefix of /etc)"},
-    {"/devel", "/devel", S_IFDIR, 0, 0, 0, NULL, "/devel (only a prefix of /dev)"},
-    {"/system", "/system", S_IFDIR, 0, 0, 0, NULL, "/system (only a prefix of /sys)"},
-    {"/var/lib/docker-data", "/var/lib/docker-data", S_IFDIR, 0, 0, 0, NULL,
+    {"/run/containerd", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false,
+     "mount:/run/containerd", "/run/containerd"},
+    {"/var/lib", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/var/lib",
+     "/var/lib (contains /var/lib/docker)"},
+    {"/var", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/var",
+     "/var (contains /var/lib/kubelet)"},
+    {"/var/lib/docker/volumes/data/_data", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
+     "a docker volume inside /var/lib/docker"},
+    {"/var/lib/docker/containers/abc/hosts", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, NULL,
+     "the hosts file docker writes for a container"},
+    {"/var/lib/containers/storage/volumes/v/_data", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
+     "a podman volume inside /var/lib/containers"},
+    {"/var/lib/kubelet/pods/0f1e/volumes/kubernetes.io~empty-dir/cache", NULL, S_IFDIR, 0, 0, NULL,
+     0, NULL, false, NULL, "a kubelet emptyDir inside /var/lib/kubelet"},
+    {"/run/containerd/io.containerd.grpc.v1.cri/sandboxes/abc/shm", NULL, S_IFDIR, 0, 0, NULL,
+     TMPFS_MAGIC, NULL, false, NULL, "a pod's shm inside /run/containerd"},
+    {"/var/lib/docker-data", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
      "/var/lib/docker-data (only a prefix of /var/lib/docker)"},
-    /* Engine sockets. */
-    {"/run/docker.sock", "/run/docker.sock", S_IFSOCK, 0, 0, DOCKER_INO, "mount:/run/docker.sock",
-     "/run/docker.sock"},
-    {"/srv/api.sock", "/srv/api.sock", S_IFSOCK, 0, 0, DOCKER_INO, "mount:/srv/api.sock",
-     "docker's socket under another name (same inode)"},
-    {"/tmp/x/c.sock", "/tmp/x/c.sock", S_IFSOCK, 0, 0, CONTAINERD_INO, "mount:/tmp/x/c.sock",
-     "containerd's socket under another name (same inode)"},
-    {"/home/alice/.docker/run/docker.sock", "/home/alice/.docker/run/docker.sock", S_IFSOCK, 0, 0,
-     0, "mount:/home/alice/.docker/run/docker.sock", "a socket named docker.sock"},
-    {"/srv/e/containerd.sock", "/srv/e/containerd.sock", S_IFSOCK, 0, 0, 0,
+    /* Plain data */
+    {"/var/lib/data", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL, "/var/lib/data"},
+    {"/srv/www", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL, "/srv/www"},
+    {"/home/alice/project", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL, "a home directory"},
+    {"/system", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL, "/system (only a prefix of /sys)"},
+    {"/srv/ward-state-old", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
+     "/srv/ward-state-old (only a prefix of ward's state root)"},
+    /* Engine sockets: by identity, by name, in the tree */
+    {"/run/docker.sock", NULL, S_IFSOCK, 0, 0, NULL, TMPFS_MAGIC, NULL, false,
+     "mount:/run/docker.sock", "/run/docker.sock"},
+    {"/var/run/docker.sock", "/run/docker.sock", S_IFSOCK, 0, 0, NULL, TMPFS_MAGIC, NULL, false,
+     "mount:/run/docker.sock", "/var/run/docker.sock"},
+    {"/srv/api.sock", NULL, S_IFSOCK, 0, 0, "/run/docker.sock", 0, NULL, false,
+     "mount:/srv/api.sock", "docker's socket under another name (same inode)"},
+    {"/srv/c.sock", NULL, S_IFSOCK, 0, 0, "/run/containerd/containerd.sock", 0, NULL, false,
+     "mount:/srv/c.sock", "containerd's socket under another name (same inode)"},
+    {"/run/podman", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, "mount:/run/podman",
+     "/run/podman (contains podman.sock)"},
+    {"/home/alice/.docker/run/docker.sock", NULL, S_IFSOCK, 0, 0, NULL, 0, NULL, false,
+     "mount:/home/alice/.docker/run/docker.sock", "a socket named docker.sock"},
+    {"/srv/e/containerd.sock", NULL, S_IFSOCK, 0, 0, NULL, 0, NULL, false,
      "mount:/srv/e/containerd.sock", "a socket named containerd.sock"},
-    {"/run/user/1000/podman/podman.sock", "/run/user/1000/podman/podman.sock", S_IFSOCK, 0, 0, 0,
+    {"/run/user/1000/podman/podman.sock", NULL, S_IFSOCK, 0, 0, NULL, TMPFS_MAGIC, NULL, false,
      "mount:/run/user/1000/podman/podman.sock", "a socket named podman.sock"},
-    {"/srv/e/crio.sock", "/srv/e/crio.sock", S_IFSOCK, 0, 0, 0, "mount:/srv/e/crio.sock",
+    {"/srv/e/crio.sock", NULL, S_IFSOCK, 0, 0, NULL, 0, NULL, false, "mount:/srv/e/crio.sock",
      "a socket named crio.sock"},
-    {"/srv/e/dockershim.sock", "/srv/e/dockershim.sock", S_IFSOCK, 0, 0, 0,
+    {"/srv/e/dockershim.sock", NULL, S_IFSOCK, 0, 0, NULL, 0, NULL, false,
      "mount:/srv/e/dockershim.sock", "a socket named dockershim.sock"},
-    {"/srv/app.sock", "/srv/app.sock", S_IFSOCK, 0, 0, 0, NULL,
+    {"/srv/sock-link", "/srv/e/docker.sock", S_IFSOCK, 0, 0, NULL, 0, NULL, false,
+     "mount:/srv/e/docker.sock", "a symlink to a socket named docker.sock"},
+    {"/srv/app.sock", NULL, S_IFSOCK, 0, 0, NULL, 0, NULL, false, NULL,
      "another socket (other inode, other name)"},
-    {"/srv/docker.sock", "/srv/docker.sock", S_IFREG, 0, 0, 0, NULL,
+    {"/srv/docker.sock", NULL, S_IFREG, 0, 0, NULL, 0, NULL, false, NULL,
      "a regular file named docker.sock"},
-    {"/run", "/run", S_IFDIR, 0, 0, 0, "mount:/run", "/run (contains /run/docker.sock)"},
-    {"/run/containerd", "/run/containerd", S_IFDIR, 0, 0, 0, "mount:/run/containerd",
-     "/run/containerd (contains containerd.sock)"},
-    {"/run/user/1000", "/run/user/1000", S_IFDIR, 0, 0, 0, NULL,
-     "/run/user/1000 (no engine socket in it)"},
-    /* Device nodes. */
-    {"/dev/mem", "/dev/mem", S_IFCHR, 1, 1, 0, "device.mem", "the node /dev/mem"},
-    {"/dev/kmem", "/dev/kmem", S_IFCHR, 1, 2, 0, "device.kmem", "the node /dev/kmem"},
-    {"/dev/port", "/dev/port", S_IFCHR, 1, 4, 0, "device.port", "the node /dev/port"},
-    {"/dev/kvm", "/dev/kvm", S_IFCHR, 10, 232, 0, "device.kvm", "the node /dev/kvm"},
-    {"/dev/fuse", "/dev/fuse", S_IFCHR, 10, 229, 0, "device.fuse", "the node /dev/fuse"},
-    {"/dev/net/tun", "/dev/net/tun", S_IFCHR, 10, 200, 0, "device.tun", "the node /dev/net/tun"},
-    {"/dev/sda1", "/dev/sda1", S_IFBLK, 8, 1, 0, "device.block", "the block node /dev/sda1"},
-    {"/srv/nodes/m", "/srv/nodes/m", S_IFCHR, 1, 1, 0, "device.mem",
+    {"/srv/e", NULL, S_IFDIR, 0, 0, NULL, 0, "/x/containerd.sock", false, "mount:/srv/e",
+     "a directory with a socket named containerd.sock two levels down"},
+    {"/home/alice", NULL, S_IFDIR, 0, 0, NULL, 0, "/.docker/run/docker.sock", false,
+     "mount:/home/alice", "a home directory holding a docker.sock"},
+    {"/srv/big", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, true, "mount:/srv/big",
+     "a directory too large to search for sockets"},
+    /* Filesystems: storage only */
+    {"/mnt/p", NULL, S_IFDIR, 0, 0, NULL, PROC_SUPER_MAGIC, NULL, false, "mount:/mnt/p",
+     "a procfs mounted elsewhere"},
+    {"/mnt/p/sysrq-trigger", NULL, S_IFREG, 0, 0, NULL, PROC_SUPER_MAGIC, NULL, false,
+     "mount:/mnt/p/sysrq-trigger", "a file of a procfs mounted elsewhere"},
+    {"/mnt/s", NULL, S_IFDIR, 0, 0, NULL, SYSFS_MAGIC, NULL, false, "mount:/mnt/s",
+     "a sysfs mounted elsewhere"},
+    {"/mnt/cg", NULL, S_IFDIR, 0, 0, NULL, CGROUP2_SUPER_MAGIC, NULL, false, "mount:/mnt/cg",
+     "a cgroup2 mounted elsewhere"},
+    {"/mnt/cg1", NULL, S_IFDIR, 0, 0, NULL, CGROUP_SUPER_MAGIC, NULL, false, "mount:/mnt/cg1",
+     "a cgroup v1 hierarchy mounted elsewhere"},
+    {"/mnt/dbg", NULL, S_IFDIR, 0, 0, NULL, DEBUGFS_MAGIC, NULL, false, "mount:/mnt/dbg",
+     "a debugfs mounted elsewhere"},
+    {"/mnt/trace", NULL, S_IFDIR, 0, 0, NULL, TRACEFS_MAGIC, NULL, false, "mount:/mnt/trace",
+     "a tracefs"},
+    {"/mnt/sec", NULL, S_IFDIR, 0, 0, NULL, SECURITYFS_MAGIC, NULL, false, "mount:/mnt/sec",
+     "a securityfs"},
+    {"/mnt/bpf", NULL, S_IFDIR, 0, 0, NULL, BPF_FS_MAGIC, NULL, false, "mount:/mnt/bpf",
+     "a bpf filesystem"},
+    {"/mnt/ns", NULL, S_IFREG, 0, 0, NULL, NSFS_MAGIC, NULL, false, "mount:/mnt/ns",
+     "a namespace file (nsfs)"},
+    {"/srv/ext4", NULL, S_IFDIR, 0, 0, NULL, EXT4_SUPER_MAGIC, NULL, false, NULL, "on ext4"},
+    {"/srv/tmp", NULL, S_IFDIR, 0, 0, NULL, TMPFS_MAGIC, NULL, false, NULL, "on tmpfs"},
+    {"/srv/xfs", NULL, S_IFDIR, 0, 0, NULL, XFS_SUPER_MAGIC, NULL, false, NULL, "on xfs"},
+    {"/srv/9p", NULL, S_IFDIR, 0, 0, NULL, V9FS_MAGIC, NULL, false, NULL, "on 9p"},
+    {"/srv/btrfs", NULL, S_IFDIR, 0, 0, NULL, BTRFS_SUPER_MAGIC, NULL, false, NULL, "on btrfs"},
+    /* Device nodes: the device rules (on devtmpfs) */
+    {"/dev/mem", NULL, S_IFCHR, 1, 1, NULL, TMPFS_MAGIC, NULL, false, "device.mem",
+     "the node /dev/mem"},
+    {"/dev/kmem", NULL, S_IFCHR, 1, 2, NULL, TMPFS_MAGIC, NULL, false, "device.kmem",
+     "the node /dev/kmem"},
+    {"/dev/port", NULL, S_IFCHR, 1, 4, NULL, TMPFS_MAGIC, NULL, false, "device.port",
+     "the node /dev/port"},
+    {"/dev/kvm", NULL, S_IFCHR, 10, 232, NULL, TMPFS_MAGIC, NULL, false, "device.kvm",
+     "the node /dev/kvm"},
+    {"/dev/fuse", NULL, S_IFCHR, 10, 229, NULL, TMPFS_MAGIC, NULL, false, "device.fuse",
+     "the node /dev/fuse"},
+    {"/dev/net/tun", NULL, S_IFCHR, 10, 200, NULL, TMPFS_MAGIC, NULL, false, "device.tun",
+     "the node /dev/net/tun"},
+    {"/dev/vhost-net", NULL, S_IFCHR, 10, 238, NULL, TMPFS_MAGIC, NULL, false, "device.vhost-net",
+     "the node /dev/vhost-net"},
+    {"/dev/vhost-vsock", NULL, S_IFCHR, 10, 241, NULL, TMPFS_MAGIC, NULL, false,
+     "device.vhost-vsock", "the node /dev/vhost-vsock"},
+    {"/dev/userfaultfd", NULL, S_IFCHR, 10, 257, NULL, TMPFS_MAGIC, NULL, false, "device.c10:257",
+     "the node /dev/userfaultfd (c 10:257, numbered at boot)"},
+    {"/srv/nodes/uffd", NULL, S_IFCHR, 10, 125, NULL, 0, NULL, false, "device.c10:125",
+     "a misc node made elsewhere (c 10:125)"},
+    {"/dev/sda1", NULL, S_IFBLK, 8, 1, NULL, TMPFS_MAGIC, NULL, false, "device.block",
+     "the block node /dev/sda1"},
+    {"/srv/nodes/m", NULL, S_IFCHR, 1, 1, NULL, 0, NULL, false, "device.mem",
      "a node of mem made elsewhere"},
-    {"/srv/nodes/disk", "/srv/nodes/disk", S_IFBLK, 259, 0, 0, "device.block",
+    {"/srv/nodes/disk", NULL, S_IFBLK, 259, 0, NULL, 0, NULL, false, "device.block",
      "a block node made elsewhere"},
-    {"/dev/null", "/dev/null", S_IFCHR, 1, 3, 0, NULL, "the node /dev/null"},
-    {"/dev/urandom", "/dev/urandom", S_IFCHR, 1, 9, 0, NULL, "the node /dev/urandom"},
-    {"/dev/tty", "/dev/tty", S_IFCHR, 5, 0, 0, NULL, "the node /dev/tty"},
+    {"/dev/null", NULL, S_IFCHR, 1, 3, NULL, TMPFS_MAGIC, NULL, false, NULL, "the node /dev/null"},
+    {"/dev/urandom", NULL, S_IFCHR, 1, 9, NULL, TMPFS_MAGIC, NULL, false, NULL,
+     "the node /dev/urandom"},
+    {"/dev/tty", NULL, S_IFCHR, 5, 0, NULL, TMPFS_MAGIC, NULL, false, NULL, "the node /dev/tty"},
 };
 
-static void fake_bind(struct fake *f, size_t i, const struct bind_case *b)
+static void fake_bind(struct host_path *p, const struct bind_case *b)
 {
-	fake_path(&f->mounts[i], b->real, b->type, makedev(b->maj, b->min));
-	if (b->sock_ino) {
-		f->mounts[i].st.st_dev = SOCK_DEV;
-		f->mounts[i].st.st_ino = b->sock_ino;
+	fake_path(p, b->real ? b->real : b->source, b->type, makedev(b->maj, b->min));
+	if (b->as)
+		fake_relate(p, b->as);
+	if (b->fs)
+		p->fs_type = b->fs;
+	if (b->socket)
+		snprintf(p->socket, sizeof(p->socket), "%s", b->socket);
+	p->scan_incomplete = b->incomplete;
+}
+
+static const struct bind_case *bind_case_of(const char *source)
+{
+	for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]); i++)
+		if (strcmp(binds[i].source, source) == 0)
+			return &binds[i];
+	abort();
+}
+
+/* The refusal of field, with no opt-out at all; the reason names written. */
+static void expect_refusal_no_optout(const char *what, const struct spec *s, const char *cli,
+                                     struct fake *f, const char *field, const char *written)
+{
+	char pol[512];
+	struct run r;
+	const struct finding *fd;
+
+	run(&r, s, NULL, cli, f);
+	fd = find(&r.x, FIND_REFUSE, field, NULL);
+	if (!ok(r.rc == 0 && r.x.n_refused == 1 && fd && fd->optout[0] == '\0' &&
+	            strstr(fd->why, written),
+	        "refused: %s (%s, no opt-out)", what, field))
+		dump(&r.x);
+	run_free(&r);
+	/* Not even an opt-out naming the path as written. */
+	if (written[0] == '/') {
+		snprintf(pol, sizeof(pol), "{\"allowAlways\":[\"mount:%s\"]}", written);
+		run(&r, s, pol, cli, f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 1 && find(&r.x, FIND_REFUSE, field, NULL),
+		        "%s: \"mount:%s\" does not lift it", what, written))
+			dump(&r.x);
+		run_free(&r);
+	}
+}
+
+/* Each kind of sensitive path (ward-policy(7), issue #12) against each
+ * relation, alone: which ones the kind refuses. */
+static void test_kinds(void)
+{
+	enum { IS_DIR, CONTAINS_DIR, INSIDE_DIR, INSIDE_FILE, IS_SOCK, NREL };
+	static const unsigned rel_bit[NREL] = {REL_IS, REL_CONTAINS, REL_INSIDE, REL_INSIDE,
+	                                       REL_IS};
+	static const mode_t rel_type[NREL] = {S_IFDIR, S_IFDIR, S_IFDIR, S_IFREG, S_IFSOCK};
+	static const char *const rel_name[NREL] = {"is it", "contains it", "a directory inside it",
+	                                           "a file (not /etc/hosts...) inside it",
+	                                           "a socket that is it"};
+	/* 1: refused, 0: allowed, -1: cannot happen */
+	static const struct {
+		const char *sens;
+		int refused[NREL];
+	} kinds[] = {
+	    {"/", {1, 0, 0, 0, -1}},                  /* root: is */
+	    {"/usr", {1, 1, 0, 0, -1}},               /* system: is, contains */
+	    {"/run", {1, 1, 0, 0, -1}},               /* system */
+	    {"/opt/ward/bin", {1, 1, 0, 0, -1}},      /* system: ward's binary's directory */
+	    {"/proc", {1, 1, 1, 1, -1}},              /* tree: is, contains, inside */
+	    {"/root", {1, 1, 1, 1, -1}},              /* tree */
+	    {"/srv/ward-state", {1, 1, 1, 1, -1}},    /* tree: ward's state root */
+	    {"/run/ward", {1, 1, 1, 1, -1}},          /* tree */
+	    {"/etc", {1, 1, 1, 1, -1}},               /* etc: inside, dirs and unlisted files */
+	    {"/dev", {1, 1, 1, 0, -1}},               /* dev: inside, dirs */
+	    {"/var/lib/docker", {1, 1, 0, 0, -1}},    /* engine: is, contains */
+	    {"/run/containerd", {1, 1, 0, 0, -1}},    /* engine */
+	    {"/run/docker.sock", {-1, 1, -1, -1, 1}}, /* socket: is, contains */
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t k = 0;
+
+		while (k < N_FAKE_SENS && strcmp(fake_sens[k].path, kinds[i].sens) != 0)
+			k++;
+		if (k == N_FAKE_SENS)
+			abort();
+		for (int r = 0; r < NREL; r++) {
+			char *m = bind_json("/srv/x"), what[192];
+			struct spec s = {.mounts = m};
+
+			if (kinds[i].refused[r] < 0) {
+				free(m);
+				continue;
+			}
+			fake_init(&f);
+			fake_path(&f.mounts[0], "/srv/x", rel_type[r], 0);
+			memset(f.mounts[0].rel, 0, sizeof(f.mounts[0].rel));
+			f.mounts[0].rel[k] = rel_bit[r];
+			snprintf(what, sizeof(what), "bind source /srv/x that (by identity) %s: %s",
+			         rel_name[r], kinds[i].sens);
+			if (kinds[i].refused[r])
+				expect_refusal(what, &s, NULL, NULL, &f, ".mounts[0].source",
+				               "mount:/srv/x");
+			else
+				expect_allowed(what, &s, NULL, NULL, &f);
+			/* The same for root.path (a directory). */
+			if (rel_type[r] == S_IFDIR) {
+				fake_init(&f);
+				fake_path(&f.h.root, "/srv/x", S_IFDIR, 0);
+				memset(f.h.root.rel, 0, sizeof(f.h.root.rel));
+				f.h.root.rel[k] = rel_bit[r];
+				snprintf(what, sizeof(what), "root.path /srv/x that %s: %s",
+				         rel_name[r], kinds[i].sens);
+				if (kinds[i].refused[r])
+					expect_refusal(what, &(struct spec){.ns = NULL}, NULL, NULL,
+					               &f, ".root.path", "mount:/srv/x");
+				else
+					expect_allowed(what, &(struct spec){.ns = NULL}, NULL, NULL,
+					               &f);
+			}
+			free(m);
+		}
 	}
 }
 
@@ -909,43 +1401,165 @@ static void test_binds(void)
 		struct spec s = {.mounts = m};
 
 		fake_init(&f);
-		fake_bind(&f, 0, b);
+		fake_bind(&f.mounts[0], b);
 		snprintf(what, sizeof(what), "bind source %s: %s", b->source, b->what);
-		if (b->optout)
+		if (b->optout) {
 			expect_refusal(what, &s, NULL, NULL, &f, ".mounts[0].source", b->optout);
-		else
+			expect_refusal(what, &s, NULL, "strict", &f, ".mounts[0].source",
+			               b->optout);
+		} else {
 			expect_allowed(what, &s, NULL, NULL, &f);
+			expect_allowed(what, &s, NULL, "strict", &f);
+		}
 		free(m);
 	}
 
 	/* The opt-outs, for one of each kind. */
 	{
 		static const char *const some[] = {"/",
+		                                   "/var/..",
 		                                   "/etc",
+		                                   "/srv/etc-alias",
+		                                   "/etc/shadow",
 		                                   "/var/lib",
+		                                   "/usr",
+		                                   "/var/run",
 		                                   "/sys/fs/cgroup",
+		                                   "/srv/ward-state/c1",
 		                                   "/srv/api.sock",
-		                                   "/run",
+		                                   "/run/podman",
 		                                   "/home/alice/.docker/run/docker.sock",
+		                                   "/srv/e",
+		                                   "/srv/big",
+		                                   "/mnt/p",
+		                                   "/mnt/dbg",
+		                                   "/dev/shm",
 		                                   "/dev/mem",
 		                                   "/srv/nodes/disk"};
 
 		for (size_t k = 0; k < sizeof(some) / sizeof(some[0]); k++) {
-			const struct bind_case *b = NULL;
-			char *m, what[192];
-			struct spec s;
+			const struct bind_case *b = bind_case_of(some[k]);
+			char *m = bind_json(b->source), what[192];
+			struct spec s = {.mounts = m};
 
-			for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]) && !b; i++)
-				if (strcmp(binds[i].source, some[k]) == 0)
-					b = &binds[i];
-			if (!b || !b->optout)
+			if (!b->optout)
 				abort();
-			m = bind_json(b->source);
-			s = (struct spec){.mounts = m};
 			fake_init(&f);
-			fake_bind(&f, 0, b);
+			fake_bind(&f.mounts[0], b);
 			snprintf(what, sizeof(what), "bind source %s", b->source);
 			expect_optout(what, &s, NULL, NULL, &f, ".mounts[0].source", b->optout);
+			free(m);
+		}
+	}
+
+	/* The opt-out may name the path as written or as resolved; the refusal
+	 * names the resolved one. */
+	{
+		char *m = bind_json("/srv/etc-link");
+		struct spec s = {.mounts = m};
+		struct spec sa = s;
+		struct run r;
+
+		fake_init(&f);
+		fake_path(&f.mounts[0], "/etc", S_IFDIR, 0);
+		expect_refusal("bind source /srv/etc-link, a symlink to /etc", &s, NULL, NULL, &f,
+		               ".mounts[0].source", "mount:/etc");
+		sa.ann = "\"org.ward.allow.mount:/etc\":\"true\"";
+		run(&r, &sa, "{\"allow\":[\"mount:/etc\"]}", NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0,
+		   "mount:/etc (the resolved path) lifts the refusal of /srv/etc-link");
+		run_free(&r);
+		sa.ann = "\"org.ward.allow.mount:/srv/etc-link\":\"true\"";
+		run(&r, &sa, "{\"allow\":[\"mount:/srv/etc-link\"]}", NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0,
+		   "mount:/srv/etc-link (the path as written) lifts it too");
+		run_free(&r);
+		run(&r, &s, "{\"allowAlways\":[\"mount:/srv\"]}", NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 1,
+		   "mount:/srv (a parent of the path as written) does not lift it");
+		run_free(&r);
+		free(m);
+	}
+
+	/* A relative source (it starts at the bundle): only the resolved path
+	 * is an opt-out (the policy file takes absolute ones only). */
+	{
+		char *m = bind_json("hostetc");
+		struct spec s = {.mounts = m};
+		struct run r;
+
+		fake_init(&f);
+		fake_path(&f.mounts[0], "/etc", S_IFDIR, 0);
+		expect_refusal("relative bind source hostetc resolving to /etc", &s, NULL, NULL, &f,
+		               ".mounts[0].source", "mount:/etc");
+		expect_optout("relative bind source hostetc resolving to /etc", &s, NULL, NULL, &f,
+		              ".mounts[0].source", "mount:/etc");
+		r.pol = pol_new("{\"allowAlways\":[\"mount:hostetc\"]}");
+		ok(r.pol == NULL, "a policy file cannot name the relative mount:hostetc");
+		policy_free(r.pol);
+		fake_init(&f);
+		fake_path(&f.mounts[0], "/srv/bundle/hostdata", S_IFDIR, 0);
+		expect_allowed("relative bind source resolving to the bundle's own data", &s, NULL,
+		               NULL, &f);
+		free(m);
+	}
+
+	/* What cannot be opened: a missing source is create's error (it fails
+	 * there, with no fd to mount); anything else is refused, with no
+	 * opt-out. */
+	{
+		static const struct {
+			const char *source;
+			int err;
+			const char *what;
+		} un[] = {
+		    {"/proc/1/root/etc", ELOOP, "a magic link (/proc/<pid>/root/...)"},
+		    {"/srv/moved", ESTALE, "a path that cannot be placed (moved while checked)"},
+		    {"/srv/private/x", EACCES, "a path ward may not open"},
+		};
+
+		for (size_t i = 0; i < sizeof(un) / sizeof(un[0]); i++) {
+			char *m = bind_json(un[i].source), what[192];
+			struct spec s = {.mounts = m};
+
+			snprintf(what, sizeof(what), "bind source %s: %s", un[i].source,
+			         un[i].what);
+			fake_init(&f);
+			fake_unresolved(&f.mounts[0], un[i].err);
+			expect_refusal_no_optout(what, &s, NULL, &f, ".mounts[0].source",
+			                         un[i].source);
+			expect_refusal_no_optout(what, &s, "strict", &f, ".mounts[0].source",
+			                         un[i].source);
+			free(m);
+		}
+		{
+			char *m = bind_json("/srv/missing");
+			struct spec s = {.mounts = m};
+
+			fake_init(&f);
+			fake_unresolved(&f.mounts[0], ENOENT);
+			expect_allowed("bind source /srv/missing: does not exist (create's error)",
+			               &s, NULL, NULL, &f);
+			expect_allowed("... strict", &s, NULL, "strict", &f);
+			free(m);
+		}
+		/* ESTALE with the path read back before it could not be placed:
+		 * mount:<that path> does not lift it either. */
+		{
+			char *m = bind_json("/srv/moved");
+			struct spec s = {.mounts = m};
+			struct run r;
+
+			fake_init(&f);
+			fake_path(&f.mounts[0], "/srv/moved-to", S_IFDIR, 0);
+			f.mounts[0].resolved = false;
+			f.mounts[0].err = ESTALE;
+			run(&r, &s, "{\"allowAlways\":[\"mount:/srv/moved-to\"]}", NULL, &f);
+			if (!ok(r.rc == 0 && r.x.n_refused == 1 &&
+			            refused_as(&r.x, ".mounts[0].source", ""),
+			        "ESTALE: mount:<path read back> does not lift it"))
+				dump(&r.x);
+			run_free(&r);
 			free(m);
 		}
 	}
@@ -968,89 +1582,63 @@ static void test_binds(void)
 		               "mount:/etc/pki");
 	}
 
-	/* A symlink on the host: refused as what it resolves to; the opt-out
-	 * may name either. */
+	/* root.path: the same rules. */
 	{
-		char *m = bind_json("/srv/etc-link");
-		struct spec s = {.mounts = m};
-		struct spec sa = s;
-		struct run r;
-		const struct finding *fd;
-
-		fake_init(&f);
-		fake_path(&f.mounts[0], "/etc", S_IFDIR, 0);
-		run(&r, &s, NULL, NULL, &f);
-		fd = find(&r.x, FIND_REFUSE, ".mounts[0].source", NULL);
-		if (!ok(r.rc == 0 && r.x.n_refused == 1 && fd &&
-		            (strcmp(fd->optout, "mount:/srv/etc-link") == 0 ||
-		             strcmp(fd->optout, "mount:/etc") == 0),
-		        "refused: bind source /srv/etc-link, a symlink to /etc (opt-out %s)",
-		        fd ? fd->optout : "-"))
-			dump(&r.x);
-		run_free(&r);
-		sa.ann = "\"org.ward.allow.mount:/etc\":\"true\"";
-		run(&r, &sa, "{\"allow\":[\"mount:/etc\"]}", NULL, &f);
-		ok(r.rc == 0 && r.x.n_refused == 0,
-		   "mount:/etc (the resolved path) lifts the refusal of /srv/etc-link");
-		run_free(&r);
-		sa.ann = "\"org.ward.allow.mount:/srv/etc-link\":\"true\"";
-		run(&r, &sa, "{\"allow\":[\"mount:/srv/etc-link\"]}", NULL, &f);
-		ok(r.rc == 0 && r.x.n_refused == 0,
-		   "mount:/srv/etc-link (the path as given) lifts it too");
-		run_free(&r);
-		free(m);
-	}
-
-	/* Bug: a relative bind source (relative to the bundle, as the
-	 * runtime-spec allows) that resolves to a refused host path is refused
-	 * with the opt-out "mount:<relative path>", which the policy file
-	 * rejects ("a mount opt-out names an absolute host path"). */
-	{
-		char *m = bind_json("hostetc");
-		struct spec s = {.mounts = m};
-		struct run r;
-		const struct finding *fd;
-
-		fake_init(&f);
-		fake_path(&f.mounts[0], "/etc", S_IFDIR, 0);
-		run(&r, &s, NULL, NULL, &f);
-		fd = find(&r.x, FIND_REFUSE, ".mounts[0].source", NULL);
-		ok(r.rc == 0 && r.x.n_refused == 1 && fd && strncmp(fd->optout, "mount:", 6) == 0,
-		   "refused: relative bind source resolving to /etc");
-		known_bug(fd && fd->optout[6] == '/',
-		          "a relative bind source's refusal names the opt-out \"mount:hostetc\", "
-		          "which no policy file can allow (mount opt-outs are absolute)");
-		run_free(&r);
-		free(m);
-	}
-
-	/* issue #12 changes this to a refusal: today a bind source that does
-	 * not resolve on the host is left to fail (or not) at mount time. */
-	{
-		char *m = bind_json("/etc");
-		struct spec s = {.mounts = m};
-
-		fake_init(&f);
-		f.mounts[0].resolved = false;
-		expect_allowed("an unresolved bind source (/etc, resolved=false) is not refused "
-		               "today",
-		               &s, NULL, NULL, &f);
-		free(m);
-	}
-
-	/* root.path */
-	{
+		static const struct bind_case roots[] = {
+		    {"/", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/", "the host's /"},
+		    {"/etc", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/etc", "/etc"},
+		    {"/usr", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/usr", "/usr"},
+		    {"/srv/root-link", "/", S_IFDIR, 0, 0, NULL, 0, NULL, false, "mount:/",
+		     "a symlink to /"},
+		    {"/mnt/hostroot", NULL, S_IFDIR, 0, 0, "/", 0, NULL, false,
+		     "mount:/mnt/hostroot", "a bind-mount alias of /"},
+		    {"/srv/ward-state/c1", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false,
+		     "mount:/srv/ward-state/c1", "a container's state directory"},
+		    {"/mnt/s", NULL, S_IFDIR, 0, 0, NULL, SYSFS_MAGIC, NULL, false, "mount:/mnt/s",
+		     "a sysfs"},
+		    {"/srv/c/rootfs", NULL, S_IFDIR, 0, 0, NULL, 0, "/run/docker.sock", false,
+		     "mount:/srv/c/rootfs", "a rootfs with a docker.sock in it"},
+		    {"/srv/c/huge", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, true, "mount:/srv/c/huge",
+		     "a rootfs too large to search"},
+		    {"/srv/bundle/rootfs", NULL, S_IFDIR, 0, 0, NULL, 0, NULL, false, NULL,
+		     "a bundle's rootfs"},
+		    {"/var/lib/containers/storage/overlay/abc/merged", NULL, S_IFDIR, 0, 0, NULL,
+		     OVERLAYFS_SUPER_MAGIC, NULL, false, NULL, "podman's rootfs"},
+		    {"/run/containerd/io.containerd.runtime.v2.task/k8s.io/abc/rootfs", NULL,
+		     S_IFDIR, 0, 0, NULL, OVERLAYFS_SUPER_MAGIC, NULL, false, NULL,
+		     "containerd's rootfs"},
+		};
 		struct spec s = {.ns = NULL};
 
+		for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+			char what[192];
+
+			fake_init(&f);
+			fake_bind(&f.h.root, &roots[i]);
+			snprintf(what, sizeof(what), "root.path %s: %s", roots[i].source,
+			         roots[i].what);
+			if (roots[i].optout) {
+				expect_refusal(what, &s, NULL, NULL, &f, ".root.path",
+				               roots[i].optout);
+				expect_refusal(what, &s, NULL, "strict", &f, ".root.path",
+				               roots[i].optout);
+			} else {
+				expect_allowed(what, &s, NULL, NULL, &f);
+				expect_allowed(what, &s, NULL, "strict", &f);
+			}
+		}
 		fake_init(&f);
 		fake_path(&f.h.root, "/", S_IFDIR, 0);
-		expect_refusal("root.path resolving to the host's /", &s, NULL, NULL, &f,
-		               ".root.path", "mount:/");
 		expect_optout("root.path resolving to the host's /", &s, NULL, NULL, &f,
 		              ".root.path", "mount:/");
 		fake_init(&f);
-		fake_path(&f.h.root, "/var/lib/ward/bundles/c1/rootfs", S_IFDIR, 0);
-		expect_allowed("root.path resolving to a bundle's rootfs", &s, NULL, NULL, &f);
+		fake_unresolved(&f.h.root, ELOOP);
+		expect_refusal_no_optout("root.path through a magic link", &s, NULL, &f,
+		                         ".root.path", "rootfs");
+		fake_init(&f);
+		fake_unresolved(&f.h.root, ENOENT);
+		expect_allowed("root.path that does not exist (create's error)", &s, NULL, NULL,
+		               &f);
 	}
 
 	/* Writable cgroup mounts: refused only on a host with v1 hierarchies. */
@@ -1095,6 +1683,314 @@ static void test_binds(void)
 		f.h.cgroup_v1 = false;
 		expect_allowed("a writable cgroup mount on a v2-only host", &rw, NULL, NULL, &f);
 		expect_allowed("a writable cgroup2 mount on a v2-only host", &rw2, NULL, NULL, &f);
+	}
+}
+
+/* A non-bind mount of type at dest; opts: elements of its options. */
+static char *fs_json(const char *dest, const char *type, const char *source, const char *opts)
+{
+	char *j;
+
+	if (asprintf(&j,
+	             "{\"destination\":\"%s\",\"type\":\"%s\",\"source\":\"%s\","
+	             "\"options\":[%s]}",
+	             dest, type, source, S(opts)) < 0)
+		abort();
+	return j;
+}
+
+/* Filesystem types: what a container needs; mount options that act on
+ * existing mounts; overlay layers; strict's idmapped binds. */
+static void test_mount_types(void)
+{
+	static const char *const profiles[] = {NULL, "strict"};
+	struct fake f;
+
+	/* Allowed types, where they belong. */
+	{
+		static const struct {
+			const char *dest, *type, *source, *opts;
+		} good[] = {
+		    {"/tmp", "tmpfs", "tmpfs", "\"nosuid\",\"size=64m\""},
+		    {"/proc", "proc", "proc", NULL},
+		    {"/sys", "sysfs", "sysfs", "\"ro\",\"nosuid\""},
+		    {"/dev/pts", "devpts", "devpts", "\"newinstance\",\"ptmxmode=0666\""},
+		    {"/dev/mqueue", "mqueue", "mqueue", NULL},
+		    {"/sys/fs/cgroup", "cgroup", "cgroup", "\"ro\""},
+		    {"/sys/fs/cgroup", "cgroup2", "cgroup2", "\"ro\""},
+		};
+
+		for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+			for (size_t p = 0; p < 2; p++) {
+				char *m = fs_json(good[i].dest, good[i].type, good[i].source,
+				                  good[i].opts),
+				     what[128];
+				struct spec s = {.mounts = m};
+
+				snprintf(what, sizeof(what), "%s at %s (%s)", good[i].type,
+				         good[i].dest, profiles[p] ? profiles[p] : "baseline");
+				fake_init(&f);
+				expect_allowed(what, &s, NULL, profiles[p], &f);
+				free(m);
+			}
+	}
+
+	/* Any other type: the host's disks, devices, kernel interfaces. */
+	{
+		static const struct {
+			const char *type, *source;
+		} bad[] = {
+		    {"ext4", "/dev/sda1"},
+		    {"xfs", "/dev/nvme0n1p2"},
+		    {"ramfs", "ramfs"},
+		    {"devtmpfs", "devtmpfs"},
+		    {"debugfs", "debugfs"},
+		    {"tracefs", "tracefs"},
+		    {"securityfs", "securityfs"},
+		    {"bpf", "bpf"},
+		    {"binfmt_misc", "binfmt_misc"},
+		    {"configfs", "configfs"},
+		    {"efivarfs", "efivarfs"},
+		    {"pstore", "pstore"},
+		    {"fusectl", "fusectl"},
+		    {"hugetlbfs", "hugetlbfs"},
+		    {"nfs", "srv:/export"},
+		    {"9p", "hostshare"},
+		    {"fuse.sshfs", "u@h:/"},
+		    {"TMPFS", "tmpfs"},
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char *m = fs_json("/mnt", bad[i].type, bad[i].source, NULL), what[128],
+			     opt[64];
+			struct spec s = {.mounts = m};
+
+			snprintf(opt, sizeof(opt), "mount-type.%s", bad[i].type);
+			for (size_t p = 0; p < 2; p++) {
+				snprintf(what, sizeof(what), "filesystem type %s at /mnt (%s)",
+				         bad[i].type, profiles[p] ? profiles[p] : "baseline");
+				fake_init(&f);
+				expect_refusal(what, &s, NULL, profiles[p], &f, ".mounts[0].type",
+				               opt);
+			}
+			if (strcmp(bad[i].type, "ext4") == 0 || strcmp(bad[i].type, "ramfs") == 0 ||
+			    strcmp(bad[i].type, "debugfs") == 0) {
+				snprintf(what, sizeof(what), "filesystem type %s", bad[i].type);
+				fake_init(&f);
+				expect_optout(what, &s, NULL, NULL, &f, ".mounts[0].type", opt);
+			}
+			free(m);
+		}
+	}
+
+	/* proc: only at /proc, only in a pid namespace of the container's own. */
+	{
+		char *at_mnt = fs_json("/mnt/proc", "proc", "proc", NULL),
+		     *at_proc = fs_json("/proc", "proc", "proc", NULL);
+		struct spec mnt = {.mounts = at_mnt},
+		            nopid = {.mounts = at_proc,
+		                     .ns = "{\"type\":\"ipc\"},{\"type\":\"uts\"},{\"type\":"
+		                           "\"mount\"},{\"type\":\"network\"}"},
+		            hostpid = {.mounts = at_proc,
+		                       .ns = "{\"type\":\"ipc\"},{\"type\":\"uts\"},{\"type\":"
+		                             "\"mount\"},{\"type\":\"network\"},{\"type\":\"pid\","
+		                             "\"path\":\"/proc/1/ns/pid\"}"},
+		            podpid = {.mounts = at_proc,
+		                      .ns = "{\"type\":\"ipc\"},{\"type\":\"uts\"},{\"type\":"
+		                            "\"mount\"},{\"type\":\"network\"},{\"type\":\"pid\","
+		                            "\"path\":\"/proc/4242/ns/pid\"}"};
+		struct run r;
+
+		for (size_t p = 0; p < 2; p++) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "a second proc at /mnt/proc (%s)",
+			         profiles[p] ? profiles[p] : "baseline");
+			fake_init(&f);
+			expect_refusal(what, &mnt, NULL, profiles[p], &f, ".mounts[0].type",
+			               "mount-type.proc");
+		}
+		fake_init(&f);
+		expect_optout("a second proc at /mnt/proc", &mnt, NULL, NULL, &f, ".mounts[0].type",
+		              "mount-type.proc");
+
+		fake_init(&f);
+		run(&r, &nopid, NULL, NULL, &f);
+		if (!ok(r.rc == 0 && refused_as(&r.x, ".mounts[0].type", "mount-type.proc") &&
+		            refused_as(&r.x, ".linux.namespaces", "host-pid"),
+		        "refused: proc without a pid namespace (mount-type.proc, and host-pid)"))
+			dump(&r.x);
+		run_free(&r);
+
+		fake_init(&f);
+		f.ns_host[4] = true;
+		run(&r, &hostpid, NULL, NULL, &f);
+		if (!ok(r.rc == 0 && refused_as(&r.x, ".mounts[0].type", "mount-type.proc") &&
+		            refused_as(&r.x, ".linux.namespaces[4].path", "host-pid"),
+		        "refused: proc in the host's pid namespace joined by path "
+		        "(mount-type.proc, and host-pid)"))
+			dump(&r.x);
+		run_free(&r);
+
+		fake_init(&f);
+		expect_allowed("proc at /proc in another container's pid namespace", &podpid, NULL,
+		               NULL, &f);
+		free(at_mnt);
+		free(at_proc);
+	}
+
+	/* remount, move, rmove act on the host's existing mounts: never. */
+	{
+		static const char *const acts[] = {"remount", "move", "rmove"};
+
+		for (size_t i = 0; i < 3; i++) {
+			char opts[64], *tm, *bm, what[128];
+
+			snprintf(opts, sizeof(opts), "\"%s\",\"size=1g\"", acts[i]);
+			tm = fs_json("/dev/shm", "tmpfs", "shm", opts);
+			snprintf(opts, sizeof(opts), "\"rbind\",\"%s\"", acts[i]);
+			bm = fs_json("/data", "bind", "/srv/data", opts);
+			for (size_t p = 0; p < 2; p++) {
+				const char *pn = profiles[p] ? profiles[p] : "baseline";
+
+				snprintf(what, sizeof(what), "\"%s\" on a tmpfs (%s)", acts[i], pn);
+				fake_init(&f);
+				expect_refusal_no_optout(what, &(struct spec){.mounts = tm},
+				                         profiles[p], &f, ".mounts[0].options",
+				                         acts[i]);
+				snprintf(what, sizeof(what), "\"%s\" on a bind mount (%s)", acts[i],
+				         pn);
+				fake_init(&f);
+				fake_path(&f.mounts[0], "/srv/data", S_IFDIR, 0);
+				expect_refusal_no_optout(what, &(struct spec){.mounts = bm},
+				                         profiles[p], &f, ".mounts[0].options",
+				                         acts[i]);
+			}
+			free(tm);
+			free(bm);
+		}
+	}
+
+	/* overlay: every layer is a host path like a bind source; only
+	 * read-only overlays (lowerdir alone: upperdir and workdir would be
+	 * looked up by name when overlayfs mounts). */
+	{
+		char *etc = fs_json("/mnt", "overlay", "overlay", "\"lowerdir=/srv/o/l1:/etc\""),
+		     *good =
+		         fs_json("/mnt", "overlay", "overlay", "\"lowerdir=/srv/o/l1:/srv/o/l2\""),
+		     *upper = fs_json("/mnt", "overlay", "overlay",
+		                      "\"lowerdir=/srv/o/l1\",\"upperdir=/srv/o/u\","
+		                      "\"workdir=/srv/o/w\""),
+		     *none = fs_json("/mnt", "overlay", "overlay", "\"ro\"");
+		struct spec se = {.mounts = etc}, sg = {.mounts = good}, su = {.mounts = upper},
+		            sn = {.mounts = none};
+
+		for (size_t p = 0; p < 2; p++) {
+			const char *pn = profiles[p] ? profiles[p] : "baseline";
+			char what[128];
+
+			fake_init(&f);
+			f.n_overlay[0] = 2;
+			fake_path(&f.layers[0][0], "/srv/o/l1", S_IFDIR, 0);
+			fake_path(&f.layers[0][1], "/etc", S_IFDIR, 0);
+			snprintf(what, sizeof(what), "overlay with a lower layer /etc (%s)", pn);
+			expect_refusal(what, &se, NULL, profiles[p], &f, ".mounts[0].options",
+			               "mount:/etc");
+			if (p == 0)
+				expect_optout("overlay with a lower layer /etc", &se, NULL, NULL,
+				              &f, ".mounts[0].options", "mount:/etc");
+
+			fake_init(&f);
+			f.n_overlay[0] = 2;
+			fake_path(&f.layers[0][0], "/srv/o/l1", S_IFDIR, 0);
+			fake_path(&f.layers[0][1], "/srv/o/l2", S_IFDIR, 0);
+			snprintf(what, sizeof(what), "read-only overlay, layers on storage (%s)",
+			         pn);
+			expect_allowed(what, &sg, NULL, profiles[p], &f);
+
+			/* A layer in /usr, one on sysfs, one that is a magic link:
+			 * refused like bind sources; a missing one is create's
+			 * error. */
+			fake_path(&f.layers[0][1], "/usr", S_IFDIR, 0);
+			snprintf(what, sizeof(what), "overlay with a layer /usr (%s)", pn);
+			expect_refusal(what, &sg, NULL, profiles[p], &f, ".mounts[0].options",
+			               "mount:/usr");
+			fake_path(&f.layers[0][1], "/mnt/s", S_IFDIR, 0);
+			f.layers[0][1].fs_type = SYSFS_MAGIC;
+			snprintf(what, sizeof(what), "overlay with a layer on sysfs (%s)", pn);
+			expect_refusal(what, &sg, NULL, profiles[p], &f, ".mounts[0].options",
+			               "mount:/mnt/s");
+			fake_path(&f.layers[0][1], "/srv/o/l2", S_IFDIR, 0);
+			snprintf(f.layers[0][1].socket, sizeof(f.layers[0][1].socket),
+			         "/run/docker.sock");
+			snprintf(what, sizeof(what),
+			         "overlay with a layer holding docker.sock (%s)", pn);
+			expect_refusal(what, &sg, NULL, profiles[p], &f, ".mounts[0].options",
+			               "mount:/srv/o/l2");
+			fake_unresolved(&f.layers[0][1], ELOOP);
+			snprintf(what, sizeof(what),
+			         "overlay with a layer that cannot be opened (%s)", pn);
+			expect_refusal(what, &sg, NULL, profiles[p], &f, ".mounts[0].options", "");
+			fake_unresolved(&f.layers[0][1], ENOENT);
+			snprintf(what, sizeof(what),
+			         "overlay with a missing layer (create's error, %s)", pn);
+			expect_allowed(what, &sg, NULL, profiles[p], &f);
+
+			fake_init(&f);
+			f.n_overlay[0] = 3;
+			fake_path(&f.layers[0][0], "/srv/o/l1", S_IFDIR, 0);
+			fake_path(&f.layers[0][1], "/srv/o/u", S_IFDIR, 0);
+			fake_path(&f.layers[0][2], "/srv/o/w", S_IFDIR, 0);
+			snprintf(what, sizeof(what), "overlay with an upper layer (%s)", pn);
+			expect_refusal(what, &su, NULL, profiles[p], &f, ".mounts[0].options",
+			               "mount-type.overlay");
+			fake_init(&f);
+			snprintf(what, sizeof(what), "overlay without layers (%s)", pn);
+			expect_refusal(what, &sn, NULL, profiles[p], &f, ".mounts[0].type",
+			               "mount-type.overlay");
+		}
+		free(etc);
+		free(good);
+		free(upper);
+		free(none);
+	}
+
+	/* strict: idmapped binds (host files become the container's own). */
+	{
+		static const char *const idm[] = {"\"rbind\",\"idmap\"", "\"rbind\",\"ridmap\"",
+		                                  NULL};
+
+		for (size_t i = 0; idm[i]; i++) {
+			char *m = fs_json("/data", "bind", "/srv/data", idm[i]), what[128];
+			struct spec s = {.mounts = m};
+
+			fake_init(&f);
+			fake_path(&f.mounts[0], "/srv/data", S_IFDIR, 0);
+			snprintf(what, sizeof(what), "strict: an idmapped bind (%s)", idm[i]);
+			expect_refusal(what, &s, NULL, "strict", &f, ".mounts[0].options", "idmap");
+			snprintf(what, sizeof(what), "baseline: an idmapped bind (%s)", idm[i]);
+			expect_allowed(what, &s, NULL, NULL, &f);
+			if (i == 0)
+				expect_optout("strict: an idmapped bind", &s, NULL, "strict", &f,
+				              ".mounts[0].options", "idmap");
+			free(m);
+		}
+		/* A mount with its own uidMappings/gidMappings is idmapped too
+		 * (runtime-spec), "idmap" option or not. */
+		{
+			struct spec s = {
+			    .mounts =
+			        "{\"destination\":\"/data\",\"type\":\"bind\",\"source\":"
+			        "\"/srv/data\",\"options\":[\"rbind\"],\"uidMappings\":[{"
+			        "\"containerID\":0,\"hostID\":0,\"size\":1}],\"gidMappings\":[{"
+			        "\"containerID\":0,\"hostID\":0,\"size\":1}]}"};
+
+			fake_init(&f);
+			fake_path(&f.mounts[0], "/srv/data", S_IFDIR, 0);
+			expect_refusal("strict: a bind with uidMappings (idmapped, no \"idmap\" "
+			               "option)",
+			               &s, NULL, "strict", &f, ".mounts[0].options", "idmap");
+		}
 	}
 }
 
@@ -1234,10 +2130,16 @@ static void test_secret_env(void)
 	    {"MONKEY", false},          /* ends in KEY, not _KEY */
 	    {"GHOST", false},           /* not GH_ */
 	    {"MY_AWS_REGION", false},   /* AWS_ is a prefix pattern */
-	    /* The patterns are fnmatch(3) patterns of the name, matched as
-	     * written: case matters. */
-	    {"api_token", false},
-	    {"Db_Password", false},
+	    /* The patterns are fnmatch(3) patterns of the name, matched in any
+	     * case: api_token is a token too (issue #12). */
+	    {"api_token", true},
+	    {"Db_Password", true},
+	    {"aws_region", true},
+	    {"ssh_key", true},
+	    {"github_sha", true},
+	    {"keyboard_layout", false},
+	    {"monkey", false},
+	    {"ghost", false},
 	};
 	struct fake f;
 
@@ -1271,6 +2173,26 @@ static void test_secret_env(void)
 		expect_optout("strict: API_TOKEN",
 		              &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"API_TOKEN=1\"]"},
 		              NULL, "strict", &f, ".process.env[1]", "env.API_TOKEN");
+		/* The opt-out names the variable as written. */
+		expect_optout("strict: api_token",
+		              &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"api_token=1\"]"},
+		              NULL, "strict", &f, ".process.env[1]", "env.api_token");
+	}
+	/* The whole name is matched, however long. */
+	{
+		char proc[700], name[400];
+		struct run r;
+
+		memset(name, 'A', 300);
+		snprintf(name + 300, sizeof(name) - 300, "_TOKEN");
+		snprintf(proc, sizeof(proc), ",\"env\":[\"PATH=/bin\",\"%s=1\"]", name);
+		run(&r, &(struct spec){.proc = proc}, NULL, "strict", &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 1 &&
+		            find(&r.x, FIND_REFUSE, ".process.env[1]", NULL),
+		        "strict, default secretEnv: a 306-character name ending in _TOKEN is "
+		        "refused"))
+			dump(&r.x);
+		run_free(&r);
 	}
 	/* The policy's own list replaces the defaults. */
 	{
@@ -1283,14 +2205,44 @@ static void test_secret_env(void)
 		    "strict, secretEnv [*token*, INTERNAL_*]: INTERNAL_URL",
 		    &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"INTERNAL_URL=1\"]"}, pol,
 		    "strict", &f, ".process.env[1]", "env.INTERNAL_URL");
+		expect_refusal("strict, secretEnv [*token*, INTERNAL_*]: API_TOKEN (any case)",
+		               &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"API_TOKEN=1\"]"},
+		               pol, "strict", &f, ".process.env[1]", "env.API_TOKEN");
+		expect_refusal(
+		    "strict, secretEnv [*token*, INTERNAL_*]: internal_url (any case)",
+		    &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"internal_url=1\"]"}, pol,
+		    "strict", &f, ".process.env[1]", "env.internal_url");
 		expect_allowed(
-		    "strict, secretEnv [*token*, INTERNAL_*]: API_TOKEN (defaults replaced)",
-		    &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"API_TOKEN=1\"]"}, pol,
+		    "strict, secretEnv [*token*, INTERNAL_*]: DB_PASSWORD (defaults replaced)",
+		    &(struct spec){.proc = ",\"env\":[\"PATH=/bin\",\"DB_PASSWORD=1\"]"}, pol,
 		    "strict", &f);
 		expect_allowed("strict, secretEnv []: nothing is a secret",
 		               &(struct spec){.proc = ",\"env\":[\"API_TOKEN=1\"]"},
 		               "{\"secretEnv\":[]}", "strict", &f);
 	}
+}
+
+/* exec (issue #12): the exec'd process's environment - the --env values
+ * and a --process file's env - goes through the same rule, with the
+ * opt-outs create recorded; exec has no host facts. */
+static void test_exec_env(void)
+{
+	char *env[] = {"LANG=C", "api_token=x", "PATH=/bin", NULL};
+	char *opted[] = {"GH_TOKEN=1", NULL};
+	struct run r;
+	size_t n;
+
+	run(&r, &(struct spec){.ns = NULL}, "{\"allowAlways\":[\"env.GH_TOKEN\"]}", "strict", NULL);
+	n = r.x.n_refused;
+	if (!ok(r.rc == 0 && policy_refuse_secret_env_list(&r.x, env, 3, "exec --env") == 0 &&
+	            r.x.n_refused == n + 1 && refused_as(&r.x, "exec --env[1]", "env.api_token"),
+	        "exec --env api_token=x (strict): refused, naming the entry and env.api_token"))
+		dump(&r.x);
+	n = r.x.n_refused;
+	ok(policy_refuse_secret_env_list(&r.x, opted, 1, "exec process.env") == 0 &&
+	       r.x.n_refused == n,
+	   "exec process.env GH_TOKEN with env.GH_TOKEN turned on at create: allowed");
+	run_free(&r);
 }
 
 /* ---- adjustments ---- */
@@ -1379,6 +2331,84 @@ static const char *const want_masked[] = {"/proc/acpi",
 static const char *const want_readonly[] = {
     "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL};
 
+/* {"allow": false, "access": "rwm"}, as the manual writes it (an absent
+ * access is rwm, as the runtime-spec says). */
+static bool denies_all(const struct oci_device_rule *d)
+{
+	return !d->allow && (d->type == NULL || strcmp(d->type, "a") == 0) && !d->has_major &&
+	       !d->has_minor && (d->access == NULL || strcmp(d->access, "rwm") == 0);
+}
+
+/* The device cgroup denies by default in baseline and strict: a deny-all
+ * rule first wherever the config has none, its own rules kept after it. */
+static void test_adjust_devices(void)
+{
+	static const struct {
+		const char *cli, *lin;
+		size_t n;   /* rules afterwards */
+		bool added; /* a deny-all put first */
+		const char *what;
+	} c[] = {
+	    {NULL, "", 1, true, "baseline, no linux.resources at all"},
+	    {"strict", "", 1, true, "strict, no linux.resources at all"},
+	    {NULL, ",\"resources\":{\"pids\":{\"limit\":100}}", 1, true,
+	     "linux.resources without devices"},
+	    {NULL, ",\"resources\":{\"devices\":[]}", 1, true, "an empty devices list"},
+	    {NULL,
+	     ",\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\",\"major\":1,"
+	     "\"minor\":3,\"access\":\"rwm\"}]}",
+	     2, true, "allow rules only (v1 would keep allowing every device)"},
+	    {NULL, ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rw\"}]}", 2, true,
+	     "a deny of every device without m"},
+	    {NULL,
+	     ",\"resources\":{\"devices\":[{\"allow\":false,\"type\":\"a\",\"major\":1,"
+	     "\"minor\":3,\"access\":\"rwm\"}]}",
+	     2, true, "a type a deny with numbers"},
+	    {NULL, ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]}", 1, false,
+	     "Podman's and runc's deny-all first: left alone"},
+	    {NULL, ",\"resources\":{\"devices\":[{\"allow\":false,\"type\":\"a\"}]}", 1, false,
+	     "deny a without access (rwm): left alone"},
+	    {NULL,
+	     ",\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\",\"major\":1,"
+	     "\"minor\":3,\"access\":\"rwm\"},{\"allow\":false,\"access\":\"rwm\"}]}",
+	     2, false, "a deny-all after an allow (it wins over it): left alone"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct spec s = {.lin = c[i].lin};
+		const struct oci_resources *res;
+		struct run r;
+
+		fake_init(&f);
+		run(&r, &s, NULL, c[i].cli, &f);
+		res = r.rc == 0 ? r.cfg->linux->resources : NULL;
+		if (!ok(res && r.x.n_refused == 0 && res->n_devices == c[i].n &&
+		            denies_all(&res->devices[0]) == (c[i].added || c[i].n == 1) &&
+		            (c[i].added ? adjusted(&r.x, "devices-default-deny",
+		                                   ".linux.resources.devices") != NULL
+		                        : !adjusted(&r.x, "devices-default-deny", NULL)),
+		        "devices-default-deny: %s: %s", c[i].what,
+		        c[i].added ? "deny-all put first" : "no adjustment"))
+			dump(&r.x);
+		/* The config's own rules follow, unchanged. */
+		if (c[i].added && c[i].n == 2)
+			ok(res && !denies_all(&res->devices[1]),
+			   "devices-default-deny: %s: the config's rule kept after it", c[i].what);
+		run_free(&r);
+	}
+	/* compat: no rules stay no rules (no device cgroup, as runc). */
+	{
+		struct run r;
+
+		fake_init(&f);
+		run(&r, &(struct spec){0}, NULL, "compat", &f);
+		ok(r.rc == 0 && r.cfg->linux->resources == NULL && r.x.n_f == 0,
+		   "compat: no device rules added");
+		run_free(&r);
+	}
+}
+
 static void test_adjust_baseline(void)
 {
 	struct fake f;
@@ -1422,6 +2452,10 @@ static void test_adjust_baseline(void)
 		ok(l->resources && l->resources->pids && l->resources->pids->limit == 4096 &&
 		       adjusted(&r.x, "pids-default", ".linux.resources.pids.limit"),
 		   "pids-default: 4096 when none is set");
+		ok(l->resources && l->resources->n_devices == 1 &&
+		       denies_all(l->resources->devices) &&
+		       adjusted(&r.x, "devices-default-deny", ".linux.resources.devices"),
+		   "devices-default-deny: no linux.resources at all: a deny-all rule");
 		ok(!adjusted(&r.x, "new-netns", NULL) && !adjusted(&r.x, "strict-userns", NULL) &&
 		       !adjusted(&r.x, "strict-readonly-root", NULL) &&
 		       !adjusted(&r.x, "strict-scratch", NULL) &&
@@ -1448,7 +2482,8 @@ static void test_adjust_baseline(void)
 		        "\"/proc/sched_debug\",\"/proc/scsi\",\"/sys/firmware\","
 		        "\"/proc/interrupts\",\"/sys/devices/virtual/powercap\",\"/opt/secret\"],"
 		        "\"readonlyPaths\":[\"/proc/bus\",\"/proc/fs\",\"/proc/irq\",\"/proc/sys\","
-		        "\"/proc/sysrq-trigger\"],\"resources\":{\"pids\":{\"limit\":50000}}"};
+		        "\"/proc/sysrq-trigger\"],\"resources\":{\"pids\":{\"limit\":50000},"
+		        "\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]}"};
 		const struct oci_rlimit *nofile;
 
 		fake_init(&f);
@@ -1530,9 +2565,16 @@ static void test_adjust_baseline(void)
 		   "host-network (allowed and annotated): no network namespace added");
 		run_free(&r);
 		run(&r, &s, NULL, NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 1 &&
+		       refused_as(&r.x, ".linux.namespaces", "host-network") &&
+		       !oci_config_namespace(r.cfg, CLONE_NEWNET),
+		   "host-network annotated but not allowed: refused (missingNetwork refuse)");
+		run_free(&r);
+		run(&r, &s, "{\"missingNetwork\":\"isolate\"}", NULL, &f);
 		ok(r.rc == 0 && oci_config_namespace(r.cfg, CLONE_NEWNET) &&
 		       adjusted(&r.x, "new-netns", ".linux.namespaces"),
-		   "new-netns: host-network annotated but not allowed: a fresh network namespace");
+		   "new-netns: host-network annotated but not allowed, missingNetwork isolate: a "
+		   "fresh network namespace");
 		run_free(&r);
 	}
 }
@@ -1781,6 +2823,108 @@ static void test_adjust_strict(void)
 	}
 }
 
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+/* The value of linux.sysctl[key], NULL if unset. */
+static const char *sysctl_of(const struct oci_config *c, const char *key)
+{
+	for (size_t i = 0; c->linux && i < c->linux->n_sysctl; i++)
+		if (strcmp(c->linux->sysctl[i].key, key) == 0)
+			return c->linux->sysctl[i].value;
+	return NULL;
+}
+
+/* A new namespace of that kind (listed without a path). */
+static bool new_ns(const struct oci_config *c, int flag)
+{
+	const struct oci_namespace *n = oci_config_namespace(c, flag);
+
+	return n && (n->path == NULL || n->path[0] == '\0');
+}
+
+/* Issue #12: strict's own cgroup and time namespaces, and
+ * vm.memfd_noexec=2 where the kernel has it. */
+static void test_adjust_strict_gaps(void)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f);
+	run(&r, &(struct spec){.ns = NULL}, NULL, "strict", &f);
+	if (!ok(r.rc == 0 && new_ns(r.cfg, CLONE_NEWCGROUP) && new_ns(r.cfg, CLONE_NEWTIME) &&
+	            adjusted(&r.x, "strict-namespaces", ".linux.namespaces") &&
+	            r.cfg->linux->time_offsets == NULL,
+	        "strict-namespaces: new cgroup and time namespaces, no time offsets"))
+		dump(&r.x);
+	ok(r.rc == 0 && sysctl_of(r.cfg, "vm.memfd_noexec") == NULL &&
+	       !adjusted(&r.x, "strict-memfd-noexec", NULL),
+	   "strict-memfd-noexec: not where the kernel has no vm.memfd_noexec");
+	run_free(&r);
+
+	run(&r, &(struct spec){.ns = NS_ALL ",{\"type\":\"cgroup\"}"}, NULL, "strict", &f);
+	if (!ok(r.rc == 0 && new_ns(r.cfg, CLONE_NEWCGROUP) && new_ns(r.cfg, CLONE_NEWTIME) &&
+	            r.cfg->linux->n_namespaces == 8 &&
+	            adjusted(&r.x, "strict-namespaces", ".linux.namespaces") &&
+	            strcmp(adjusted(&r.x, "strict-namespaces", NULL)->now, "+time") == 0,
+	        "strict-namespaces: the config's cgroup namespace kept, time added"))
+		dump(&r.x);
+	run_free(&r);
+
+	run(&r, &(struct spec){.ns = NULL}, NULL, NULL, &f);
+	ok(r.rc == 0 && !oci_config_namespace(r.cfg, CLONE_NEWCGROUP) &&
+	       !oci_config_namespace(r.cfg, CLONE_NEWTIME) &&
+	       !adjusted(&r.x, "strict-namespaces", NULL),
+	   "baseline: no cgroup or time namespace added");
+	run_free(&r);
+
+	/* exec: the same namespaces, so that exec'd processes join them. */
+	run(&r, &(struct spec){.ns = NULL}, NULL, "strict", NULL);
+	ok(r.rc == 0 && new_ns(r.cfg, CLONE_NEWCGROUP) && new_ns(r.cfg, CLONE_NEWTIME),
+	   "strict-namespaces at exec (no host facts): the same two namespaces");
+	run_free(&r);
+
+	f.h.memfd_noexec = true;
+	run(&r, &(struct spec){.ns = NULL}, NULL, "strict", &f);
+	if (!ok(r.rc == 0 && sysctl_of(r.cfg, "vm.memfd_noexec") &&
+	            strcmp(sysctl_of(r.cfg, "vm.memfd_noexec"), "2") == 0 &&
+	            adjusted(&r.x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec"),
+	        "strict-memfd-noexec: vm.memfd_noexec=2 where the kernel has it"))
+		dump(&r.x);
+	run_free(&r);
+
+	run(&r,
+	    &(struct spec){.lin =
+	                       ",\"sysctl\":{\"vm.memfd_noexec\":\"0\",\"kernel.shmmni\":\"10\"}"},
+	    NULL, "strict", &f);
+	if (!ok(r.rc == 0 && strcmp(sysctl_of(r.cfg, "vm.memfd_noexec"), "2") == 0 &&
+	            strcmp(sysctl_of(r.cfg, "kernel.shmmni"), "10") == 0 &&
+	            r.cfg->linux->n_sysctl == 2 &&
+	            strcmp(adjusted(&r.x, "strict-memfd-noexec", NULL)->old, "0") == 0,
+	        "strict-memfd-noexec: the config's 0 raised to 2, other sysctls kept"))
+		dump(&r.x);
+	run_free(&r);
+
+	run(&r, &(struct spec){.lin = ",\"sysctl\":{\"vm.memfd_noexec\":\"2\"}"}, NULL, "strict",
+	    &f);
+	ok(r.rc == 0 && r.cfg->linux->n_sysctl == 1 && !adjusted(&r.x, "strict-memfd-noexec", NULL),
+	   "strict-memfd-noexec: the config's own 2 left alone");
+	run_free(&r);
+
+	run(&r, &(struct spec){.ns = NULL}, NULL, NULL, &f);
+	ok(r.rc == 0 && sysctl_of(r.cfg, "vm.memfd_noexec") == NULL,
+	   "baseline: vm.memfd_noexec left to the config");
+	run_free(&r);
+
+	/* exec has no host facts and needs nothing: the value belongs to the
+	 * pid namespace create set it in, which exec'd processes join. */
+	run(&r, &(struct spec){.ns = NULL}, NULL, "strict", NULL);
+	ok(r.rc == 0 && sysctl_of(r.cfg, "vm.memfd_noexec") == NULL,
+	   "strict-memfd-noexec at exec: not made again (the pid namespace has it)");
+	run_free(&r);
+}
+
 /* A config that breaks every rule. */
 static const struct spec bad = {
     .proc = ",\"capabilities\":{\"bounding\":[\"CAP_SYS_ADMIN\",\"CAP_NET_RAW\"],"
@@ -1861,11 +3005,12 @@ static bool same_adjustments(const struct policy_ctx *a, const struct policy_ctx
 static void test_exec(void)
 {
 	/* root.path, the bind of /etc, the cgroup mount, no pid namespace,
-	 * /dev/mem, the allow-all rule, SYS_ADMIN; and strict: API_TOKEN. */
+	 * /dev/mem, the allow-all rule, SYS_ADMIN; baseline: no network
+	 * namespace; strict (which adds one): API_TOKEN. */
 	static const struct {
 		const char *name;
 		size_t n_refused;
-	} profiles[] = {{"baseline", 7}, {"strict", 8}};
+	} profiles[] = {{"baseline", 8}, {"strict", 8}};
 	struct fake f;
 
 	/* exec: no host facts, no refusals; the same adjustments. */
@@ -1935,8 +3080,10 @@ static void test_exec(void)
 		werr_clear();
 		ok(policy_exec_caps(&r.x, &caps, &nnp) < 0,
 		   "exec: a second refused capability on the same context is refused too");
-		ok(strstr(werr_msg(), "SYS_MODULE") != NULL && strstr(werr_msg(), "SYS_ADMIN") == NULL,
-		   "exec: the second refusal names its own capability (SYS_MODULE): %s", werr_msg());
+		ok(strstr(werr_msg(), "SYS_MODULE") != NULL &&
+		       strstr(werr_msg(), "SYS_ADMIN") == NULL,
+		   "exec: the second refusal names its own capability (SYS_MODULE): %s",
+		   werr_msg());
 
 		caps = (struct oci_caps){.bounding = BIT(CAP_CHOWN) | BIT(CAP_KILL) |
 		                                     BIT(CAP_NET_RAW) | BIT(CAP_SYS_PTRACE),
@@ -2145,6 +3292,280 @@ static void test_record(void)
 	}
 }
 
+/* ---- refusals: hooks (ward-policy(7), "hooks") ---- */
+
+#define HOOK_PATH  "/usr/libexec/oci/hooks.d/h"
+#define HOOK_FIELD ".hooks.prestart[0].path"
+#define HOOK_OPT   "hook:" HOOK_PATH
+
+/* The program of .hooks.<point>[0] as hook_file_open finds a good one: a
+ * regular file, mode 0755, owned by root, every directory above it root's
+ * and not writable by others; on inodes of its own (up[0] is the file,
+ * up[1..3] the directories above it). */
+static struct hook_file fake_hf;
+static struct hook_id fake_up[4];
+
+static void fake_hook(struct fake *f, enum oci_hook_point point)
+{
+	fake_init(f);
+	memset(&fake_hf, 0, sizeof(fake_hf));
+	fake_hf.fd = -1;
+	fake_hf.st.st_mode = S_IFREG | 0755;
+	fake_hf.st.st_dev = makedev(8, 1);
+	fake_hf.st.st_ino = next_ino++;
+	fake_up[0] = (struct hook_id){fake_hf.st.st_dev, fake_hf.st.st_ino};
+	for (size_t i = 1; i < 4; i++)
+		fake_up[i] = (struct hook_id){makedev(8, 1), next_ino++};
+	fake_hf.up = fake_up;
+	fake_hf.n_up = 4;
+	f->h.hooks.file[point] = &fake_hf;
+	f->h.hooks.n[point] = 1;
+}
+
+static void test_hooks(void)
+{
+	const struct spec pre = {.hooks = "\"prestart\":[{\"path\":\"" HOOK_PATH "\"}]"};
+	struct fake f;
+	struct run r;
+
+	fake_hook(&f, HOOK_PRESTART);
+	expect_allowed("a root-owned hook in a root-owned directory (baseline)", &pre, NULL, NULL,
+	               &f);
+
+	/* What hook_file_open found someone else could change. */
+	fake_hook(&f, HOOK_PRESTART);
+	snprintf(fake_hf.untrusted, sizeof(fake_hf.untrusted),
+	         "/usr/libexec/oci is writable by others (mode 0777)");
+	expect_refusal("a hook in a directory others can write", &pre, NULL, NULL, &f, HOOK_FIELD,
+	               HOOK_OPT);
+	expect_optout("a hook in a directory others can write", &pre, NULL, NULL, &f, HOOK_FIELD,
+	              HOOK_OPT);
+	expect_refusal("a hook others can change (strict)", &pre,
+	               "{\"hooks\":[\"/usr/libexec/oci/hooks.d/*\"]}", "strict", &f, HOOK_FIELD,
+	               HOOK_OPT);
+	run(&r, &pre, NULL, "compat", &f);
+	ok(r.rc == 0 && r.x.n_f == 0, "compat: a hook others can change runs, as runc runs it");
+	run_free(&r);
+	run(&r, &pre, NULL, NULL, NULL);
+	ok(r.rc == 0 && r.x.n_refused == 0, "exec (no host facts): hooks are create's business");
+	run_free(&r);
+
+	fake_hook(&f, HOOK_PRESTART);
+	fake_hf.err = ENOENT;
+	expect_refusal("a hook that does not resolve", &pre, NULL, NULL, &f, HOOK_FIELD, HOOK_OPT);
+	fake_hook(&f, HOOK_PRESTART);
+	fake_hf.st.st_mode = S_IFDIR | 0755;
+	expect_refusal("a hook that is a directory", &pre, NULL, NULL, &f, HOOK_FIELD, HOOK_OPT);
+	fake_hook(&f, HOOK_PRESTART);
+	f.h.hooks.n[HOOK_PRESTART] = 0;
+	expect_refusal("a hook the host facts do not cover (fail closed)", &pre, NULL, NULL, &f,
+	               HOOK_FIELD, HOOK_OPT);
+
+	/* Inside what the container or its engine controls, by identity. */
+	fake_hook(&f, HOOK_PRESTART);
+	f.h.hooks.has_bundle = true;
+	f.h.hooks.bundle = fake_up[2];
+	expect_refusal("a hook inside the bundle", &pre, NULL, NULL, &f, HOOK_FIELD, HOOK_OPT);
+	fake_hook(&f, HOOK_PRESTART);
+	f.h.hooks.has_bundle = true;
+	f.h.hooks.bundle = (struct hook_id){makedev(8, 1), next_ino++};
+	expect_allowed("a hook outside the bundle (another inode)", &pre, NULL, NULL, &f);
+	fake_hook(&f, HOOK_PRESTART);
+	fake_path(&f.h.root, "/srv/c1/rootfs", S_IFDIR, 0);
+	fake_up[1] = (struct hook_id){f.h.root.st.st_dev, f.h.root.st.st_ino};
+	expect_refusal("a hook inside the container's rootfs (outside the bundle)", &pre, NULL,
+	               NULL, &f, HOOK_FIELD, HOOK_OPT);
+	{
+		struct spec rw = pre, ro = pre;
+
+		rw.mounts = "{\"destination\":\"/data\",\"type\":\"bind\",\"source\":\"/srv/data\","
+		            "\"options\":[\"rbind\"]}";
+		ro.mounts = "{\"destination\":\"/data\",\"type\":\"bind\",\"source\":\"/srv/data\","
+		            "\"options\":[\"rbind\",\"ro\"]}";
+		fake_hook(&f, HOOK_PRESTART);
+		fake_path(&f.mounts[0], "/srv/data", S_IFDIR, 0);
+		fake_up[3] = (struct hook_id){f.mounts[0].st.st_dev, f.mounts[0].st.st_ino};
+		expect_refusal("a hook inside a bind source the container can write", &rw, NULL,
+		               NULL, &f, HOOK_FIELD, HOOK_OPT);
+		expect_allowed("a hook inside a read-only bind source", &ro, NULL, NULL, &f);
+	}
+	{
+		struct spec ov = pre;
+
+		ov.mounts = "{\"destination\":\"/mnt\",\"type\":\"overlay\",\"source\":\"overlay\","
+		            "\"options\":[\"lowerdir=/srv/o/l1:/srv/o/l2\"]}";
+		fake_hook(&f, HOOK_PRESTART);
+		f.n_overlay[0] = 2;
+		fake_path(&f.layers[0][0], "/srv/o/l1", S_IFDIR, 0);
+		fake_path(&f.layers[0][1], "/srv/o/l2", S_IFDIR, 0);
+		expect_allowed("a hook outside an overlay's layers", &ov, NULL, NULL, &f);
+		fake_up[2] = (struct hook_id){f.layers[0][1].st.st_dev, f.layers[0][1].st.st_ino};
+		expect_refusal("a hook inside an overlay's (image) layer", &ov, NULL, NULL, &f,
+		               HOOK_FIELD, HOOK_OPT);
+	}
+
+	/* Every point is checked; startContainer's path is the container's. */
+	{
+		struct spec post = {.hooks = "\"poststop\":[{\"path\":\"/bin/true\"},"
+		                             "{\"path\":\"" HOOK_PATH "\"}]"};
+		struct hook_file two[2];
+
+		fake_hook(&f, HOOK_POSTSTOP);
+		two[0] = fake_hf;
+		two[1] = fake_hf;
+		snprintf(two[1].untrusted, sizeof(two[1].untrusted),
+		         HOOK_PATH " is owned by uid 1000");
+		f.h.hooks.file[HOOK_POSTSTOP] = two;
+		f.h.hooks.n[HOOK_POSTSTOP] = 2;
+		expect_refusal("the second poststop hook, owned by a user", &post, NULL, NULL, &f,
+		               ".hooks.poststop[1].path", HOOK_OPT);
+	}
+	{
+		struct spec sc = {.hooks = "\"startContainer\":[{\"path\":\"/bin/true\"}]"};
+
+		fake_init(&f);
+		expect_refusal("a startContainer hook (the container's own program)", &sc, NULL,
+		               NULL, &f, ".hooks.startContainer[0].path", "hook:/bin/true");
+		expect_optout("a startContainer hook", &sc, NULL, NULL, &f,
+		              ".hooks.startContainer[0].path", "hook:/bin/true");
+	}
+
+	/* strict: only the policy's "hooks", matched within path components. */
+	{
+		static const struct {
+			const char *path, *pol;
+			bool listed;
+		} c[] = {
+		    {HOOK_PATH, "{}", false},
+		    {HOOK_PATH, "{\"hooks\":[\"/usr/libexec/oci/hooks.d/*\"]}", true},
+		    {HOOK_PATH, "{\"hooks\":[\"" HOOK_PATH "\"]}", true},
+		    {HOOK_PATH, "{\"hooks\":[\"/usr/libexec/*\"]}", false},
+		    {"/usr/libexec/oci/hooks.d/../../../../tmp/h",
+		     "{\"hooks\":[\"/usr/libexec/oci/hooks.d/*\"]}", false},
+		    {"/usr/libexec/oci/hooks.d/sub/h",
+		     "{\"hooks\":[\"/usr/libexec/oci/hooks.d/*\"]}", false},
+		    {"/usr/libexec/oci/hooks.d/.h", "{\"hooks\":[\"/usr/libexec/oci/hooks.d/*\"]}",
+		     false},
+		};
+
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			char hooks[256], opt[160];
+			struct spec s = {.hooks = hooks};
+
+			snprintf(hooks, sizeof(hooks), "\"prestart\":[{\"path\":\"%s\"}]",
+			         c[i].path);
+			snprintf(opt, sizeof(opt), "hook:%s", c[i].path);
+			fake_hook(&f, HOOK_PRESTART);
+			run(&r, &s, c[i].pol, "strict", &f);
+			if (!ok(r.rc == 0 && (c[i].listed ? r.x.n_refused == 0
+			                                  : r.x.n_refused == 1 &&
+			                                        refused_as(&r.x, HOOK_FIELD, opt)),
+			        "strict: %s with %s: %s", c[i].path, c[i].pol,
+			        c[i].listed ? "listed, runs" : "not listed, refused"))
+				dump(&r.x);
+			run_free(&r);
+		}
+		fake_hook(&f, HOOK_PRESTART);
+		expect_optout("strict: a hook not listed", &pre, NULL, "strict", &f, HOOK_FIELD,
+		              HOOK_OPT);
+	}
+
+	/* The policy file's side. */
+	{
+		static const struct {
+			const char *json;
+			bool good;
+		} p[] = {
+		    {"{\"hooks\":[\"/usr/libexec/oci/hooks.d/*\"]}", true},
+		    {"{\"hooks\":[\"hooks.d/*\"]}", false},
+		    {"{\"hooks\":\"/usr/libexec/oci/hooks.d/*\"}", false},
+		    {"{\"allow\":[\"hook:/usr/bin/x\"]}", true},
+		    {"{\"allowAlways\":[\"hook:x\"]}", false},
+		    {"{\"allow\":[\"hook:\"]}", false},
+		};
+
+		for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+			struct policy *pol;
+
+			werr_clear();
+			pol = policy_parse(p[i].json, strlen(p[i].json), "policy.json");
+			ok((pol != NULL) == p[i].good, "policy file %s: %s%s%s", p[i].json,
+			   p[i].good ? "taken" : "refused", pol ? "" : ": ", pol ? "" : werr_msg());
+			policy_free(pol);
+		}
+	}
+}
+
+/* ---- adjustments: cgroup mounts read-only ---- */
+
+static void test_cgroup_ro(void)
+{
+	static const struct {
+		const char *type, *opts, *what;
+		bool adjusted;
+	} c[] = {
+	    {"cgroup2", "\"rw\"", "cgroup2 rw", true},
+	    {"cgroup2", "\"nosuid\",\"nodev\"", "cgroup2 without ro", true},
+	    {"cgroup", "\"nosuid\",\"noexec\",\"nodev\"", "cgroup without ro", true},
+	    {"cgroup", "\"ro\",\"rw\"", "cgroup ro then rw (rw wins)", true},
+	    {"cgroup2", "\"ro\",\"rrw\"", "cgroup2 ro but recursively rw", true},
+	    {"cgroup", "\"nosuid\",\"ro\"", "cgroup ro", false},
+	    {"cgroup2", "\"ro\"", "cgroup2 ro", false},
+	};
+	static const char *const profiles[] = {NULL, "strict"};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (size_t p = 0; p < 2; p++) {
+			char mounts[256];
+			struct spec s = {.mounts = mounts};
+			struct run r;
+			const struct oci_mount *m;
+			size_t n;
+
+			snprintf(mounts, sizeof(mounts),
+			         "{\"destination\":\"/sys/fs/cgroup\",\"type\":\"%s\",\"source\":"
+			         "\"cgroup\",\"options\":[%s]}",
+			         c[i].type, c[i].opts);
+			fake_init(&f); /* a cgroup-v2-only host: nothing is refused */
+			run(&r, &s, NULL, profiles[p], &f);
+			m = r.rc == 0 ? mount_at(r.cfg, "/sys/fs/cgroup", &n) : NULL;
+			if (!ok(m && r.x.n_refused == 0 && has_opt(m, "ro") && !has_opt(m, "rw") &&
+			            !has_opt(m, "rrw") &&
+			            (adjusted(&r.x, "cgroup-ro", ".mounts[0].options") != NULL) ==
+			                c[i].adjusted,
+			        "cgroup-ro (%s): %s: %s", profiles[p] ? profiles[p] : "baseline",
+			        c[i].what, c[i].adjusted ? "made read-only" : "left read-only"))
+				dump(&r.x);
+			run_free(&r);
+		}
+	{
+		struct spec s = {.mounts =
+		                     "{\"destination\":\"/sys/fs/cgroup\",\"type\":\"cgroup2\","
+		                     "\"source\":\"cgroup\",\"options\":[\"rw\"]}"};
+		struct run r;
+		const struct oci_mount *m;
+		size_t n;
+
+		fake_init(&f);
+		run(&r, &s, "{\"allowAlways\":[\"cgroup-rw\"]}", NULL, &f);
+		m = r.rc == 0 ? mount_at(r.cfg, "/sys/fs/cgroup", &n) : NULL;
+		ok(m && has_opt(m, "rw") && !has_opt(m, "ro") && !adjusted(&r.x, "cgroup-ro", NULL),
+		   "cgroup-rw on: a writable cgroup2 mount stays writable");
+		run_free(&r);
+		run(&r, &s, NULL, "compat", &f);
+		m = r.rc == 0 ? mount_at(r.cfg, "/sys/fs/cgroup", &n) : NULL;
+		ok(m && has_opt(m, "rw") && !has_opt(m, "ro") && r.x.n_f == 0,
+		   "compat: a writable cgroup2 mount stays writable");
+		run_free(&r);
+		run(&r, &s, NULL, NULL, NULL);
+		m = r.rc == 0 ? mount_at(r.cfg, "/sys/fs/cgroup", &n) : NULL;
+		ok(m && has_opt(m, "ro") && !has_opt(m, "rw") && adjusted(&r.x, "cgroup-ro", NULL),
+		   "exec (no host facts): the same adjustment");
+		run_free(&r);
+	}
+}
+
 int main(void)
 {
 	test_profiles();
@@ -2152,13 +3573,20 @@ int main(void)
 	test_namespaces();
 	test_devices();
 	test_binds();
+	test_kinds();
+	test_mount_types();
 	test_caps();
 	test_secret_env();
+	test_exec_env();
 	test_adjust_baseline();
+	test_adjust_devices();
 	test_adjust_caps();
 	test_adjust_strict();
+	test_adjust_strict_gaps();
 	test_compat();
 	test_exec();
 	test_record();
+	test_hooks();
+	test_cgroup_ro();
 	return tap_done();
 }

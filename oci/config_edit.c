@@ -1,4 +1,4 @@
-#include "policy/config_edit.h"
+#include "oci/config_edit.h"
 #include "lib/error.h"
 #include "oci/names.h"
 

@@ -1,0 +1,249 @@
+/* A hook's program on the host, opened and judged once (see hook_file.h). */
+#include "hooks/hook_file.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#define MAX_LINKS  40
+#define FUSE_MAGIC 0x65735546
+#define MAX_DEPTH  4096
+
+static bool trusted(uid_t uid, uid_t owner)
+{
+	return uid == 0 || uid == owner;
+}
+
+/* Who could replace name in dir (dst), found as est; the first reason is
+ * kept. */
+static void judge_entry(struct hook_file *f, const char *dir, const struct stat *dst,
+                        const char *name, const struct stat *est, uid_t owner)
+{
+	const char *sep = strcmp(dir, "/") == 0 ? "" : "/";
+
+	if (f->untrusted[0])
+		return;
+	if (!trusted(dst->st_uid, owner))
+		snprintf(f->untrusted, sizeof(f->untrusted), "%s is owned by uid %u", dir,
+		         (unsigned)dst->st_uid);
+	else if ((dst->st_mode & (S_IWGRP | S_IWOTH)) && !(dst->st_mode & S_ISVTX))
+		snprintf(f->untrusted, sizeof(f->untrusted), "%s is writable by %s (mode %04o)",
+		         dir, dst->st_mode & S_IWOTH ? "others" : "its group",
+		         (unsigned)(dst->st_mode & 07777));
+	else if ((dst->st_mode & (S_IWGRP | S_IWOTH)) && !trusted(est->st_uid, owner))
+		/* Sticky: only an entry's owner may rename or remove it. */
+		snprintf(f->untrusted, sizeof(f->untrusted),
+		         "%s%s%s is owned by uid %u in %s, which others can write", dir, sep, name,
+		         (unsigned)est->st_uid, dir);
+}
+
+/* A FUSE filesystem's server, whoever mounted it, decides what it holds
+ * and what its owners and modes say (an unprivileged user can mount one
+ * with fusermount). */
+static void judge_fs(struct hook_file *f, int fd, const char *dir, const char *name)
+{
+	struct statfs sfs;
+
+	if (f->untrusted[0] || fstatfs(fd, &sfs) < 0 || sfs.f_type != FUSE_MAGIC)
+		return;
+	snprintf(f->untrusted, sizeof(f->untrusted), "%s%s%s is on a FUSE filesystem", dir,
+	         strcmp(dir, "/") == 0 || !name[0] ? "" : "/", name);
+}
+
+/* The file itself: its contents are what runs. */
+static void judge_file(struct hook_file *f, const char *where, uid_t owner)
+{
+	if (f->untrusted[0])
+		return;
+	if (!trusted(f->st.st_uid, owner))
+		snprintf(f->untrusted, sizeof(f->untrusted), "%s is owned by uid %u", where,
+		         (unsigned)f->st.st_uid);
+	else if (f->st.st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(f->untrusted, sizeof(f->untrusted), "%s is writable by %s (mode %04o)",
+		         where, f->st.st_mode & S_IWOTH ? "others" : "its group",
+		         (unsigned)(f->st.st_mode & 07777));
+}
+
+static int add_up(struct hook_file *f, const struct stat *st)
+{
+	struct hook_id *v = realloc(f->up, (f->n_up + 1) * sizeof(*v));
+
+	if (v == NULL)
+		return werr(ENOMEM, "out of memory");
+	f->up = v;
+	v[f->n_up++] = (struct hook_id){st->st_dev, st->st_ino};
+	return 0;
+}
+
+/* The file, then every directory above dir (which holds it), by "..". */
+static int ancestry(struct hook_file *f, int dir)
+{
+	struct stat st;
+	int fd = fcntl(dir, F_DUPFD_CLOEXEC, 3), r = add_up(f, &f->st);
+
+	for (int depth = 0; r == 0 && fd >= 0 && fstat(fd, &st) == 0 && depth < MAX_DEPTH;
+	     depth++) {
+		const struct hook_id *last = f->n_up > 1 ? &f->up[f->n_up - 1] : NULL;
+		int up;
+
+		/* ".." of "/" is "/". */
+		if (last && last->dev == st.st_dev && last->ino == st.st_ino)
+			break;
+		if (add_up(f, &st) < 0)
+			r = -1;
+		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = up;
+	}
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* where + "/" + name, or where without its last component for "..". */
+static void step(char *where, size_t size, const char *name)
+{
+	size_t n = strlen(where);
+
+	if (strcmp(name, "..") == 0) {
+		char *slash = strrchr(where, '/');
+
+		if (slash == where)
+			where[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		return;
+	}
+	snprintf(where + n, size - n, "%s%s", strcmp(where, "/") == 0 ? "" : "/", name);
+}
+
+int hook_file_open(const char *path, uid_t owner, struct hook_file *f)
+{
+	char todo[PATH_MAX * 2], where[PATH_MAX] = "/", name[NAME_MAX + 1];
+	struct stat dst;
+	const char *p = todo;
+	int dir, links = 0, r = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	if (path[0] != '/' || strlen(path) >= PATH_MAX) {
+		f->err = path[0] != '/' ? EINVAL : ENAMETOOLONG;
+		return 0;
+	}
+	snprintf(todo, sizeof(todo), "%s", path);
+	dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 || fstat(dir, &dst) < 0) {
+		f->err = errno;
+		goto out;
+	}
+	judge_entry(f, "/", &dst, ".", &dst, owner);
+	for (;;) {
+		struct stat est;
+		size_t len;
+		int e;
+
+		while (*p == '/')
+			p++;
+		if (*p == '\0') {
+			/* "/" itself, or a trailing slash: a directory. */
+			f->fd = dir;
+			f->st = dst;
+			dir = -1;
+			break;
+		}
+		len = strcspn(p, "/");
+		if (len > NAME_MAX) {
+			f->err = ENAMETOOLONG;
+			goto out;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		p += len;
+		if (strcmp(name, ".") == 0)
+			continue;
+		e = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (e < 0 || fstat(e, &est) < 0) {
+			f->err = errno;
+			if (e >= 0)
+				close(e);
+			goto out;
+		}
+		if (strcmp(name, "..") != 0)
+			judge_entry(f, where, &dst, name, &est, owner);
+		judge_fs(f, e, where, name);
+		if (S_ISLNK(est.st_mode)) {
+			char target[PATH_MAX], rest[PATH_MAX * 2];
+			ssize_t n = readlinkat(e, "", target, sizeof(target) - 1);
+
+			close(e);
+			if (n <= 0 || ++links > MAX_LINKS) {
+				f->err = n < 0 ? errno : n == 0 ? ENOENT : ELOOP;
+				goto out;
+			}
+			target[n] = '\0';
+			if ((size_t)snprintf(rest, sizeof(rest), "%s/%s", target, p) >=
+			    sizeof(rest)) {
+				f->err = ENAMETOOLONG;
+				goto out;
+			}
+			snprintf(todo, sizeof(todo), "%s", rest);
+			p = todo;
+			if (target[0] == '/') {
+				close(dir);
+				dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+				if (dir < 0 || fstat(dir, &dst) < 0) {
+					f->err = errno;
+					goto out;
+				}
+				snprintf(where, sizeof(where), "/");
+			}
+			continue;
+		}
+		step(where, sizeof(where), name);
+		while (*p == '/')
+			p++;
+		if (*p != '\0' || S_ISDIR(est.st_mode)) {
+			if (!S_ISDIR(est.st_mode)) {
+				close(e);
+				f->err = ENOTDIR;
+				goto out;
+			}
+			if (*p == '\0') {
+				/* The path ends at a directory. */
+				f->fd = e;
+				f->st = est;
+				break;
+			}
+			close(dir);
+			dir = e;
+			dst = est;
+			continue;
+		}
+		f->fd = e;
+		f->st = est;
+		judge_file(f, where, owner);
+		r = ancestry(f, dir);
+		break;
+	}
+out:
+	if (dir >= 0)
+		close(dir);
+	if (f->fd < 0 && f->err == 0)
+		f->err = EIO;
+	return r;
+}
+
+void hook_file_close(struct hook_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->up);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}

@@ -1,0 +1,196 @@
+/* The only part of the policy that looks at the host (see host_facts.h). */
+#include "facts/host_facts.h"
+#include "cgroup/cgroup.h"
+#include "lib/error.h"
+#include "linux/hostns.h"
+#include "linux/sysctl.h"
+#include "rootfs/mount_opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* overlay's layer options ("lowerdir=a:b", "upperdir=u", "workdir=w"), as
+ * one list of paths. */
+static size_t overlay_dirs(const struct oci_mount *m, char ***out)
+{
+	static const char *const keys[] = {"lowerdir=", "upperdir=", "workdir=", NULL};
+	char **v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n_options; i++)
+		for (size_t k = 0; keys[k]; k++) {
+			const char *o = m->options[i];
+			size_t kl = strlen(keys[k]);
+
+			if (strncmp(o, keys[k], kl) != 0)
+				continue;
+			for (const char *p = o + kl; *p;) {
+				size_t len = strcspn(p, ":");
+				char **nv = realloc(v, (n + 1) * sizeof(*v));
+
+				if (nv == NULL || (nv[n] = strndup(p, len)) == NULL) {
+					v = nv ? nv : v;
+					goto out;
+				}
+				v = nv;
+				n++;
+				p += len + (p[len] == ':');
+			}
+		}
+out:
+	*out = v;
+	return n;
+}
+
+/* Each hook's program, opened and judged (hooks/hook_file.h); root and
+ * ward's own user are the owners to trust. */
+static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg, const char *bundle)
+{
+	struct stat st;
+
+	if (bundle && stat(bundle, &st) == 0) {
+		hk->bundle = (struct hook_id){st.st_dev, st.st_ino};
+		hk->has_bundle = true;
+	}
+	for (int p = 0; cfg->hooks && p < HOOK_POINTS; p++) {
+		const struct oci_hook_list *l = &cfg->hooks->point[p];
+
+		if (p == HOOK_START_CONTAINER || l->n == 0)
+			continue;
+		hk->file[p] = calloc(l->n, sizeof(*hk->file[p]));
+		if (hk->file[p] == NULL)
+			return werr(ENOMEM, "out of memory");
+		hk->n[p] = l->n;
+		for (size_t i = 0; i < l->n; i++)
+			hk->file[p][i].fd = -1;
+		for (size_t i = 0; i < l->n; i++)
+			if (hook_file_open(l->hooks[i].path, geteuid(), &hk->file[p][i]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
+                      const struct host_query *q)
+{
+	const struct oci_linux *l = cfg->linux;
+	_cleanup_cgroup_ struct cgroup cg = {0};
+	struct host_path **all = NULL;
+	size_t n_all = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->root.fd = -1;
+	h->cgroup_v1 = cgroup_init(&cg, NULL, "x") == 0 && cg.layout != CG_V2;
+	/* The kernel has it, and create sets it from the parent (in a user
+	 * namespace the init cannot: linux/sysctl.h). */
+	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0;
+	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
+	if (cfg->n_mounts) {
+		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));
+		for (size_t i = 0; h->mounts && i < cfg->n_mounts; i++)
+			h->mounts[i].fd = -1;
+		h->overlay = calloc(cfg->n_mounts, sizeof(*h->overlay));
+		h->n_overlay = calloc(cfg->n_mounts, sizeof(*h->n_overlay));
+		all = calloc(cfg->n_mounts * 2 + 1, sizeof(*all));
+		if (h->mounts == NULL || h->overlay == NULL || h->n_overlay == NULL ||
+		    all == NULL) {
+			free(all);
+			host_facts_free(h);
+			return werr(ENOMEM, "out of memory");
+		}
+		h->n_mounts = cfg->n_mounts;
+	}
+	if (cfg->root && cfg->root->path) {
+		host_path_resolve(&h->root, cfg->root->path, q->bundle, q->no_magiclinks);
+		all[n_all++] = &h->root;
+	}
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		const struct oci_mount *m = &cfg->mounts[i];
+		char **dirs = NULL;
+		size_t nd;
+
+		if (mount_is_bind(m) && m->source) {
+			host_path_resolve(&h->mounts[i], m->source, q->bundle, q->no_magiclinks);
+			all[n_all++] = &h->mounts[i];
+			continue;
+		}
+		if (m->type == NULL || strcmp(m->type, "overlay") != 0)
+			continue;
+		nd = overlay_dirs(m, &dirs);
+		h->overlay[i] = calloc(nd ? nd : 1, sizeof(**h->overlay));
+		if (h->overlay[i]) {
+			h->n_overlay[i] = nd;
+			for (size_t k = 0; k < nd; k++)
+				host_path_resolve(&h->overlay[i][k], dirs[k], q->bundle,
+				                  q->no_magiclinks);
+		}
+		for (size_t k = 0; k < nd; k++)
+			free(dirs[k]);
+		free(dirs);
+		if (h->overlay[i] == NULL) {
+			free(all);
+			host_facts_free(h);
+			return werr(ENOMEM, "out of memory");
+		}
+	}
+	if (host_paths_relate(h->sensitive, h->n_sensitive, all, n_all) < 0) {
+		free(all);
+		host_facts_free(h);
+		return -1;
+	}
+	free(all);
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		struct host_path *v[64];
+		size_t n = h->n_overlay[i] < 64 ? h->n_overlay[i] : 64;
+
+		for (size_t k = 0; k < n; k++)
+			v[k] = &h->overlay[i][k];
+		if (n && host_paths_relate(h->sensitive, h->n_sensitive, v, n) < 0) {
+			host_facts_free(h);
+			return -1;
+		}
+	}
+	if (l && l->n_namespaces) {
+		h->ns_host = calloc(l->n_namespaces, sizeof(*h->ns_host));
+		if (h->ns_host == NULL) {
+			host_facts_free(h);
+			return werr(ENOMEM, "out of memory");
+		}
+		h->n_ns = l->n_namespaces;
+	}
+	for (size_t i = 0; i < h->n_ns; i++) {
+		const struct oci_namespace *n = &l->namespaces[i];
+
+		h->ns_host[i] = n->path && n->path[0] && ns_is_hosts(n->path, n->flag);
+	}
+	if (gather_hooks(&h->hooks, cfg, q->bundle) < 0) {
+		host_facts_free(h);
+		return -1;
+	}
+	return 0;
+}
+
+void host_facts_free(struct host_facts *h)
+{
+	host_path_close(&h->root);
+	for (size_t i = 0; i < h->n_mounts; i++) {
+		host_path_close(&h->mounts[i]);
+		for (size_t k = 0; h->overlay && k < h->n_overlay[i]; k++)
+			host_path_close(&h->overlay[i][k]);
+		if (h->overlay)
+			free(h->overlay[i]);
+	}
+	free(h->overlay);
+	free(h->n_overlay);
+	free(h->mounts);
+	free(h->ns_host);
+	for (int p = 0; p < HOOK_POINTS; p++) {
+		for (size_t i = 0; i < h->hooks.n[p]; i++)
+			hook_file_close(&h->hooks.file[p][i]);
+		free(h->hooks.file[p]);
+	}
+	memset(h, 0, sizeof(*h));
+}

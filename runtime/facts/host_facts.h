@@ -1,0 +1,66 @@
+/* What the policy needs to know about the host, gathered once by one
+ * function (host_facts_gather, in the parent, before anything is made) so
+ * that the policy itself is a pure function of (config, host facts, policy
+ * file): the unit tests fake these facts, create and check gather them. */
+#ifndef WARD_POLICY_HOST_FACTS_H
+#define WARD_POLICY_HOST_FACTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "hooks/hook_file.h"
+#include "oci/config.h"
+#include "facts/host_paths.h"
+
+/* Per .hooks.<point>[i] (startContainer's aside: their path resolves in
+ * the container), the program opened and judged once (hooks/hook_file.h);
+ * and the bundle directory, by identity. */
+struct host_hooks {
+	struct hook_file *file[HOOK_POINTS];
+	size_t n[HOOK_POINTS];
+	struct hook_id bundle;
+	bool has_bundle;
+};
+
+struct host_facts {
+	/* A v1 cgroup hierarchy is mounted (a writable v1 cgroup mount exposes
+	 * release_agent). */
+	bool cgroup_v1;
+	/* The kernel has vm.memfd_noexec (Linux >= 6.3: /proc/sys/vm/memfd_noexec
+	 * exists), a sysctl of each pid namespace (ward's parent sets it there:
+	 * linux/sysctl.h sysctl_apply_pidns). */
+	bool memfd_noexec;
+	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
+	size_t n_sensitive;
+	struct host_path root; /* root.path */
+	/* Per config.json mounts[i]: the source of a bind mount, the first
+	 * overlay layer of an overlay mount (others are left unresolved). */
+	struct host_path *mounts;
+	size_t n_mounts;
+	/* Per config.json mounts[i] of type overlay: its lowerdir, upperdir and
+	 * workdir entries, in the order they appear in the options. */
+	struct host_path **overlay;
+	size_t *n_overlay;
+	/* Per linux.namespaces[i]: its path is one of the host's namespaces. */
+	bool *ns_host;
+	size_t n_ns;
+	struct host_hooks hooks;
+};
+
+/* What the policy needs besides the config: where relative paths start,
+ * ward's state root, and how strictly paths resolve. */
+struct host_query {
+	const char *bundle;
+	const char *state_root; /* --root */
+	bool no_magiclinks;     /* outside compat: /proc/<pid>/root/... is not followed */
+};
+
+/* Gather the facts about cfg's host paths and namespaces. -1 with werr only
+ * on ENOMEM (what cannot be resolved is a fact, not an error). */
+int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
+                      const struct host_query *q);
+void host_facts_free(struct host_facts *h);
+
+#endif

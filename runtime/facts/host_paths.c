@@ -1,0 +1,413 @@
+/* Host paths, decided on file descriptors (issue #12): every path the config
+ * names on the host is opened once, and what the policy knows of it - its
+ * type, its filesystem, whether it is, contains or is inside a sensitive
+ * path - is found on that fd, by device and inode, walking up with "..".
+ * The same fd is what ward mounts later, so a rename between the check and
+ * the mount changes nothing. */
+#include "facts/host_paths.h"
+#include "lib/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const char *const host_engine_socket_paths[] = {
+    "/run/docker.sock",        "/var/run/docker.sock",         "/run/containerd/containerd.sock",
+    "/run/podman/podman.sock", "/run/crio/crio.sock",          "/var/run/crio/crio.sock",
+    "/run/dockershim.sock",    "/run/buildkit/buildkitd.sock", NULL};
+const char *const host_engine_socket_names[] = {"docker.sock", "containerd.sock", "podman.sock",
+                                                "crio.sock",   "dockershim.sock", NULL};
+
+/* The fixed part of the list; ward's state roots, its binary's directory,
+ * /lib* and the engine sockets are added by host_sensitive_gather. */
+static const struct {
+	const char *path;
+	enum sens_kind kind;
+} fixed[] = {
+    {"/", SENS_ROOT},
+    {"/usr", SENS_SYSTEM},
+    {"/bin", SENS_SYSTEM},
+    {"/sbin", SENS_SYSTEM},
+    {"/run", SENS_SYSTEM},
+    {"/var/run", SENS_SYSTEM},
+    {"/proc", SENS_TREE},
+    {"/sys", SENS_TREE},
+    {"/boot", SENS_TREE},
+    {"/root", SENS_TREE},
+    {"/run/ward", SENS_TREE},
+    {"/etc", SENS_ETC},
+    {"/dev", SENS_DEV},
+    {"/var/lib/docker", SENS_ENGINE},
+    {"/var/lib/containerd", SENS_ENGINE},
+    {"/var/lib/containers", SENS_ENGINE},
+    {"/var/lib/kubelet", SENS_ENGINE},
+    {"/var/lib/crio", SENS_ENGINE},
+    {"/run/docker", SENS_ENGINE},
+    {"/run/containerd", SENS_ENGINE},
+    {"/run/containers", SENS_ENGINE},
+    {"/run/crio", SENS_ENGINE},
+};
+
+#define MAX_DEPTH    256 /* ".." steps up to the root */
+#define SCAN_LEVELS  3   /* how deep a bound tree is searched for sockets */
+#define SCAN_MAX_DIR 4096
+
+struct sens_list {
+	struct host_sensitive *v;
+	size_t n, max;
+};
+
+static void add(struct sens_list *h, const char *path, enum sens_kind kind)
+{
+	if (h->n >= h->max)
+		return;
+	snprintf(h->v[h->n].path, sizeof(h->v[0].path), "%s", path);
+	h->v[h->n++].kind = kind;
+}
+
+/* The directory ward runs from: reexec_sealed() names it before ward runs
+ * from a sealed memfd (where /proc/self/exe says nothing). */
+static void add_binary_dir(struct sens_list *h)
+{
+	const char *bin = getenv("_WARD_BINARY");
+	char dir[PATH_MAX];
+	char *slash;
+	ssize_t n;
+
+	if (bin && bin[0] == '/') {
+		snprintf(dir, sizeof(dir), "%s", bin);
+	} else {
+		n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+		if (n <= 0)
+			return;
+		dir[n] = '\0';
+	}
+	slash = strrchr(dir, '/');
+	if (dir[0] != '/' || slash == NULL)
+		return;
+	slash[slash == dir ? 1 : 0] = '\0';
+	add(h, dir, SENS_SYSTEM);
+}
+
+size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root)
+{
+	struct sens_list l = {out, 0, max}, *h = &l;
+	DIR *d;
+	struct dirent *de;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		add(h, fixed[i].path, fixed[i].kind);
+	/* /lib, /lib32, /lib64, /libx32, ... whatever this host has. */
+	d = opendir("/");
+	while (d && (de = readdir(d)) != NULL) {
+		char p[NAME_MAX + 2];
+
+		if (strncmp(de->d_name, "lib", 3) != 0)
+			continue;
+		snprintf(p, sizeof(p), "/%s", de->d_name);
+		add(h, p, SENS_SYSTEM);
+	}
+	if (d)
+		closedir(d);
+	if (state_root && state_root[0])
+		add(h, state_root, SENS_TREE);
+	add_binary_dir(h);
+	for (size_t i = 0; host_engine_socket_paths[i]; i++)
+		add(h, host_engine_socket_paths[i], SENS_SOCKET);
+	return l.n;
+}
+
+static int openat2_path(int dirfd, const char *path, bool no_magiclinks)
+{
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+	                       .resolve = no_magiclinks ? RESOLVE_NO_MAGICLINKS : 0};
+	int fd;
+
+	do
+		fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	while (fd < 0 && errno == EAGAIN);
+	return fd;
+}
+
+void host_path_close(struct host_path *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	for (size_t i = 0; i < p->n_sub; i++)
+		host_path_close(&p->sub[i]);
+	free(p->sub);
+	p->sub = NULL;
+	p->n_sub = 0;
+}
+
+void host_path_resolve(struct host_path *p, const char *path, const char *bundle,
+                       bool no_magiclinks)
+{
+	char link[64];
+	struct statfs sfs;
+	ssize_t n;
+	int dirfd = AT_FDCWD;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	if (path[0] != '/' && bundle) {
+		dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (dirfd < 0) {
+			p->err = errno;
+			return;
+		}
+	}
+	p->fd = openat2_path(dirfd, path, no_magiclinks);
+	p->err = p->fd < 0 ? errno : 0;
+	if (dirfd >= 0)
+		close(dirfd);
+	if (p->fd < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", p->fd);
+	n = readlink(link, p->real, sizeof(p->real) - 1);
+	if (fstat(p->fd, &p->st) < 0 || fstatfs(p->fd, &sfs) < 0 || n <= 0) {
+		p->err = errno ? errno : EIO;
+		host_path_close(p);
+		return;
+	}
+	p->real[n] = '\0';
+	p->fs_type = (unsigned long)sfs.f_type;
+	p->resolved = true;
+}
+
+struct ident {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* fd and its ancestors up to the root (fd itself first); the fd is closed.
+ * n = 0 when the walk fails. */
+static size_t walk_up(int fd, struct ident *out, size_t max)
+{
+	size_t n = 0;
+
+	while (fd >= 0 && n < max) {
+		struct stat st;
+		int up;
+
+		if (fstat(fd, &st) < 0)
+			break;
+		if (n && out[n - 1].dev == st.st_dev && out[n - 1].ino == st.st_ino) {
+			close(fd);
+			return n; /* ".." of the root is the root */
+		}
+		out[n++] = (struct ident){st.st_dev, st.st_ino};
+		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = up;
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/* The directory holding a non-directory p, checked to hold p itself (by
+ * identity: the name read back must still lead to the object). */
+static int parent_of(const struct host_path *p)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	struct stat st;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", p->real);
+	slash = strrchr(dir, '/');
+	if (slash == NULL || dir[0] != '/')
+		return -1;
+	*slash = '\0';
+	fd = openat2_path(AT_FDCWD, dir[0] ? dir : "/", true);
+	if (fd < 0)
+		return -1;
+	if (fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != p->st.st_dev ||
+	    st.st_ino != p->st.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool is_engine_socket_name(const char *name)
+{
+	for (size_t i = 0; host_engine_socket_names[i]; i++)
+		if (strcmp(name, host_engine_socket_names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A socket named like an engine's anywhere SCAN_LEVELS deep; symlinks are
+ * not followed (the mount would not follow them either). */
+static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int level, int *dirs)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+	struct dirent *de;
+
+	if (fd < 0)
+		return;
+	if (++*dirs > SCAN_MAX_DIR) {
+		p->scan_incomplete = true;
+		close(fd);
+		return;
+	}
+	d = fdopendir(fd);
+	if (d == NULL) {
+		close(fd);
+		return;
+	}
+	while (!p->socket[0] && !p->scan_incomplete && (de = readdir(d)) != NULL) {
+		unsigned char type = de->d_type;
+		struct stat st;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (type == DT_UNKNOWN && fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			type = S_ISSOCK(st.st_mode)  ? DT_SOCK
+			       : S_ISDIR(st.st_mode) ? DT_DIR
+			                             : DT_REG;
+		if (type == DT_SOCK && is_engine_socket_name(de->d_name)) {
+			snprintf(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name);
+		} else if (type == DT_DIR && level < SCAN_LEVELS) {
+			int sub =
+			    openat(fd, de->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			char subrel[PATH_MAX];
+
+			if (sub < 0)
+				continue;
+			snprintf(subrel, sizeof(subrel), "%s/%s", rel, de->d_name);
+			scan_sockets(p, sub, subrel, level + 1, dirs);
+			close(sub);
+		}
+	}
+	closedir(d);
+}
+
+/* Relations of p to every sensitive path (chains: each sensitive path and
+ * its ancestors, n_chain[k] = 0 where it does not exist on this host). */
+static void relate(size_t n_s, struct host_path *p, struct ident chains[][64],
+                   const size_t *n_chain)
+{
+	struct ident up[MAX_DEPTH];
+	size_t n_up;
+	int start;
+
+	if (!p->resolved)
+		return;
+	/* Where p sits: a directory walks up from itself; anything else from
+	 * the directory that holds it. */
+	start = S_ISDIR(p->st.st_mode) ? openat(p->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC)
+	                               : parent_of(p);
+	n_up = start < 0 ? 0 : walk_up(start, up, MAX_DEPTH);
+	if (n_up == 0) {
+		/* Cannot be placed: fail closed. */
+		p->resolved = false;
+		p->err = ESTALE;
+		host_path_close(p);
+		return;
+	}
+	for (size_t k = 0; k < n_s; k++) {
+		const struct ident *c = chains[k];
+
+		for (size_t i = 0; i < n_chain[k]; i++)
+			if (c[i].dev == p->st.st_dev && c[i].ino == p->st.st_ino)
+				p->rel[k] |= i == 0 ? REL_IS : REL_CONTAINS;
+		/* Inside: the sensitive path is a strict ancestor of p. */
+		for (size_t i = S_ISDIR(p->st.st_mode) ? 1 : 0; n_chain[k] && i < n_up; i++)
+			if (up[i].dev == c[0].dev && up[i].ino == c[0].ino)
+				p->rel[k] |= REL_INSIDE;
+	}
+	if (S_ISDIR(p->st.st_mode)) {
+		int dirs = 0;
+
+		scan_sockets(p, p->fd, "", 1, &dirs);
+	}
+}
+
+/* The mount points strictly below p (from ward's mountinfo), each opened
+ * and related like p: a recursive bind takes them along. Too many of them
+ * is scan_incomplete (refused). */
+static void submounts(struct host_path *p, struct libmnt_table *tb, size_t n_s,
+                      struct ident chains[][64], const size_t *n_chain)
+{
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	size_t len = strlen(p->real);
+
+	if (it == NULL || !S_ISDIR(p->st.st_mode) || strcmp(p->real, "/") == 0) {
+		mnt_free_iter(it);
+		return;
+	}
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *t = mnt_fs_get_target(fs);
+		struct host_path *v;
+
+		if (t == NULL || strncmp(t, p->real, len) != 0 || t[len] != '/')
+			continue;
+		if (p->n_sub >= HOST_MAX_SUBMOUNTS) {
+			p->scan_incomplete = true;
+			break;
+		}
+		v = realloc(p->sub, (p->n_sub + 1) * sizeof(*v));
+		if (v == NULL) {
+			p->scan_incomplete = true;
+			break;
+		}
+		p->sub = v;
+		host_path_resolve(&p->sub[p->n_sub], t, NULL, true);
+		relate(n_s, &p->sub[p->n_sub], chains, n_chain);
+		p->n_sub++;
+	}
+	mnt_free_iter(it);
+}
+
+/* The chains of every sensitive path, for relate(). */
+static void chains_of(const struct host_sensitive *s, size_t n_s, struct ident chains[][64],
+                      size_t *n_chain)
+{
+	for (size_t k = 0; k < n_s; k++) {
+		int fd = open(s[k].path, O_PATH | O_CLOEXEC);
+
+		n_chain[k] = fd < 0 ? 0 : walk_up(fd, chains[k], 64);
+	}
+}
+
+int host_paths_relate(const struct host_sensitive *s, size_t n_s, struct host_path **paths,
+                      size_t n)
+{
+	struct ident(*chains)[64] = calloc(HOST_MAX_SENSITIVE, sizeof(*chains));
+	size_t n_chain[HOST_MAX_SENSITIVE] = {0};
+	struct libmnt_table *tb;
+
+	if (chains == NULL)
+		return werr(ENOMEM, "out of memory");
+	if (n_s > HOST_MAX_SENSITIVE)
+		n_s = HOST_MAX_SENSITIVE;
+	chains_of(s, n_s, chains, n_chain);
+	tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	for (size_t i = 0; i < n; i++) {
+		relate(n_s, paths[i], chains, n_chain);
+		if (paths[i]->resolved) {
+			if (tb)
+				submounts(paths[i], tb, n_s, chains, n_chain);
+			else
+				paths[i]->scan_incomplete = true;
+		}
+	}
+	mnt_unref_table(tb);
+	free(chains);
+	return 0;
+}

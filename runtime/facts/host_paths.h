@@ -1,0 +1,80 @@
+/* Host paths decided on file descriptors (host_paths.c): the sensitive
+ * paths of this host, one path opened once, and its relations to them. */
+#ifndef WARD_POLICY_HOST_PATHS_H
+#define WARD_POLICY_HOST_PATHS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+/* Host paths whose exposure is host authority, and how (the rule in
+ * refuse_mounts.c decides on the relations host_paths.c finds). */
+enum sens_kind {
+	SENS_ROOT,   /* "/" */
+	SENS_SYSTEM, /* is or contains: /usr /bin /sbin /lib* /run /var/run, ward's binary */
+	SENS_TREE,   /* is, contains or is inside: /proc /sys /boot /root, ward's state */
+	SENS_ETC,    /* /etc: is or contains; inside: directories, and files not listed */
+	SENS_DEV,    /* /dev: is or contains; inside: directories */
+	SENS_ENGINE, /* an engine's state: is or contains (volumes inside are allowed) */
+	SENS_SOCKET, /* an engine's API socket: is or contains */
+};
+
+struct host_sensitive {
+	char path[PATH_MAX];
+	enum sens_kind kind;
+};
+
+#define HOST_MAX_SENSITIVE 48
+
+/* Relations of a host path to host_facts.sensitive[k], by identity
+ * (device and inode, walking up from each side: spellings, symlinks and
+ * bind-mount aliases do not matter). */
+#define REL_IS       1u
+#define REL_CONTAINS 2u
+#define REL_INSIDE   4u
+
+/* A host path named by the config (relative ones start at the bundle),
+ * opened once (O_PATH; RESOLVE_NO_MAGICLINKS outside compat) and decided on
+ * that fd, which is then what gets mounted. */
+struct host_path {
+	bool resolved; /* false: it could not be opened (err says why) */
+	int err;
+	int fd;              /* -1 when not resolved; owned by the facts */
+	char real[PATH_MAX]; /* the path read back from the fd */
+	struct stat st;
+	unsigned long fs_type; /* statfs f_type */
+	unsigned rel[HOST_MAX_SENSITIVE];
+	/* A socket with an engine socket's name in the tree (up to 3 levels
+	 * down), "" if none; scan_incomplete: the tree was too large to look
+	 * through. */
+	char socket[PATH_MAX];
+	bool scan_incomplete;
+	/* The mounts below a directory (what a recursive bind or the rootfs
+	 * takes along), each judged like the path itself. */
+	struct host_path *sub;
+	size_t n_sub;
+};
+
+#define HOST_MAX_SUBMOUNTS 64
+
+/* The engine sockets ward looks for (NULL-terminated), and the names that
+ * give a socket away as one wherever it lives. */
+extern const char *const host_engine_socket_paths[];
+extern const char *const host_engine_socket_names[];
+
+/* The sensitive paths of this host into out[0..max): the fixed list,
+ * ward's state roots, the directory of ward's binary, /lib*, the engine
+ * sockets. Returns how many. */
+size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root);
+/* Open path once (relative ones from bundle) into p; p->resolved says
+ * whether it could be. */
+void host_path_resolve(struct host_path *p, const char *path, const char *bundle,
+                       bool no_magiclinks);
+void host_path_close(struct host_path *p);
+/* The relations (rel[], socket) of each resolved path to s[0..n_s); a path
+ * that cannot be placed becomes unresolved (ESTALE). -1 only on ENOMEM. */
+int host_paths_relate(const struct host_sensitive *s, size_t n_s, struct host_path **paths,
+                      size_t n);
+
+#endif
