@@ -22,6 +22,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/sched.h>
@@ -504,7 +505,7 @@ static void run_logged_hooks(struct container *c, enum oci_hook_point point, con
 
 int container_start(struct container *c)
 {
-	int fd;
+	int fd, rfd;
 	ssize_t n;
 
 	if (c->status != ST_CREATED)
@@ -512,17 +513,33 @@ int container_start(struct container *c)
 		            "container \"%s\" is %s, not created: only a created container "
 		            "can be started",
 		            c->id, status_name(c->status));
+	/* The write end first: without a reader (the init) it fails. */
 	fd = openat(c->dirfd, EXEC_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENXIO)
 			return werr(ESRCH, "container \"%s\": init is no longer waiting", c->id);
 		return werr(errno, "container \"%s\": opening the start fifo", c->id);
 	}
+	/* A read end of our own, never read from: the init holds the fifo
+	 * (close-on-exec) through the startContainer hooks until its execve,
+	 * and then no writer is left: POLLHUP. poststart comes after that
+	 * (runtime-spec: after the user process is executed). */
+	rfd = openat(c->dirfd, EXEC_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	n = write(fd, "0", 1);
 	close(fd);
-	if (n != 1)
+	if (n != 1) {
+		if (rfd >= 0)
+			close(rfd);
 		return werr(errno, "container \"%s\": releasing init", c->id);
+	}
 	unlinkat(c->dirfd, EXEC_FIFO, 0);
+	if (rfd >= 0) {
+		struct pollfd pfd = {.fd = rfd, .events = 0};
+
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
+		close(rfd);
+	}
 	c->status = ST_RUNNING;
 	run_logged_hooks(c, HOOK_POSTSTART, "running");
 	return 0;

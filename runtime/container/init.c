@@ -213,7 +213,8 @@ _Noreturn void init_run(const struct init_args *a)
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		_exit(1);
-	close(a->fifo_fd);
+	/* a->fifo_fd stays open (close-on-exec) until the execve: `start`
+	 * waits for it to go before it runs the poststart hooks. */
 	if (hooks_any(a->cfg, HOOK_START_CONTAINER)) {
 		struct oci_state st;
 

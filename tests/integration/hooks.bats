@@ -59,7 +59,6 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	# The runtime-spec's semantics: baseline refuses startContainer hooks
 	# (the container's own program; containment_misc.bats).
 	WARD_GLOBALS=(--profile compat)
-	skip "runtime bug: container_start() (runtime/container/container.c) runs the poststart hooks as soon as it has released the init through the fifo, without waiting for the startContainer hooks and the execve of the process (runtime-spec: poststart after the user process is executed); poststart is usually logged first"
 	cfg --argjson d "$(hook startContainer /bin/hook.sh /hooklog/log)" --argjson e "$(hook poststart)" \
 		'.hooks = {"startContainer": [$d], "poststart": [$e]}'
 	cmd 'sleep 100'
