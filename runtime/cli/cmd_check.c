@@ -12,6 +12,7 @@
 #include "oci/names.h"
 #include "policy/prepare.h"
 #include "container/report_out.h"
+#include "hooks/hooks.h"
 #include "linux/sysctl.h"
 
 #include <errno.h>
@@ -242,6 +243,32 @@ static void reach_devices(struct rout *o, const struct oci_config *c, const stru
 	free(rules);
 }
 
+/* The hooks ward would run as root in the host's namespaces, each with the
+ * policy's verdict (compat: not judged). */
+static void reach_hooks(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
+{
+	rout_list(o, "hooks");
+	for (int p = 0; c->hooks && p < HOOK_POINTS; p++)
+		for (size_t i = 0; i < c->hooks->point[p].n; i++) {
+			char field[96];
+			const char *verdict =
+			    x->profile == PROFILE_COMPAT ? "runs (compat: not judged)" : "runs";
+
+			snprintf(field, sizeof(field), ".hooks.%s[%zu].path",
+			         hooks_point_name((enum oci_hook_point)p), i);
+			for (size_t k = 0; k < x->n_f; k++)
+				if (x->f[k].kind == FIND_REFUSE &&
+				    strcmp(x->f[k].field, field) == 0)
+					verdict = x->f[k].why;
+			rout_obj(o, NULL);
+			rout_str(o, "point", hooks_point_name((enum oci_hook_point)p));
+			rout_str(o, "path", c->hooks->point[p].hooks[i].path);
+			rout_str(o, "verdict", verdict);
+			rout_obj_end(o);
+		}
+	rout_list_end(o);
+}
+
 static void reach_limits(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
 {
 	const struct oci_resources *r = c->linux ? c->linux->resources : NULL;
@@ -320,6 +347,7 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	reach_namespaces(&o, cfg);
 	reach_process(&o, cfg);
 	reach_devices(&o, cfg, x);
+	reach_hooks(&o, cfg, x);
 	reach_limits(&o, cfg, x);
 	rout_obj_end(&o);
 	rout_finish(&o);

@@ -446,6 +446,20 @@ POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user ho
 	assert_output "ward: policy file: $POLICY: .allow[0]: a mount opt-out names an absolute host path"
 }
 
+@test "ward check lists the hooks ward would run, each with the policy's verdict" {
+	printf '#!/bin/sh\n' >"$BUNDLE/in-bundle.sh"
+	chmod 755 "$BUNDLE/in-bundle.sh"
+	cfg --arg h "$BUNDLE/in-bundle.sh" '.hooks = {"prestart": [{"path": "/bin/true"}, {"path": $h}]}'
+	run "$WARD" check --format json "$BUNDLE"
+	assert_failure 1
+	run jq -r '.reach.hooks[] | "\(.point) \(.path): \(.verdict)"' <<<"$output"
+	assert_output "prestart /bin/true: runs
+prestart $BUNDLE/in-bundle.sh: $BUNDLE/in-bundle.sh is inside the bundle"
+	run "$WARD" check --profile compat --format json "$BUNDLE"
+	run jq -r '.reach.hooks[1].verdict' <<<"$output"
+	assert_output "runs (compat: not judged)"
+}
+
 @test "an opt-out in a family but outside ward-policy(7)'s list is refused" {
 	for n in device.bogus device.sda cap.FLY cap.CAP_SYS_ADMIN; do
 		printf '{"allow": ["%s"]}\n' "$n" >"$POLICY"
