@@ -188,3 +188,17 @@ memfd_expect_strict() {
 	assert_output "$(readlink /proc/self/ns/time)"
 	assert_no_leftovers
 }
+
+# ---- the images people have ----
+
+@test "strict runs a rootfs owned by host root that lacks /run, /tmp, /dev, /proc and /sys" {
+	rm -rf "$BUNDLE/rootfs/run" "$BUNDLE/rootfs/tmp" "$BUNDLE/rootfs/dev" \
+		"$BUNDLE/rootfs/proc" "$BUNDLE/rootfs/sys"
+	chown -R 0:0 "$BUNDLE/rootfs"
+	chmod 755 "$BUNDLE/rootfs"
+	cmd 'echo inside-ran; for d in /run /tmp /dev /proc /sys; do [ -d $d ] && echo $d; done; echo x >/tmp/w && echo tmp-writable; [ "$(stat -c %u /)" = 65534 ] && echo root-unmapped'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output "$(printf 'inside-ran\n/run\n/tmp\n/dev\n/proc\n/sys\ntmp-writable\nroot-unmapped')"
+	assert_no_leftovers
+}
