@@ -97,15 +97,7 @@ static int exec_env_refusals(struct policy_ctx *x, const struct oci_process *fro
 	                                                "exec process.env") < 0) ||
 	    policy_refuse_secret_env_list(x, add->v, add->n, "exec --env") < 0)
 		return -1;
-	if (x->n_refused > refused) {
-		struct policy_ctx one = *x;
-
-		one.f = x->f + first;
-		one.n_f = x->n_f - first;
-		one.n_refused = x->n_refused - refused;
-		return policy_refusal_error(&one);
-	}
-	return 0;
+	return policy_refusal_since(x, first, refused);
 }
 
 int cmd_exec(struct globals *g, int argc, char **argv)

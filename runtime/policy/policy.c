@@ -161,6 +161,18 @@ int policy_refusal_error(const struct policy_ctx *x)
 	return 0;
 }
 
+int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refused)
+{
+	struct policy_ctx one = *x;
+
+	if (x->n_refused <= refused)
+		return 0;
+	one.f = x->f + first;
+	one.n_f = x->n_f - first;
+	one.n_refused = x->n_refused - refused;
+	return policy_refusal_error(&one);
+}
+
 int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs)
 {
 	/* Only this call's refusals count: the findings from here on. */
@@ -170,14 +182,8 @@ int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_p
 		return 0;
 	if (policy_caps_refuse(x, caps, "exec process.capabilities") < 0)
 		return -1;
-	if (x->n_refused > refused) {
-		struct policy_ctx one = *x;
-
-		one.f = x->f + first;
-		one.n_f = x->n_f - first;
-		one.n_refused = x->n_refused - refused;
-		return policy_refusal_error(&one);
-	}
+	if (policy_refusal_since(x, first, refused) < 0)
+		return -1;
 	*no_new_privs = true;
 	return policy_caps_cap(x, caps, "exec process.capabilities");
 }

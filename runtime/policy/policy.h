@@ -29,6 +29,10 @@ int policy_apply(struct policy_ctx *x);
 /* werr() for the first refusal (naming field, reason and opt-out); -1. */
 int policy_refusal_error(const struct policy_ctx *x);
 
+/* policy_refusal_error for the refusals recorded since x had first
+ * findings and refused refusals (0 when there are none). */
+int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refused);
+
 /* The exec'd process: capabilities capped, no_new_privs forced, refused
  * capabilities refused (werr, -1). */
 int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs);

@@ -19,19 +19,6 @@ static bool holds(const struct hook_file *f, const struct stat *st)
 	return false;
 }
 
-/* A bind mount the container cannot write through. */
-static bool bind_readonly(const struct oci_mount *m)
-{
-	struct mount_opts o;
-	bool ro;
-
-	if (mount_parse_options(m->options, m->n_options, &o) < 0)
-		return false;
-	ro = (o.flags & MS_RDONLY) || (o.rec_set & MOUNT_ATTR_RDONLY);
-	mount_opts_free(&o);
-	return ro;
-}
-
 /* Why the hook at .hooks.<point>[i] must not run, NULL if it may. */
 static const char *hook_problem(const struct policy_ctx *x, enum oci_hook_point point, size_t i,
                                 char *buf, size_t len)
@@ -66,7 +53,7 @@ static const char *hook_problem(const struct policy_ctx *x, enum oci_hook_point 
 	for (size_t k = 0; k < x->cfg->n_mounts && k < h->n_mounts; k++) {
 		const struct oci_mount *m = &x->cfg->mounts[k];
 
-		if (mount_is_bind(m) && h->mounts[k].resolved && !bind_readonly(m) &&
+		if (mount_is_bind(m) && h->mounts[k].resolved && !mount_is_read_only(m) &&
 		    holds(f, &h->mounts[k].st)) {
 			snprintf(buf, len,
 			         "is inside %s, which mounts[%zu] lets the container write",

@@ -198,19 +198,6 @@ static const char *writable_problem(const struct host_facts *h, const struct hos
 	return NULL;
 }
 
-/* The bind ends up read-only ("ro", or "rro" for the whole tree). */
-static bool read_only(const struct oci_mount *m)
-{
-	struct mount_opts o;
-	bool ro;
-
-	if (mount_parse_options(m->options, m->n_options, &o) < 0)
-		return false;
-	ro = (o.flags & MS_RDONLY) || (o.rec_set & MOUNT_ATTR_RDONLY);
-	mount_opts_free(&o);
-	return ro;
-}
-
 /* mount:<path as written> or mount:<path resolved>. */
 static bool path_optout(struct policy_ctx *x, const char *written, const struct host_path *p)
 {
@@ -303,7 +290,7 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 	if (refuse_path(x, field, m->source, src) < 0 ||
 	    (has_option(m, "rbind") && refuse_submounts(x, field, m->source, src) < 0))
 		return -1;
-	if (src->resolved && !read_only(m) && !path_optout(x, m->source, src)) {
+	if (src->resolved && !mount_is_read_only(m) && !path_optout(x, m->source, src)) {
 		const char *in = writable_problem(x->facts, src);
 		char opt[PATH_MAX + 8];
 

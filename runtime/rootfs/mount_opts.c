@@ -144,3 +144,15 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 	o->data = fs;
 	return 0;
 }
+
+bool mount_is_read_only(const struct oci_mount *m)
+{
+	struct mount_opts o;
+	bool ro;
+
+	if (mount_parse_options(m->options, m->n_options, &o) < 0)
+		return false;
+	ro = (o.flags & MS_RDONLY) || (o.rec_set & MOUNT_ATTR_RDONLY);
+	mount_opts_free(&o);
+	return ro;
+}

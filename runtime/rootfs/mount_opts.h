@@ -28,5 +28,8 @@ struct mount_opts {
 int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o);
 void mount_opts_free(struct mount_opts *o);
 bool mount_is_bind(const struct oci_mount *m);
+/* The mount ends up read-only at its top ("ro", or "rro" for the whole
+ * tree); false when its options do not parse. */
+bool mount_is_read_only(const struct oci_mount *m);
 
 #endif

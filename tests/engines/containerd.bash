@@ -126,13 +126,3 @@ ct_wait_status() {
 	return 1
 }
 
-# Poll for an event, bounded: wait_for WHAT COMMAND... fails the test with
-# WHAT when COMMAND has not succeeded within WAIT_FOR_SECS (10) seconds.
-wait_for() {
-	local what=$1 end=$((SECONDS + ${WAIT_FOR_SECS:-10}))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -lt "$end" ] || { fail "timed out waiting for: $what"; return 1; }
-		sleep 0.1
-	done
-}

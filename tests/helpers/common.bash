@@ -99,18 +99,6 @@ track_pid() {
 	echo "$1" >>"$BATS_TEST_TMPDIR/.teardown-pids"
 }
 
-# Poll for an event, bounded: wait_for WHAT COMMAND... fails the test with
-# WHAT when COMMAND has not succeeded within WAIT_FOR_SECS (10) seconds.
-wait_for() {
-	local what=$1 end=$((SECONDS + ${WAIT_FOR_SECS:-10}))
-	shift
-	until "$@"; do
-		# (return too: inside `f || ...` bash ignores fail's status)
-		[ "$SECONDS" -lt "$end" ] || { fail "timed out waiting for: $what"; return 1; }
-		sleep 0.05
-	done
-}
-
 # A --console-socket peer in the background: SOCK, OUT and RECV (its pid).
 # It gives up after 30 s (never holding bats' output), and teardown kills it.
 start_receiver() { # start_receiver NAME [INPUT]

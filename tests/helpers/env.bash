@@ -8,3 +8,15 @@ load /usr/lib/bats/bats-assert/load
 : "${WARD_BUILDDIR:=$(dirname "$WARD")}"
 : "${WARD_SRCDIR:=$WARD_BUILDDIR}"
 : "${BUSYBOX:=/bin/busybox}"
+
+# Poll for an event, bounded: wait_for WHAT COMMAND... fails the test with
+# WHAT when COMMAND has not succeeded within WAIT_FOR_SECS (10) seconds.
+wait_for() {
+	local what=$1 end=$((SECONDS + ${WAIT_FOR_SECS:-10}))
+	shift
+	until "$@"; do
+		# (return too: inside `f || ...` bash ignores fail's status)
+		[ "$SECONDS" -lt "$end" ] || { fail "timed out waiting for: $what"; return 1; }
+		sleep 0.05
+	done
+}
