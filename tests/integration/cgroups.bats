@@ -86,9 +86,14 @@ n_sleeps() {
 	cmd 'head -c 67108864 /dev/zero | (echo 1000 >/proc/self/oom_score_adj && exec tail) >/dev/null; echo rc=$?'
 	# Not through bats' `run`: about 1 run in 10 under make check, that
 	# `run` was interrupted here (cause not found; see the session-2 note).
-	"$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID" >"$TMP/out" 2>&1 || true
+	rc=0
+	"$WARD" --root "$ROOT" run --bundle "$BUNDLE" "$ID" >"$TMP/out" 2>&1 || rc=$?
 	run cat "$TMP/out"
-	assert_line --regexp '^rc=(137|1)$'
+	# The hog killed (rc= from the shell), or, when the cgroup filled up
+	# before the hog volunteered, the shell itself (ward's exit 137).
+	if [ "$rc" -ne 137 ]; then
+		assert_line --regexp '^rc=(137|1)$'
+	fi
 	assert_no_leftovers
 }
 
