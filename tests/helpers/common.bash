@@ -203,3 +203,17 @@ setup() {
 teardown() {
 	ward_teardown
 }
+
+# policy JSON: write the operator policy file ($POLICY).
+policy() { printf '%s\n' "$1" >"$POLICY"; }
+
+# refused_with TEXT: create fails with one line containing TEXT, nothing left.
+refused_with() {
+	local p=()
+	[ -e "$POLICY" ] && p=(--policy "$POLICY")
+	run ward "${p[@]}" create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --partial "$1"
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
+	assert_no_leftovers
+}

@@ -20,18 +20,7 @@ teardown() {
 	ward_teardown
 }
 
-policy() { printf '%s\n' "$1" >"$POLICY"; }
 
-# refused_with TEXT: create fails with one line containing TEXT, nothing left.
-refused_with() {
-	local p=()
-	[ -e "$POLICY" ] && p=(--policy "$POLICY")
-	run ward "${p[@]}" create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
-	assert_output --partial "$1"
-	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
-	assert_no_leftovers
-}
 
 # mkhook PATH WORD: a hook that appends WORD to $TMP/ran.
 mkhook() {

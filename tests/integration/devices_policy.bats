@@ -158,9 +158,9 @@ assert_denied_for() {
 	assert_no_leftovers
 }
 
-# refused_with FIELD TEXT OPTOUT: create fails with one line naming the
+# refused_field FIELD TEXT OPTOUT: create fails with one line naming the
 # field, the reason and the opt-out; nothing is left.
-refused_with() {
+refused_field() {
 	run ward "${P[@]}" create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
 	assert_output --partial "config.json: $1: $2"
@@ -173,34 +173,34 @@ refused_with() {
 	P=()
 	deny='{"allow": false, "access": "rwm"}'
 	cfg ".linux.resources = {\"devices\": [$deny, {\"allow\": true, \"type\": \"c\", \"major\": 10, \"access\": \"rwm\"}]}"
-	refused_with '.linux.resources.devices[1]' 'allows c 10:* (a wildcard minor), every misc device of the host (kvm, fuse, tun, vhost-net, vhost-vsock, userfaultfd' 'device.c10:*'
+	refused_field '.linux.resources.devices[1]' 'allows c 10:* (a wildcard minor), every misc device of the host (kvm, fuse, tun, vhost-net, vhost-vsock, userfaultfd' 'device.c10:*'
 	cfg ".linux.resources = {\"devices\": [$deny, {\"allow\": true, \"type\": \"c\", \"major\": 1, \"access\": \"r\"}]}"
-	refused_with '.linux.resources.devices[1]' 'allows c 1:* (a wildcard minor), every device of major 1 (mem, kmem, port among them)' 'device.c1:*'
+	refused_field '.linux.resources.devices[1]' 'allows c 1:* (a wildcard minor), every device of major 1 (mem, kmem, port among them)' 'device.c1:*'
 	# A negative minor is a wildcard too.
 	cfg ".linux.resources = {\"devices\": [$deny, {\"allow\": true, \"type\": \"c\", \"major\": 10, \"minor\": -1, \"access\": \"rw\"}]}"
-	refused_with '.linux.resources.devices[1]' 'allows c 10:* (a wildcard minor)' 'device.c10:*'
+	refused_field '.linux.resources.devices[1]' 'allows c 10:* (a wildcard minor)' 'device.c10:*'
 	cfg ".linux.resources = {\"devices\": [$deny, {\"allow\": true, \"type\": \"c\", \"access\": \"rwm\"}]}"
-	refused_with '.linux.resources.devices[1]' 'allows every character device of the host' 'devices-all'
+	refused_field '.linux.resources.devices[1]' 'allows every character device of the host' 'devices-all'
 	cfg ".linux.resources = {\"devices\": [$deny, {\"allow\": true, \"type\": \"b\", \"major\": 8, \"access\": \"r\"}]}"
-	refused_with '.linux.resources.devices[1]' 'allows b 8:*, a device node for raw host storage (a block device)' 'device.block'
+	refused_field '.linux.resources.devices[1]' 'allows b 8:*, a device node for raw host storage (a block device)' 'device.block'
 	# Exact nodes: the new ones, in linux.devices and as allow rules.
 	cfg 'del(.linux.resources) | .linux.devices = [{"type": "c", "path": "/dev/vhost-net", "major": 10, "minor": 238}]'
-	refused_with '.linux.devices[0]' '/dev/vhost-net (c 10:238) is a device node for the kernel'"'"'s virtio-net backend (vhost-net)' 'device.vhost-net'
+	refused_field '.linux.devices[0]' '/dev/vhost-net (c 10:238) is a device node for the kernel'"'"'s virtio-net backend (vhost-net)' 'device.vhost-net'
 	cfg '.linux.devices = [] | .linux.resources = {"devices": [{"allow": true, "type": "c", "major": 10, "minor": 241, "access": "rw"}]}'
-	refused_with '.linux.resources.devices[0]' 'allows c 10:241, a device node for the kernel'"'"'s vsock backend (vhost-vsock)' 'device.vhost-vsock'
+	refused_field '.linux.resources.devices[0]' 'allows c 10:241, a device node for the kernel'"'"'s vsock backend (vhost-vsock)' 'device.vhost-vsock'
 	if [ -n "$UFFD" ]; then
 		cfg --argjson m "$UFFD" 'del(.linux.resources) | .linux.devices = [{"type": "c", "path": "/dev/userfaultfd", "major": 10, "minor": $m}]'
-		refused_with '.linux.devices[0]' "/dev/userfaultfd (c 10:$UFFD) is a device node for a kernel misc interface" "device.c10:$UFFD"
+		refused_field '.linux.devices[0]' "/dev/userfaultfd (c 10:$UFFD) is a device node for a kernel misc interface" "device.c10:$UFFD"
 		# The host's node, bind-mounted: the same table.
 		cfg 'del(.linux.devices) | .mounts += [{"destination": "/mnt/u", "type": "bind", "source": "/dev/userfaultfd", "options": ["bind"]}]'
 		n=$(jq '.mounts | length - 1' "$BUNDLE/config.json")
-		refused_with ".mounts[$n].source" '/dev/userfaultfd is a device node for a kernel misc interface' "device.c10:$UFFD"
+		refused_field ".mounts[$n].source" '/dev/userfaultfd is a device node for a kernel misc interface' "device.c10:$UFFD"
 		cfg 'del(.mounts[-1])'
 	fi
 	# strict too.
 	P=(--profile strict)
 	cfg ".linux.resources = {\"devices\": [$deny, {\"allow\": true, \"type\": \"c\", \"major\": 10}]}"
-	refused_with '.linux.resources.devices[1]' 'allows c 10:*' 'device.c10:*'
+	refused_field '.linux.resources.devices[1]' 'allows c 10:*' 'device.c10:*'
 }
 
 @test "runc's standard wildcards are taken, and open nothing they should not" {
@@ -222,10 +222,10 @@ refused_with() {
 @test "an opt-out needs the policy's allow and the annotation; then the node opens" {
 	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}, {"allow": true, "type": "c", "major": 10, "minor": 229, "access": "rw"}]}'
 	P=()
-	refused_with '.linux.resources.devices[1]' 'allows c 10:229, a device node for FUSE' 'device.fuse'
+	refused_field '.linux.resources.devices[1]' 'allows c 10:229, a device node for FUSE' 'device.fuse'
 	echo '{"allow": ["device.fuse"]}' >"$TMP/policy.json"
 	P=(--policy "$TMP/policy.json")
-	refused_with '.linux.resources.devices[1]' 'allows c 10:229' 'device.fuse'
+	refused_field '.linux.resources.devices[1]' 'allows c 10:229' 'device.fuse'
 	cfg '.annotations["org.ward.allow.device.fuse"] = "true"'
 	run ward "${P[@]}" run --bundle "$BUNDLE" "$ID"
 	assert_success
