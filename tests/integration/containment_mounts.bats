@@ -155,6 +155,27 @@ refused() {
 	[ -z "$bad" ] || fail "the host's sysfs is writable from inside: $bad"
 }
 
+@test "mounts: a flag option given a value (rw=, remount=) is an error, never the flag" {
+	# libmount would read "rw=" as rw (after the policy's forced ro: a
+	# writable sysfs) and "remount=" as MS_REMOUNT (the rootfs's host
+	# filesystem reconfigured).
+	for p in "${PROFILES[@]}"; do
+		as "$p"
+		cfg '.mounts |= map(if .type == "sysfs" then .options = ["nosuid", "noexec", "nodev", "ro", "rw="] else . end)'
+		run ward run --bundle "$BUNDLE" "$ID"
+		assert_failure 1
+		assert_output --regexp '^ward: mounts\[[0-9]+\] \(/sys\): option "rw=": rw takes no value$'
+		assert_no_leftovers
+		cfg '.mounts |= map(if .type == "sysfs" then .options = ["nosuid", "noexec", "nodev", "ro"] else . end)
+		     | .mounts += [{"destination": "/", "type": "tmpfs", "source": "tmpfs", "options": ["remount=", "size=1m"]}]'
+		run ward run --bundle "$BUNDLE" "$ID"
+		assert_failure 1
+		assert_output --partial 'option "remount=": remount takes no value'
+		assert_no_leftovers
+		cfg 'del(.mounts[-1])'
+	done
+}
+
 # ---- bind sources and root.path ----
 
 @test "binds: system, kernel, state and engine paths, /etc and its files, spellings and links: refused; data works" {

@@ -65,5 +65,29 @@ int main(void)
 		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(), "single"),
 		   "comma-joined option refused");
 	}
+	/* libmount reads a flag option with a value as the flag: "rw=" after
+	 * "ro" made a forced read-only mount writable, "remount=" remounted. */
+	{
+		static const char *const bad[][2] = {
+		    {"rw=", "option \"rw=\": rw takes no value"},
+		    {"remount=x", "option \"remount=x\": remount takes no value"},
+		    {"nosuid=1", "option \"nosuid=1\": nosuid takes no value"},
+		    {"bind=", "option \"bind=\": bind takes no value"}};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			const char *v[] = {"ro", bad[i][0]};
+
+			ok(parse(v, 2, &o) < 0 && strcmp(werr_msg(), bad[i][1]) == 0,
+			   "flag option with a value refused: %s (%s)", bad[i][0], werr_msg());
+		}
+	}
+	{
+		const char *v[] = {"size=64m", "mode=1777", "lowerdir=/a"};
+
+		ok(parse(v, 3, &o) == 0 && o.data &&
+		       strcmp(o.data, "size=64m,mode=1777,lowerdir=/a") == 0,
+		   "filesystem options with values still pass");
+		mount_opts_free(&o);
+	}
 	return tap_done();
 }
