@@ -5,15 +5,18 @@
 #include "linux/process_attrs.h"
 #include "lib/sync.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -115,7 +118,10 @@ static int check_exec(const char *path)
 		errno = EISDIR;
 		return -1;
 	}
-	return faccessat(AT_FDCWD, path, X_OK, AT_EACCESS);
+	/* The original faccessat, not glibc's faccessat2 (AT_EACCESS): older
+	 * seccomp profiles deny faccessat2 with EPERM. It checks with the real
+	 * ids, which are the effective ones whenever this runs. */
+	return (int)syscall(SYS_faccessat, AT_FDCWD, path, X_OK);
 }
 
 int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
@@ -154,6 +160,9 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
  * included, is closed by execve. */
 static int seal_fds(int preserve)
 {
+	DIR *d;
+	struct dirent *e;
+
 	for (int fd = 3; fd < 3 + preserve; fd++) {
 		int fl = fcntl(fd, F_GETFD);
 
@@ -163,8 +172,28 @@ static int seal_fds(int preserve)
 		if (fcntl(fd, F_SETFD, fl) < 0)
 			return werr(errno, "--preserve-fds: fd %d", fd);
 	}
-	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	/* Before 5.11, or close_range denied by a seccomp filter ward runs
+	 * under: mark each open fd. */
+	if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
 		return werr(errno, "close_range");
+	d = opendir("/proc/self/fd");
+	if (d == NULL)
+		return werr(errno, "sealing fds: /proc/self/fd");
+	while ((e = readdir(d)) != NULL) {
+		int fd = atoi(e->d_name);
+
+		if (e->d_name[0] == '.' || fd < 3 + preserve || fd == dirfd(d))
+			continue;
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF) {
+			int err = errno;
+
+			closedir(d);
+			return werr(err, "sealing fd %d", fd);
+		}
+	}
+	closedir(d);
 	return 0;
 }
 
@@ -191,20 +220,38 @@ static int load_seccomp(const struct prepare_args *a, bool *loaded)
 int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
 {
 	const struct oci_process *p = a->proc;
+	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
+	 * while we still have it (the filter then also covers the privilege
+	 * drop, as with runc). */
+	bool early = a->seccomp && !p->no_new_privileges;
 
 	*seccomp_loaded = false;
 	if (process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 || process_chdir(p) < 0)
 		return -1;
-	/* Without no_new_privs, loading a filter takes CAP_SYS_ADMIN: load it
-	 * while we still have it (the filter then also covers the privilege
-	 * drop, as with runc). */
-	if (!p->no_new_privileges && load_seccomp(a, seccomp_loaded) < 0)
-		return -1;
+	if (early) {
+		/* The filter may be older than the calls ward makes (faccessat2,
+		 * close_range, getcwd, openat2 are denied by profiles written
+		 * before them): all that can be done before it is, and after it
+		 * only the credentials, chdir and execve. The executable is found
+		 * as the container's root here; whether the final user may run it
+		 * is the kernel's answer to execve. */
+		if (process_find_exec(p, exe) < 0 || attrs_before_exec(p) < 0 ||
+		    seal_fds(a->preserve_fds) < 0 || load_seccomp(a, seccomp_loaded) < 0)
+			return -1;
+	}
 	if (process_credentials(p, a->userns) < 0)
 		return -1;
 	/* Changing credentials cleared the parent-death signal. */
 	if (a->pdeathsig && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		return werr(errno, "PR_SET_PDEATHSIG");
+	if (early) {
+		/* Checked to be inside the container above; nothing has run in
+		 * it since, so the same absolute path resolves the same. Again as
+		 * the final user, who must be allowed to be there. */
+		if (chdir(p->cwd) < 0)
+			return werr(errno, "process.cwd %s", p->cwd);
+		return 0;
+	}
 	/* Again as the final user: it must be allowed to be there. */
 	if (process_chdir(p) < 0 || process_find_exec(p, exe) < 0)
 		return -1;

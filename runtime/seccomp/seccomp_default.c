@@ -477,8 +477,12 @@ static void rule(yajl_gen g, const char *name, const char *action, int errno_ret
 	yajl_gen_map_close(g);
 }
 
-/* Allow name(arg index in [lo, hi]), 32-bit values with the upper half zero:
- * one MASKED_EQ rule per aligned power-of-two block. */
+/* Allow name(arg index in [lo, hi]): one MASKED_EQ rule per aligned
+ * power-of-two block. Only for arguments the kernel takes as 32-bit (int
+ * socket family, unsigned int ioctl cmd): the upper half of the register is
+ * dropped by the kernel, so the masks leave it out. That also keeps every
+ * number in `ward spec` below 2^53, which jq 1.6 (Debian 12, Ubuntu 22.04)
+ * would otherwise round when users edit config.json with it. */
 static void allow_range(yajl_gen g, const char *name, unsigned index, uint64_t lo, uint64_t hi)
 {
 	while (lo <= hi) {
@@ -486,7 +490,8 @@ static void allow_range(yajl_gen g, const char *name, unsigned index, uint64_t l
 
 		while ((lo & (size * 2 - 1)) == 0 && lo + size * 2 - 1 <= hi && size < (1ULL << 32))
 			size *= 2;
-		rule(g, name, "SCMP_ACT_ALLOW", -1, "SCMP_CMP_MASKED_EQ", index, ~(size - 1), lo);
+		rule(g, name, "SCMP_ACT_ALLOW", -1, "SCMP_CMP_MASKED_EQ", index,
+		     0xffffffffULL & ~(size - 1), lo);
 		lo += size;
 	}
 }

@@ -63,6 +63,22 @@ load ../helpers/common
 	assert_line "CapAmb:	0000000000000400"
 }
 
+@test "compat: an ambient capability that is not inheritable is warned about, not fatal (runc spec 1.1)" {
+	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
+	cfg '.process.capabilities = {
+	  "bounding": ["CAP_KILL", "CAP_NET_BIND_SERVICE"],
+	  "effective": ["CAP_KILL", "CAP_NET_BIND_SERVICE"],
+	  "permitted": ["CAP_KILL", "CAP_NET_BIND_SERVICE"],
+	  "inheritable": ["CAP_NET_BIND_SERVICE"],
+	  "ambient": ["CAP_KILL", "CAP_NET_BIND_SERVICE"]}'
+	cmd 'grep ^CapAmb /proc/self/status'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --partial 'process.capabilities.ambient: CAP_KILL is not both permitted and inheritable; not raised'
+	assert_line "CapAmb:	0000000000000400" # NET_BIND_SERVICE only
+	refute_line --partial CAP_NET_BIND_SERVICE
+}
+
 @test "root with a capped bounding set cannot exceed it" {
 	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
 	cmd 'grep -E "^Cap(Eff|Bnd)" /proc/self/status; chown 1 /tmp 2>&1 || echo chown-denied'
