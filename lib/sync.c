@@ -62,36 +62,17 @@ int sync_send_fd(int fd, enum sync_type type, int passfd)
 
 int sync_recv(int fd, struct sync_msg *m, int *passfd)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {.iov_base = m, .iov_len = sizeof(*m)};
-	struct msghdr mh = {.msg_iov = &iov,
-	                    .msg_iovlen = 1,
-	                    .msg_control = u.buf,
-	                    .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *c;
+	int got;
 	ssize_t n;
 
 	memset(m, 0, sizeof(*m));
-	if (passfd)
-		*passfd = -1;
-	do
-		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
+	n = fdpass_recv(fd, m, sizeof(*m), &got);
 	if (n < 0)
 		return werr(errno, "sync channel");
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-			int got;
-
-			memcpy(&got, CMSG_DATA(c), sizeof(int));
-			if (passfd)
-				*passfd = got;
-			else
-				close(got);
-		}
+	if (passfd)
+		*passfd = got;
+	else if (got >= 0)
+		close(got);
 	if (n == 0) {
 		m->type = SYNC_EOF;
 		return 0;

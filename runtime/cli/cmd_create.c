@@ -2,6 +2,7 @@
 #include "hooks/hooks.h"
 #include "lib/callerfds.h"
 #include "lib/error.h"
+#include "linux/console.h"
 #include "policy/prepare.h"
 
 #include <errno.h>
@@ -64,7 +65,7 @@ static int pin_hooks(const struct host_facts *h)
 }
 
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
-                    struct container *c, int *pidfd)
+                    struct container *c, int *pidfd, int *master)
 {
 	char bundle[PATH_MAX];
 	char path[PATH_MAX + 16];
@@ -83,8 +84,10 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	                        .console_socket = cc->console_socket,
 	                        .no_pivot = cc->no_pivot,
 	                        .preserve_fds = cc->preserve_fds};
-	int r;
+	int r, relay[2] = {-1, -1};
 
+	if (master)
+		*master = -1;
 	if (realpath(cc->bundle, bundle) == NULL)
 		return werr(errno, "bundle %s", cc->bundle);
 	if (cli_root(g) < 0)
@@ -97,11 +100,11 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		free(json);
 		return werr_ctx("bundle %s", bundle);
 	}
-	if (cfg->process->terminal && !cc->console_socket) {
+	if (cfg->process->terminal && !cc->console_socket && !master) {
 		oci_config_free(cfg);
 		free(json);
-		return werr(0, "config.json: .process.terminal needs --console-socket (ward does "
-		               "not relay a terminal itself)");
+		return werr(0, "config.json: .process.terminal needs --console-socket when the "
+		               "container is detached (only a foreground run relays the terminal)");
 	}
 	if (!cfg->process->terminal && cc->console_socket) {
 		oci_config_free(cfg);
@@ -122,13 +125,30 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
 	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
 		r = pin_hooks(&pr.facts);
+	if (r == 0 && cfg->process->terminal && !cc->console_socket) {
+		r = console_pair(relay);
+		o.console_fd = &relay[1]; /* create takes it over */
+	}
 	if (r == 0) {
 		o.config_json = json;
 		o.config_len = len;
 		o.policy = &pr.x;
 		o.facts = &pr.facts;
 		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+		relay[1] = -1;
 	}
+	if (relay[0] >= 0 && r == 0 && (*master = console_take_master(relay[0])) < 0) {
+		char msg[WERR_MAX];
+		int e = werr_errno();
+
+		snprintf(msg, sizeof(msg), "%s", werr_msg());
+		container_destroy(c, true);
+		store_close(c);
+		if (pidfd)
+			close(*pidfd);
+		r = werr_set(e, msg);
+	} else if (relay[0] >= 0 && r < 0)
+		close(relay[0]);
 	free(o.policy_record);
 	policy_run_free(&pr);
 	oci_config_free(cfg);
@@ -148,7 +168,7 @@ int cmd_create(struct globals *g, int argc, char **argv)
 	        0 ||
 	    cli_one_id("create", n_pos) < 0)
 		return -1;
-	if (create_from_cli(g, &cc, pos[0], &c, NULL) < 0)
+	if (create_from_cli(g, &cc, pos[0], &c, NULL, NULL) < 0)
 		return -1;
 	store_close(&c);
 	return 0;

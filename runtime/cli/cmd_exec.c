@@ -245,7 +245,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		                      .detach = ec.detach,
 		                      .pid_file = ec.pid_file,
 		                      .preserve_fds = ec.preserve_fds,
-		                      .console_socket = ec.console_socket};
+		                      .console_socket = ec.console_socket,
+		                      .relay_terminal = true};
 
 		r = container_exec(&c, cfg, &o);
 	}

@@ -25,7 +25,7 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	sigset_t set, old;
 	char *pos[1];
 	size_t n_pos;
-	int pidfd = -1, status;
+	int pidfd = -1, master = -1, status;
 
 	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
 	        0 ||
@@ -34,7 +34,9 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	/* Blocked before the clone so that no signal is lost; the init resets
 	 * its mask before anything else. */
 	fwd_block(&set, &old);
-	if (create_from_cli(g, &cc, pos[0], &c, &pidfd) < 0)
+	/* In the foreground, a terminal without --console-socket is relayed
+	 * (runc's default config, and `ward run` of a shell by hand). */
+	if (create_from_cli(g, &cc, pos[0], &c, &pidfd, cc.detach ? NULL : &master) < 0)
 		return -1;
 	if (container_start(&c) < 0) {
 		char msg[WERR_MAX];
@@ -44,6 +46,8 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		container_destroy(&c, true);
 		store_close(&c);
 		close(pidfd);
+		if (master >= 0)
+			close(master);
 		return werr_set(e, msg);
 	}
 	if (cc.detach) {
@@ -52,7 +56,7 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		return 0;
 	}
 	store_unlock(&c);
-	status = fwd_wait(pidfd, &set);
+	status = fwd_wait(pidfd, &set, master);
 	close(pidfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!cc.keep) {

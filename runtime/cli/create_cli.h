@@ -23,7 +23,10 @@ struct create_cli {
 		"preserve-fds", 0, OPT_INT, &(cc).preserve_fds                                     \
 	}
 
+/* master: NULL for create and run -d; for a foreground run, where the pty
+ * master of a process.terminal without --console-socket goes (-1 when the
+ * config has no terminal): ward relays it. */
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
-                    struct container *c, int *pidfd);
+                    struct container *c, int *pidfd, int *master);
 
 #endif

@@ -319,7 +319,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	cgfd = cgroup_unified_fd(&cg);
 	if (cg.unified && cgfd < 0)
 		goto fail;
-	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
+	if (o->console_fd)
+		console = *o->console_fd;
+	else if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
 	trees = malloc((cfg->n_mounts ? cfg->n_mounts : 1) * sizeof(int));
 	if (trees == NULL) {

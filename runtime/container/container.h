@@ -19,6 +19,9 @@ struct create_opts {
 	const char *bundle; /* absolute */
 	const char *pid_file;
 	const char *console_socket;
+	/* Instead of console_socket: an already connected socket for the
+	 * terminal (ward's own relay), taken over and closed by create. */
+	const int *console_fd;
 	bool no_pivot;
 	int preserve_fds;
 	const char *config_json; /* the bytes cfg was parsed from, saved for exec */

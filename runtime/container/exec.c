@@ -112,15 +112,18 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	struct filter_prog prog = {0};
 	int flags = ns_flags_of(cfg);
 	int sv[2] = {-1, -1}, init_pidfd, pidfd = -1, console = -1, r = -1;
+	int relay[2] = {-1, -1}, master = -1;
+	bool relayed = o->proc->terminal && !o->console_socket && o->relay_terminal && !o->detach;
 	sigset_t set, old;
 	pid_t pid;
 
 	if (c->status != ST_CREATED && c->status != ST_RUNNING)
 		return werr(0, "container \"%s\" is %s: exec needs a created or running container",
 		            c->id, status_name(c->status));
-	if (o->proc->terminal != (o->console_socket != NULL))
-		return werr(0, o->proc->terminal ? "exec: a terminal needs --console-socket"
-		                                 : "exec: --console-socket is for --tty");
+	if (o->proc->terminal && !o->console_socket && !relayed)
+		return werr(0, "exec: a detached process with a terminal needs --console-socket");
+	if (!o->proc->terminal && o->console_socket)
+		return werr(0, "exec: --console-socket is for --tty");
 	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (init_pidfd < 0)
 		return werr_ctx("container \"%s\"", c->id);
@@ -128,6 +131,11 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		goto out;
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto out;
+	if (relayed) {
+		if (console_pair(relay) < 0)
+			goto out;
+		console = relay[1];
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		werr(errno, "socketpair");
 		goto out;
@@ -190,7 +198,15 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	log_debug("exec in %s: pid %d", c->id, (int)pid);
 	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
 		goto kill;
-	r = o->detach ? 0 : fwd_wait(pidfd, &set);
+	if (relayed) {
+		close(console);
+		console = -1;
+		master = console_take_master(relay[0]);
+		relay[0] = -1;
+		if (master < 0)
+			goto kill;
+	}
+	r = o->detach ? 0 : fwd_wait(pidfd, &set, master);
 	goto unblock;
 kill : {
 	char msg[WERR_MAX];
@@ -213,6 +229,8 @@ out:
 	close(init_pidfd);
 	if (console >= 0)
 		close(console);
+	if (relay[0] >= 0)
+		close(relay[0]);
 	filter_prog_free(&prog);
 	return r;
 }

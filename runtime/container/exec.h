@@ -13,6 +13,9 @@ struct exec_opts {
 	const char *pid_file;
 	int preserve_fds;
 	const char *console_socket; /* with proc->terminal */
+	/* proc->terminal without console_socket, in the foreground: ward
+	 * relays the terminal itself (runc exec -t). */
+	bool relay_terminal;
 };
 
 /* Start proc in every namespace of the container's init, under the

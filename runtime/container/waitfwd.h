@@ -9,7 +9,10 @@
  * child resets its mask). */
 void fwd_block(sigset_t *set, sigset_t *old);
 /* Wait for the process behind pidfd, forwarding set; its exit status as a
- * shell reports it (128+N after signal N), or -1 with werr. */
-int fwd_wait(int pidfd, const sigset_t *set);
+ * shell reports it (128+N after signal N), or -1 with werr. With a pty
+ * master (>= 0, taken and closed), relay it to ward's stdin and stdout
+ * meanwhile, ward's terminal raw and window-size changes passed on instead
+ * of SIGWINCH. */
+int fwd_wait(int pidfd, const sigset_t *set, int master);
 
 #endif

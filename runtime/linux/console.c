@@ -40,6 +40,31 @@ int console_connect(const char *path)
 	return fd;
 }
 
+int console_pair(int ours[2])
+{
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ours) < 0)
+		return werr(errno, "the terminal relay's socket");
+	return 0;
+}
+
+int console_take_master(int sock)
+{
+	char name[64];
+	struct stat st;
+	int master = -1;
+	ssize_t n = fdpass_recv(sock, name, sizeof(name), &master);
+	int e = errno;
+
+	close(sock);
+	if (n < 0 || master < 0)
+		return werr(n < 0 ? e : EPROTO, "receiving the container's terminal");
+	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2)) {
+		close(master);
+		return werr(EPROTO, "the container's terminal is not a pty master");
+	}
+	return master;
+}
+
 static int send_master(int sock, int master, const char *name)
 {
 	if (fdpass_send(sock, name, strlen(name), master) < 0)

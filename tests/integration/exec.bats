@@ -86,9 +86,9 @@ setup() {
 	run ward exec "$ID" no-such-binary
 	assert_failure 1
 	assert_output 'ward: exec: "no-such-binary": executable file not found in $PATH'
-	run ward exec --tty "$ID" sh
+	run ward exec --tty -d "$ID" sh
 	assert_failure 1
-	assert_output 'ward: exec: a terminal needs --console-socket'
+	assert_output 'ward: exec: a detached process with a terminal needs --console-socket'
 	run ward exec nosuch true
 	assert_failure 1
 	assert_output 'ward: container "nosuch" does not exist'

@@ -35,7 +35,10 @@ load ../helpers/common
 	cfg '.process.terminal = true'
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output 'ward: config.json: .process.terminal needs --console-socket (ward does not relay a terminal itself)'
+	assert_output 'ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)'
+	run ward run -d --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output 'ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)'
 	run ward create --console-socket "$TMP/nobody.sock" --bundle "$BUNDLE" "$ID"
 	assert_failure 1
 	assert_output "ward: --console-socket $TMP/nobody.sock: No such file or directory"
@@ -54,9 +57,80 @@ load ../helpers/common
 	wait_receiver
 	run tr -d '\r' <"$OUT"
 	assert_output --regexp $'^/dev/pts/[0-9]+\nout-tty$'
-	run ward exec --tty "$ID" true
+	run ward exec --tty --detach "$ID" true
 	assert_failure 1
-	assert_output 'ward: exec: a terminal needs --console-socket'
+	assert_output 'ward: exec: a detached process with a terminal needs --console-socket'
 	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+# ---- the terminal relay of a foreground run/exec (issue #13, 3.) ----
+# On a real pty (tests/helpers/pty-drive), as a person at a terminal.
+
+drive() { # drive STEP... -- ARGS (of ward)
+	local steps=()
+	while [ "$1" != -- ]; do steps+=("$1"); shift; done
+	shift
+	PTY_DRIVE_LOG="$TMP/pty.log" run "$WARD_SRCDIR/tests/helpers/pty-drive" "${steps[@]}" -- \
+		timeout -s KILL 30 "$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" "$@"
+}
+
+@test "run relays the terminal: typed input, output, the exit status, raw mode and back" {
+	cfg '.process.terminal = true | .process.args = ["sh"]'
+	drive size:30:100 'expect:# ' raw 'send:echo in-$((6*7)); tty; stty size\r' 'expect:in-42' \
+		'expect:30 100' 'send:exit 3\r' -- run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'exit=3\nrestored=yes'
+	run tr -d '\r' <"$TMP/pty.log"
+	assert_line --regexp '^/dev/pts/[0-9]+$'
+	assert_no_leftovers
+}
+
+@test "run relays window-size changes (SIGWINCH) and ^C reaches the container's terminal" {
+	cfg '.process.terminal = true'
+	cmd 'trap "stty size; exit 7" WINCH; echo ready; while :; do sleep 1; done'
+	drive size:30:100 expect:ready raw size:41:123 'expect:41 123' -- run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'exit=7\nrestored=yes'
+	# ^C typed: the container's line discipline sends SIGINT to its
+	# foreground group (ward's terminal is raw: ward itself gets nothing).
+	cmd 'trap "echo got-int; exit 9" INT; echo ready; while :; do sleep 1; done'
+	drive expect:ready raw 'send:\x03' expect:got-int -- run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'exit=9\nrestored=yes'
+	assert_no_leftovers
+}
+
+@test "run relays: input ends with EOF, and the terminal is restored after the container is killed" {
+	cfg '.process.terminal = true'
+	cmd 'echo ready; read line; echo "line=[$line]"; read more || echo got-eof; sleep 100'
+	drive expect:ready raw 'send:abc\r' 'expect:line=[abc]' eof expect:got-eof \
+		"shell:$WARD --root $ROOT kill $ID KILL" -- run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'exit=137\nrestored=yes'
+	assert_no_leftovers
+}
+
+@test "exec --tty without --console-socket relays the terminal in the foreground" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	drive size:25:90 'expect:# ' raw 'send:tty; stty size; exit 5\r' 'expect:25 90' -- exec --tty "$ID" sh
+	assert_success
+	assert_output $'exit=5\nrestored=yes'
+	run tr -d '\r' <"$TMP/pty.log"
+	assert_line --regexp '^/dev/pts/[0-9]+$'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "run relays a terminal from a pipe too: the input, then EOF; the output and status" {
+	cfg '.process.terminal = true | .process.args = ["sh"]'
+	run bash -c "printf 'echo piped-\$((2+3))\nexit 4\n' | timeout -s KILL 30 '$WARD' --root '$ROOT' run --bundle '$BUNDLE' '$ID' 3>&-"
+	assert_failure 4
+	assert_line --partial piped-5
+	cmd 'cat; echo cat-ended'
+	run bash -c "printf 'one\n' | timeout -s KILL 30 '$WARD' --root '$ROOT' run --bundle '$BUNDLE' '$ID' 3>&-"
+	assert_success
+	assert_line --partial cat-ended
 	assert_no_leftovers
 }
