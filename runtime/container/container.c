@@ -597,12 +597,22 @@ int container_signal(struct container *c, int sig, bool all)
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	int pidfd, r = 0;
 
-	if (c->status != ST_CREATED && c->status != ST_RUNNING && c->status != ST_PAUSED)
-		return werr(0, "container \"%s\" is %s: it cannot be signalled", c->id,
+	/* As runc: --all of a stopped container signals what is left in its
+	 * cgroup and succeeds; a plain kill fails with "container not
+	 * running", the words containerd's shim and conmon take for "already
+	 * finished" (anything else leaves them waiting). */
+	if (c->status != ST_CREATED && c->status != ST_RUNNING && c->status != ST_PAUSED) {
+		if (all && c->status == ST_STOPPED) {
+			if (sig && container_cgroup(c, &cg))
+				cgroup_signal_all(&cg, sig);
+			return 0;
+		}
+		return werr(0, "container \"%s\" is %s: container not running", c->id,
 		            status_name(c->status));
+	}
 	pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (pidfd < 0)
-		return werr_ctx("container \"%s\"", c->id);
+		return werr(0, "container \"%s\": container not running", c->id);
 	/* --all: every process of the container's cgroup (exec'd ones too). */
 	if (all)
 		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig)
@@ -610,7 +620,13 @@ int container_signal(struct container *c, int sig, bool all)
 	/* After --all the init may be gone already (cgroup.kill is
 	 * immediate): that is what was asked for. */
 	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && !(all && errno == ESRCH))
-		r = werr(errno, "container \"%s\": signal %d", c->id, sig);
+		r = errno == ESRCH ? werr(0, "container \"%s\": container not running", c->id)
+		                   : werr(errno, "container \"%s\": signal %d", c->id, sig);
+	/* Frozen (v1) tasks die only once thawed: SIGKILL of a paused
+	 * container ends it, as with runc. */
+	if (r == 0 && sig == SIGKILL && c->status == ST_PAUSED &&
+	    (cg.path || container_cgroup(c, &cg)))
+		cgroup_freeze(&cg, false);
 	close(pidfd);
 	return r;
 }

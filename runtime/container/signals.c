@@ -16,7 +16,8 @@ int signal_parse(const char *s)
 	errno = 0;
 	n = strtol(s, &end, 10);
 	if (*s && *end == '\0' && errno == 0) {
-		if (n <= 0 || n >= NSIG)
+		/* 0: is it there? (kill(2)'s null signal, as runc takes it) */
+		if (n < 0 || n >= NSIG)
 			return werr(0, "invalid signal number %s", s);
 		return (int)n;
 	}

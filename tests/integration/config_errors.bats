@@ -78,7 +78,7 @@ create_fails_with() {
 	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT is not supported by ward yet"
 	cfg 'del(.linux.intelRdt)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
-	create_fails_with "ward: config.json: .process.terminal needs --console-socket (ward does not relay a terminal itself)"
+	create_fails_with "ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)"
 	cfg '.process.terminal = false | .mounts += [{"destination": "/m", "source": "x"}]'
 	create_fails_with "ward: config.json: .mounts[7].type: required unless binding"
 	cfg 'del(.mounts[7])'

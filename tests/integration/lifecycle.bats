@@ -125,12 +125,35 @@ load ../helpers/common
 	run ward kill "$ID" 99
 	assert_failure 1
 	assert_output 'ward: invalid signal number 99'
+	# 0: is it there (kill(2)'s null signal)
+	ward kill "$ID" 0
 	ward kill "$ID" term
 	wait_dead "$pid" || fail "TERM did not end the init"
+	# As runc: the words containerd's shim and conmon read as "already
+	# finished"; --all of a stopped container is not an error.
 	run ward kill "$ID"
 	assert_failure 1
-	assert_output "ward: container \"$ID\" is stopped: it cannot be signalled"
+	assert_output "ward: container \"$ID\" is stopped: container not running"
+	run ward kill "$ID" 0
+	assert_failure 1
+	assert_output "ward: container \"$ID\" is stopped: container not running"
+	run ward kill --all "$ID" KILL
+	assert_success
+	assert_output ''
 	ward delete "$ID"
+	assert_no_leftovers
+}
+
+@test "kill KILL of a paused container ends it (frozen v1 tasks are thawed)" {
+	cmd 'sleep 1000 & sleep 1001'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	pid=$(init_pid "$ID")
+	ward pause "$ID"
+	assert_equal "$(status_of "$ID")" paused
+	ward kill "$ID" KILL
+	wait_dead "$pid" || fail "the paused init survived SIGKILL"
+	assert_equal "$(status_of "$ID")" stopped
+	ward delete --force "$ID"
 	assert_no_leftovers
 }
 
