@@ -101,3 +101,58 @@ int read_file(const char *path, size_t max, char **out, size_t *out_len)
 	*out = TAKE_PTR(buf);
 	return 0;
 }
+
+static int read_stream(int fd, const char *what, size_t max, char **out, size_t *out_len)
+{
+	size_t cap = 4096, len = 0;
+	_cleanup_free_ char *buf = malloc(cap);
+
+	if (buf == NULL)
+		return werr(ENOMEM, "reading %s", what);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 == cap) {
+			char *nb;
+
+			if (cap > max)
+				return werr(0, "%s: larger than %zu bytes", what, max);
+			nb = realloc(buf, cap * 2);
+			if (nb == NULL)
+				return werr(ENOMEM, "reading %s", what);
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return werr(errno, "reading %s", what);
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len > max)
+		return werr(0, "%s: larger than %zu bytes", what, max);
+	buf[len] = '\0';
+	*out_len = len;
+	*out = TAKE_PTR(buf);
+	return 0;
+}
+
+int read_input(const char *path, size_t max, char **out, size_t *out_len)
+{
+	struct stat st;
+	_cleanup_close_ int fd = -1;
+
+	if (strcmp(path, "-") == 0)
+		return read_stream(0, "stdin", max, out, out_len);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return werr(errno, "cannot open %s", path);
+	if (fstat(fd, &st) < 0)
+		return werr(errno, "cannot stat %s", path);
+	if (S_ISFIFO(st.st_mode))
+		return read_stream(fd, path, max, out, out_len);
+	return read_file(path, max, out, out_len);
+}

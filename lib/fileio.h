@@ -17,6 +17,11 @@ int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n,
 /* A regular file of at most max bytes, whole and NUL-terminated (the caller
  * frees *out). Errors name the path. */
 int read_file(const char *path, size_t max, char **out, size_t *out_len);
+/* What a user names as input on the command line (exec --process, update
+ * --resources): "-" for stdin, a pipe or FIFO (bash's <(...) gives
+ * /dev/fd/63) read to its end, else a regular file as read_file; at most
+ * max bytes. */
+int read_input(const char *path, size_t max, char **out, size_t *out_len);
 
 /* The --pid-file of create, run and exec: the pid in decimal, written
  * atomically (the engines poll for the file and read it at once). */

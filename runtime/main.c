@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,10 @@ extern char **environ;
 
 /* The subcommands (one cmd_<verb>.c each in cli/) and the usage text made
  * from this table. */
+#ifndef WARD_COMMIT
+#define WARD_COMMIT "v" PACKAGE_VERSION
+#endif
+
 struct command {
 	const char *name;
 	int (*run)(struct globals *g, int argc, char **argv);
@@ -187,7 +192,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (version) {
-		printf("ward version %s\nspec: 1.2.0\n", PACKAGE_VERSION);
+		const struct scmp_version *sv = seccomp_version();
+
+		/* runc's layout (engines and runc's tests read it line by line). */
+		printf("ward version %s\ncommit: %s\nspec: 1.2.0\nlibseccomp: %u.%u.%u\n",
+		       PACKAGE_VERSION, WARD_COMMIT, sv->major, sv->minor, sv->micro);
 		return 0;
 	}
 	if (help || idx >= argc || strcmp(argv[idx], "help") == 0) {
@@ -202,6 +211,13 @@ int main(int argc, char **argv)
 		log_fatal(werr_msg());
 		return 1;
 	}
+	/* -h/--help among a command's options (before its first argument):
+	 * its usage, exit 0, as runc answers. */
+	for (int i = idx + 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			printf("usage: ward %s\n\n%s\n", cmd->usage, cmd->summary);
+			return 0;
+		}
 	if (cmd->builds_container && reexec_sealed(argv, environ) < 0) {
 		log_fatal(werr_msg());
 		return 1;

@@ -6,6 +6,7 @@
 #include "lib/error.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -204,16 +205,69 @@ fail:
 	return werr_set(e, msg);
 }
 
-static int rmdir_in(const struct cg_hier *h)
+/* A cgroup empties a moment after its last process dies. */
+static int rmdir_at(int dfd, const char *name)
 {
-	/* A cgroup empties a moment after its last process dies. */
 	for (int i = 0; i < 2000; i++) {
-		if (rmdir(h->name) == 0 || errno == ENOENT)
+		if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)
 			break;
 		sleep_ms(1);
 	}
+	return -1;
+}
+
+/* The cgroups below one (made by exec --cgroup's users, or by the container
+ * itself where it may): removed deepest first, by fd. Bounded depth: a
+ * container may have made the tree. */
+static int rmdir_below(int dfd, int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int r = 0, fd = dup(dfd);
+
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		int sub;
+
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (depth >= 32) {
+			errno = ELOOP;
+			r = -1;
+			break;
+		}
+		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || rmdir_below(sub, depth + 1) < 0 || rmdir_at(dfd, e->d_name) < 0)
+			r = -1;
+		if (sub >= 0)
+			close(sub);
+	}
+	closedir(d);
+	return r;
+}
+
+static int rmdir_in(const struct cg_hier *h)
+{
+	int dfd = open(h->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd < 0 && errno == ENOENT)
+		return 0;
+	if (dfd >= 0) {
+		int r = rmdir_below(dfd, 0);
+		int e = errno;
+
+		close(dfd);
+		if (r < 0)
+			return werr(e, "removing the cgroups below %s", h->name);
+	}
+	if (rmdir_at(AT_FDCWD, h->name) == 0)
+		return 0;
 	return werr(errno, "removing cgroup %s", h->name);
 }
 

@@ -3,7 +3,9 @@
 #include "cgroup/dev_rules.h"
 #include "lib/error.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +17,35 @@
 			return werr_ctx("linux.resources.%s", field);                              \
 	} while (0)
 
+/* Two files the kernel checks against each other (memory <= memory+swap; a
+ * CFS quota within the parent's bandwidth for the period; an RT runtime
+ * within its period): written in this order, and when the first is refused
+ * (EINVAL) while the second is to be written too, the other way round - which
+ * order works depends on whether the values go up or down (as runc does,
+ * e.g. memory -1 with a limited memsw, a shorter period inside a pod). */
+static int write_pair(const struct cg_res *x, const char *f1, bool has1, int64_t v1,
+                      const char *field1, const char *f2, bool has2, int64_t v2, const char *field2)
+{
+	if (has1 && cg_write_i64(x, f1, v1) < 0) {
+		if (!has2 || werr_errno() != EINVAL)
+			return werr_ctx("linux.resources.%s", field1);
+		W(f2, v2, field2);
+		W(f1, v1, field1);
+		return 0;
+	}
+	if (has2)
+		W(f2, v2, field2);
+	return 0;
+}
+
 int cg1_memory(const struct cg_res *x)
 {
 	const struct oci_memory *m = x->r->memory;
 
-	if (m->has_limit)
-		W("memory.limit_in_bytes", m->limit, "memory.limit");
 	/* OCI swap is memory+swap, as memsw in v1. */
-	if (m->has_swap)
-		W("memory.memsw.limit_in_bytes", m->swap, "memory.swap");
+	if (write_pair(x, "memory.limit_in_bytes", m->has_limit, m->limit, "memory.limit",
+	               "memory.memsw.limit_in_bytes", m->has_swap, m->swap, "memory.swap") < 0)
+		return -1;
 	if (m->has_reservation)
 		W("memory.soft_limit_in_bytes", m->reservation, "memory.reservation");
 	if (m->has_swappiness)
@@ -43,16 +65,15 @@ int cg1_cpu(const struct cg_res *x)
 
 	if (c->has_shares)
 		W("cpu.shares", c->shares, "cpu.shares");
-	if (c->has_period)
-		W("cpu.cfs_period_us", c->period, "cpu.period");
-	if (c->has_quota)
-		W("cpu.cfs_quota_us", c->quota, "cpu.quota");
+	if (write_pair(x, "cpu.cfs_period_us", c->has_period, (int64_t)c->period, "cpu.period",
+	               "cpu.cfs_quota_us", c->has_quota, c->quota, "cpu.quota") < 0)
+		return -1;
 	if (c->has_burst)
 		W("cpu.cfs_burst_us", c->burst, "cpu.burst");
-	if (c->has_realtime_period)
-		W("cpu.rt_period_us", c->realtime_period, "cpu.realtimePeriod");
-	if (c->has_realtime_runtime)
-		W("cpu.rt_runtime_us", c->realtime_runtime, "cpu.realtimeRuntime");
+	if (write_pair(x, "cpu.rt_period_us", c->has_realtime_period, (int64_t)c->realtime_period,
+	               "cpu.realtimePeriod", "cpu.rt_runtime_us", c->has_realtime_runtime,
+	               c->realtime_runtime, "cpu.realtimeRuntime") < 0)
+		return -1;
 	if (c->has_idle)
 		W("cpu.idle", c->idle, "cpu.idle");
 	return 0;

@@ -4,6 +4,7 @@
 #include "lib/callerfds.h"
 #include "lib/cleanup.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "container/exec.h"
 #include "oci/names.h"
 #include "oci/config_edit.h"
@@ -18,8 +19,8 @@
 #include <string.h>
 
 struct exec_cli {
-	const char *process, *pid_file, *console_socket, *cwd, *user, *apparmor, *label;
-	bool detach, tty, no_new_privs;
+	const char *process, *pid_file, *console_socket, *cwd, *user, *apparmor, *label, *cgroup;
+	bool detach, tty, no_new_privs, ignore_paused;
 	int preserve_fds;
 	struct optlist env, caps, gids;
 };
@@ -118,6 +119,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	    {"preserve-fds", 0, OPT_INT, &ec.preserve_fds},
 	    {"apparmor", 0, OPT_STR, &ec.apparmor},
 	    {"process-label", 0, OPT_STR, &ec.label},
+	    {"ignore-paused", 0, OPT_FLAG, &ec.ignore_paused},
+	    {"cgroup", 0, OPT_STR, &ec.cgroup},
 	};
 	struct oci_process *from_file = NULL, proc;
 	struct oci_user user;
@@ -165,7 +168,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 			    "exec: give the command in --process or on the command line, not both");
 			goto out;
 		}
-		if (oci_read_file(ec.process, &json, &len) < 0)
+		if (read_input(ec.process, OCI_MAX_CONFIG_SIZE, &json, &len) < 0)
 			goto out;
 		from_file = oci_process_parse(json, len, ec.process);
 		free(json);
@@ -246,7 +249,9 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		                      .pid_file = ec.pid_file,
 		                      .preserve_fds = ec.preserve_fds,
 		                      .console_socket = ec.console_socket,
-		                      .relay_terminal = true};
+		                      .relay_terminal = true,
+		                      .ignore_paused = ec.ignore_paused,
+		                      .sub_cgroup = ec.cgroup};
 
 		r = container_exec(&c, cfg, &o);
 	}

@@ -4,7 +4,9 @@
 #include "cgroup/cgroup.h"
 #include "cli/commands.h"
 #include "container/container.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "lib/log.h"
 
 #include <errno.h>
@@ -16,7 +18,8 @@
 
 struct update_cli {
 	const char *resources, *memory, *memory_swap, *memory_reservation, *pids_limit, *cpu_shares,
-	    *cpu_quota, *cpu_period, *cpuset_cpus, *cpuset_mems;
+	    *cpu_quota, *cpu_period, *cpuset_cpus, *cpuset_mems, *cpu_rt_period, *cpu_rt_runtime,
+	    *cpu_idle, *blkio_weight, *kernel_memory, *kernel_memory_tcp;
 };
 
 /* "123", "64k", "512m", "2g"; -1 for unlimited. */
@@ -58,36 +61,13 @@ static int parse_size(const char *s, const char *opt, int64_t *out)
 
 static int read_resources(const char *path, struct oci_resources **out)
 {
-	char *buf = NULL;
+	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 
-	if (strcmp(path, "-") == 0) {
-		size_t cap = 4096;
-		ssize_t n;
-
-		buf = malloc(cap);
-		while (buf && (n = read(0, buf + len, cap - len - 1)) > 0) {
-			len += (size_t)n;
-			if (len + 1 == cap) {
-				char *nb = cap < UPDATE_MAX_JSON ? realloc(buf, cap *= 2) : NULL;
-
-				if (nb == NULL) {
-					free(buf);
-					return werr(E2BIG,
-					            "update: --resources from stdin is too large");
-				}
-				buf = nb;
-			}
-		}
-		if (buf == NULL)
-			return werr(ENOMEM, "out of memory");
-		buf[len] = '\0';
-	} else if (oci_read_file(path, &buf, &len) < 0) {
+	if (read_input(path, UPDATE_MAX_JSON, &buf, &len) < 0)
 		return werr_ctx("update: --resources");
-	}
 	*out = jdecode_document(&oci_resources_schema, buf, len, OCI_MAX_DEPTH,
 	                        strcmp(path, "-") == 0 ? "resources (stdin)" : path);
-	free(buf);
 	return *out ? 0 : -1;
 }
 
@@ -95,7 +75,8 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 {
 	int64_t v;
 
-	if (u->memory || u->memory_swap || u->memory_reservation) {
+	if (u->memory || u->memory_swap || u->memory_reservation || u->kernel_memory ||
+	    u->kernel_memory_tcp) {
 		if (r->memory == NULL)
 			r->memory = calloc(1, sizeof(*r->memory));
 		if (r->memory == NULL)
@@ -110,6 +91,13 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 		    (parse_size(u->memory_reservation, "memory-reservation", &v) < 0 ||
 		     (r->memory->reservation = v, r->memory->has_reservation = true, 0)))
 			return -1;
+		if (u->kernel_memory && (parse_size(u->kernel_memory, "kernel-memory", &v) < 0 ||
+		                         (r->memory->kernel = v, r->memory->has_kernel = true, 0)))
+			return -1;
+		if (u->kernel_memory_tcp &&
+		    (parse_size(u->kernel_memory_tcp, "kernel-memory-tcp", &v) < 0 ||
+		     (r->memory->kernel_tcp = v, r->memory->has_kernel_tcp = true, 0)))
+			return -1;
 	}
 	if (u->pids_limit) {
 		if (r->pids == NULL && (r->pids = calloc(1, sizeof(*r->pids))) == NULL)
@@ -117,7 +105,19 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 		if (parse_size(u->pids_limit, "pids-limit", &r->pids->limit) < 0)
 			return -1;
 	}
-	if (u->cpu_shares || u->cpu_quota || u->cpu_period || u->cpuset_cpus || u->cpuset_mems) {
+	if (u->blkio_weight) {
+		if (r->block_io == NULL && (r->block_io = calloc(1, sizeof(*r->block_io))) == NULL)
+			return werr(ENOMEM, "out of memory");
+		if (parse_size(u->blkio_weight, "blkio-weight", &v) < 0)
+			return -1;
+		if (v < 10 || v > 1000)
+			return werr(0, "update: --blkio-weight %s: must be 10 to 1000",
+			            u->blkio_weight);
+		r->block_io->weight = (uint32_t)v;
+		r->block_io->has_weight = true;
+	}
+	if (u->cpu_shares || u->cpu_quota || u->cpu_period || u->cpuset_cpus || u->cpuset_mems ||
+	    u->cpu_rt_period || u->cpu_rt_runtime || u->cpu_idle) {
 		if (r->cpu == NULL && (r->cpu = calloc(1, sizeof(*r->cpu))) == NULL)
 			return werr(ENOMEM, "out of memory");
 		if (u->cpu_shares && (parse_size(u->cpu_shares, "cpu-shares", &v) < 0 ||
@@ -128,6 +128,17 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 			return -1;
 		if (u->cpu_period && (parse_size(u->cpu_period, "cpu-period", &v) < 0 ||
 		                      (r->cpu->period = (uint64_t)v, r->cpu->has_period = true, 0)))
+			return -1;
+		if (u->cpu_rt_period && (parse_size(u->cpu_rt_period, "cpu-rt-period", &v) < 0 ||
+		                         (r->cpu->realtime_period = (uint64_t)v,
+		                          r->cpu->has_realtime_period = true, 0)))
+			return -1;
+		if (u->cpu_rt_runtime &&
+		    (parse_size(u->cpu_rt_runtime, "cpu-rt-runtime", &v) < 0 ||
+		     (r->cpu->realtime_runtime = v, r->cpu->has_realtime_runtime = true, 0)))
+			return -1;
+		if (u->cpu_idle && (parse_size(u->cpu_idle, "cpu-idle", &v) < 0 ||
+		                    (r->cpu->idle = v, r->cpu->has_idle = true, 0)))
 			return -1;
 		/* Borrowed strings: cleared before the struct is freed. */
 		if (u->cpuset_cpus)
@@ -148,6 +159,14 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	    {"memory-reservation", 0, OPT_STR, &u.memory_reservation},
 	    {"pids-limit", 0, OPT_STR, &u.pids_limit},
 	    {"cpu-shares", 0, OPT_STR, &u.cpu_shares},
+	    /* runc's own spellings and the rest of its flags */
+	    {"cpu-share", 0, OPT_STR, &u.cpu_shares},
+	    {"cpu-rt-period", 0, OPT_STR, &u.cpu_rt_period},
+	    {"cpu-rt-runtime", 0, OPT_STR, &u.cpu_rt_runtime},
+	    {"cpu-idle", 0, OPT_STR, &u.cpu_idle},
+	    {"blkio-weight", 0, OPT_STR, &u.blkio_weight},
+	    {"kernel-memory", 0, OPT_STR, &u.kernel_memory},
+	    {"kernel-memory-tcp", 0, OPT_STR, &u.kernel_memory_tcp},
 	    {"cpu-quota", 0, OPT_STR, &u.cpu_quota},
 	    {"cpu-period", 0, OPT_STR, &u.cpu_period},
 	    {"cpuset-cpus", 0, OPT_STR, &u.cpuset_cpus},

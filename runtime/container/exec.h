@@ -16,6 +16,8 @@ struct exec_opts {
 	/* proc->terminal without console_socket, in the foreground: ward
 	 * relays the terminal itself (runc exec -t). */
 	bool relay_terminal;
+	bool ignore_paused;     /* a paused container too (the process starts frozen) */
+	const char *sub_cgroup; /* --cgroup: a sub-cgroup of the container's, relative */
 };
 
 /* Start proc in every namespace of the container's init, under the

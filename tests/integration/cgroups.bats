@@ -337,6 +337,91 @@ n_sleeps() {
 	assert_no_leftovers
 }
 
+@test "update: runc's flag names; memory -1 (unlimited) and limits raised and lowered in an order the kernel takes" {
+	cfg '.linux.resources = {"memory": {"limit": 67108864, "swap": 134217728}, "cpu": {"shares": 1024}}'
+	cmd 'exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	ward update --cpu-share 512 --cpu-period 100000 --cpu-quota 50000 "$ID"
+	if is_v2; then
+		assert_equal "$(cat "$(cgdir cpu)/cpu.max")" "50000 100000"
+		[ "$(cat "$(cgdir cpu)/cpu.weight")" -lt 100 ] || fail "cpu.weight not lowered"
+	else
+		assert_equal "$(cat "$(cgdir cpu)/cpu.shares")" 512
+		assert_equal "$(cat "$(cgdir cpu)/cpu.cfs_quota_us")" 50000
+	fi
+	# Unlimited: on v1 memory.limit_in_bytes must go up before memsw may.
+	ward update --memory -1 --memory-swap -1 "$ID"
+	if is_v2; then
+		assert_equal "$(cat "$(cgdir memory)/memory.max")" max
+	else
+		[ "$(cat "$(cgdir memory)/memory.limit_in_bytes")" -gt 1000000000000 ] || fail "memory limit not lifted"
+		if [ -e "$(cgdir memory)/memory.memsw.limit_in_bytes" ]; then
+			[ "$(cat "$(cgdir memory)/memory.memsw.limit_in_bytes")" -gt 1000000000000 ] || fail "memsw not lifted"
+		fi
+	fi
+	# And down again: now the limit must come down first.
+	ward update --memory 32m --memory-swap 48m "$ID"
+	if is_v2; then
+		assert_equal "$(cat "$(cgdir memory)/memory.max")" 33554432
+	else
+		assert_equal "$(cat "$(cgdir memory)/memory.limit_in_bytes")" 33554432
+	fi
+	run ward update --blkio-weight 5 "$ID"
+	assert_failure 1
+	assert_output 'ward: update: --blkio-weight 5: must be 10 to 1000'
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "exec --cgroup puts the process in a sub-cgroup; delete --force removes sub-cgroups; paths out are refused" {
+	cmd 'exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	# A sub-cgroup in every hierarchy the container has one in (runc's tests
+	# make them so).
+	for d in /sys/fs/cgroup/ward/"$ID" /sys/fs/cgroup/*/ward/"$ID"; do
+		[ -d "$d" ] || continue
+		mkdir "$d/sub"
+		# v1 cpuset: a new cgroup has no cpus or mems until given some.
+		if [ -e "$d/cpuset.cpus" ] && [ -z "$(cat "$d/sub/cpuset.cpus")" ]; then
+			cat "$d/cpuset.cpus" >"$d/sub/cpuset.cpus"
+			cat "$d/cpuset.mems" >"$d/sub/cpuset.mems"
+		fi
+	done
+	run ward exec --cgroup sub "$ID" cat /proc/self/cgroup
+	assert_success
+	# Inside the container's cgroup namespace: its own cgroup is "/".
+	assert_line --regexp '^0::/sub$'
+	for bad in ../x sub/../.. /abs '' memory:sub; do
+		run ward exec --cgroup "$bad" "$ID" true
+		assert_failure 1
+	done
+	run ward exec --cgroup ../x "$ID" true
+	assert_output 'ward: exec --cgroup ../x: must be a relative path of plain names, below the container'"'"'s cgroup'
+	run ward exec --cgroup nosuch "$ID" true
+	assert_failure 1
+	ward delete --force "$ID"
+	assert_no_leftovers
+	for d in /sys/fs/cgroup/ward/"$ID" /sys/fs/cgroup/*/ward/"$ID"; do
+		[ ! -e "$d" ] || fail "left: $d"
+	done
+}
+
+@test "exec --ignore-paused: into a paused container, the process runs once resumed" {
+	cmd 'exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	ward pause "$ID"
+	run ward exec "$ID" true
+	assert_failure 1
+	assert_output "ward: container \"$ID\" is paused: exec needs a created or running container (or --ignore-paused)"
+	bg_start 30 "$TMP/exec.log" "$WARD" --root "$ROOT" exec --ignore-paused "$ID" echo ran-after-resume
+	ward resume "$ID"
+	wait "$BGPID"
+	run cat "$TMP/exec.log"
+	assert_output ran-after-resume
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
 @test "update errors: bad JSON, bad size, stopped container" {
 	cmd 'sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"

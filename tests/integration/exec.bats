@@ -69,6 +69,18 @@ setup() {
 	ward delete --force "$ID"
 }
 
+@test "exec --process from a pipe (bash's <(...), /dev/fd/N) and update --resources from one" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec --process <(echo '{"args": ["echo", "from-a-pipe"], "cwd": "/", "user": {"uid": 0, "gid": 0}}') "$ID"
+	assert_success
+	assert_output from-a-pipe
+	run ward update --resources <(echo '{"pids": {"limit": 77}}') "$ID"
+	assert_success
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
 @test "exec --detach --pid-file leaves the process running in the container" {
 	ward run -d --bundle "$BUNDLE" "$ID"
 	ward exec --detach --pid-file "$TMP/exec.pid" "$ID" sleep 999 >/dev/null 2>&1
