@@ -235,7 +235,8 @@ static int rmdir_below(int dfd, int depth)
 	while ((e = readdir(d)) != NULL) {
 		int sub;
 
-		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0)
 			continue;
 		if (depth >= 32) {
 			errno = ELOOP;

@@ -96,9 +96,10 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 
 	if (r == NULL)
 		return 0;
-	if (r->memory && (r->memory->has_kernel || r->memory->has_kernel_tcp))
-		log_warn("linux.resources.memory.kernel/kernelTCP ignored: kernel memory limits "
-		         "are deprecated by Linux (5.16) and accounted with memory");
+	if (r->memory && (r->memory->has_kernel || r->memory->has_kernel_tcp) &&
+	    cg_v1(cg, "memory") == NULL)
+		log_warn("linux.resources.memory.kernel/kernelTCP ignored: cgroup2 accounts "
+		         "kernel memory with memory");
 	for (size_t i = 0; i < sizeof(controllers) / sizeof(controllers[0]); i++)
 		if (controllers[i].wanted(r) && apply_controller(cg, &controllers[i], &x) < 0)
 			return -1;

@@ -2,6 +2,7 @@
 #include "cgroup/cgroup_v1.h"
 #include "cgroup/dev_rules.h"
 #include "lib/error.h"
+#include "lib/log.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -48,6 +49,12 @@ int cg1_memory(const struct cg_res *x)
 		return -1;
 	if (m->has_reservation)
 		W("memory.soft_limit_in_bytes", m->reservation, "memory.reservation");
+	/* Kernel memory: written where the kernel still has the files (the
+	 * kmem limit is accepted and ignored since 5.16; the TCP one works). */
+	if (m->has_kernel && cg_write_i64(x, "memory.kmem.limit_in_bytes", m->kernel) < 0)
+		log_warn("linux.resources.memory.kernel ignored: %s", werr_msg());
+	if (m->has_kernel_tcp)
+		W("memory.kmem.tcp.limit_in_bytes", m->kernel_tcp, "memory.kernelTCP");
 	if (m->has_swappiness)
 		W("memory.swappiness", m->swappiness, "memory.swappiness");
 	if (m->disable_oom_killer)

@@ -177,10 +177,14 @@ static int run_create_hooks(int sock, const struct create_opts *o, const struct 
                             pid_t pid)
 {
 	struct oci_state st = creating_state(o, cfg, pid);
+	struct oci_state pre = st;
 
 	if (!hooks_create_round(cfg))
 		return 0;
-	if (sync_expect(sock, SYNC_HOOKS) < 0 || hooks_run(cfg, HOOK_PRESTART, &st) < 0 ||
+	/* prestart (deprecated) sees "created", as crun shows it and the
+	 * runtime-tools suite checks; createRuntime "creating" (spec). */
+	pre.status = "created";
+	if (sync_expect(sock, SYNC_HOOKS) < 0 || hooks_run(cfg, HOOK_PRESTART, &pre) < 0 ||
 	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st) < 0)
 		return -1;
 	return sync_send_num(sock, SYNC_HOOKS_DONE, pid);

@@ -1,5 +1,6 @@
 #include "linux/process_attrs.h"
 #include "lib/error.h"
+#include "lib/log.h"
 #include "oci/names.h"
 
 #include <errno.h>
@@ -61,9 +62,11 @@ int attrs_check(const struct oci_config *c)
 	if (p->selinux_label && p->selinux_label[0] && !selinux_enabled())
 		return werr(0, "config.json: .process.selinuxLabel: SELinux is not enabled on this "
 		               "host");
+	/* A label for mounts only matters to SELinux: without it there is
+	 * nothing to label and nothing less contained (runc and crun go on). */
 	if (c->linux && c->linux->mount_label && c->linux->mount_label[0] && !selinux_enabled())
-		return werr(0,
-		            "config.json: .linux.mountLabel: SELinux is not enabled on this host");
+		log_warn("config.json: .linux.mountLabel: SELinux is not enabled on this host; "
+		         "ignored");
 	if (c->linux && c->linux->personality && c->linux->personality->n_flags)
 		return werr(0, "config.json: .linux.personality.flags: not supported by ward yet");
 	return 0;

@@ -422,6 +422,22 @@ n_sleeps() {
 	assert_no_leftovers
 }
 
+@test "memory.kernelTCP is written on v1 (runtime-tools checks it); on cgroup2 both kernel limits are a warning" {
+	cfg '.linux.resources = {"memory": {"limit": 67108864, "kernel": 33554432, "kernelTCP": 16777216}}'
+	cmd 'exec sleep 1000'
+	run ward run -d --bundle "$BUNDLE" "$ID"
+	assert_success
+	if [ -e "$(cgdir memory)/memory.kmem.tcp.limit_in_bytes" ]; then
+		tcp=$(cat "$(cgdir memory)/memory.kmem.tcp.limit_in_bytes")
+		# (the kernel rounds down to whole pages)
+		[ "$tcp" -le 16777216 ] && [ "$tcp" -gt 16000000 ] || fail "kmem.tcp: $tcp"
+	else
+		assert_output --partial 'linux.resources.memory.kernel/kernelTCP ignored: cgroup2 accounts kernel memory with memory'
+	fi
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
 @test "update errors: bad JSON, bad size, stopped container" {
 	cmd 'sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"

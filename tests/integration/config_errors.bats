@@ -127,3 +127,18 @@ create_fails_with() {
 	assert_output --partial "ward: mounts[7] (/data): mounting tmpfs on /data: Invalid argument"
 	assert_no_leftovers
 }
+
+@test "as runc: mountLabel without SELinux and data options on a bind mount are warnings, and the container runs" {
+	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
+	[ ! -e /sys/fs/selinux/enforce ] || skip "SELinux is enabled here: the label would be applied"
+	mkdir -p "$TMP/src" && echo bound >"$TMP/src/f"
+	cfg --arg s "$TMP/src" '.linux.mountLabel = "system_u:object_r:container_file_t:s0"
+	    | .mounts += [{"destination": "/mnt", "type": "bind", "source": $s, "options": ["bind", "mode=755", "size=1k"]}]
+	    | .process.args = ["cat", "/mnt/f"]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --partial '.linux.mountLabel: SELinux is not enabled on this host; ignored'
+	assert_line --partial 'mounts (/mnt): a bind mount ignores the option(s) "mode=755,size=1k"'
+	assert_line bound
+	assert_no_leftovers
+}
