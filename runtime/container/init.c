@@ -181,7 +181,7 @@ _Noreturn void init_run(const struct init_args *a)
 	{
 		const struct oci_namespace *cns = oci_config_namespace(a->cfg, CLONE_NEWCGROUP);
 
-		cgroup_mount_note_self();
+		cgroup_mount_note_self(cns != NULL);
 		if (cns && (!cns->path || !cns->path[0]) && unshare(CLONE_NEWCGROUP) < 0) {
 			werr(errno, "creating the cgroup namespace");
 			sync_send_error(a->sync_fd);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <libmount.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,29 +60,84 @@ static int mount_one(int rootfd, const char *dest, const char *name, const char 
  * unshares its cgroup namespace: under a user namespace a v1 hierarchy
  * cannot be mounted, and its cgroup directory is bound instead. */
 static char self_cgroups[4096];
+static bool self_own_ns;
 
-void cgroup_mount_note_self(void)
+void cgroup_mount_note_self(bool own_namespace)
 {
 	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, self_cgroups, sizeof(self_cgroups) - 1);
 
 	self_cgroups[n > 0 ? n : 0] = '\0';
+	self_own_ns = own_namespace;
 	if (fd >= 0)
 		close(fd);
+}
+
+/* Superblock options of a v1 hierarchy that are not controllers. */
+static bool not_a_controller(const char *tok, size_t n)
+{
+	static const char *const opts[] = {"xattr",          "noprefix",     "clone_children",
+	                                   "cpuset_v2_mode", "favordynmods", "nsdelegate"};
+
+	if (n > 14 && strncmp(tok, "release_agent=", 14) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (strlen(opts[i]) == n && strncmp(tok, opts[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the comma-separated list a (of length an) holds tok. */
+static bool list_has(const char *a, size_t an, const char *tok, size_t n)
+{
+	for (const char *p = a, *end = a + an; p < end;) {
+		size_t k = strcspn(p, ",");
+
+		if (p + k > end)
+			k = (size_t)(end - p);
+		if (k == n && strncmp(p, tok, n) == 0)
+			return true;
+		p += k + 1;
+	}
+	return false;
+}
+
+/* The controllers of a /proc/self/cgroup line are those of a hierarchy's
+ * superblock options (its "controllers" string, "" for cgroup2), as sets. */
+static bool same_controllers(const char *line, size_t ln, const char *opts)
+{
+	size_t on = strlen(opts);
+
+	for (const char *p = opts; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+		size_t k = strcspn(p, ",");
+
+		if (!not_a_controller(p, k) && !list_has(line, ln, p, k))
+			return false;
+	}
+	for (const char *p = line, *end = line + ln; p < end;) {
+		size_t k = strcspn(p, ",");
+
+		if (p + k > end)
+			k = (size_t)(end - p);
+		if (k && !list_has(opts, on, p, k))
+			return false;
+		p += k + 1;
+	}
+	return true;
 }
 
 /* The init's path in the hierarchy with these controllers, or NULL. */
 static const char *self_path(const char *controllers, char *buf, size_t len)
 {
-	size_t cl = strlen(controllers);
-
 	for (const char *l = self_cgroups; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
-		const char *c = strchr(l, ':');
+		const char *c = strchr(l, ':'), *c2;
 		size_t n = strcspn(l, "\n");
 
-		if (c && (size_t)(c - l) < n && strncmp(c + 1, controllers, cl) == 0 &&
-		    c[1 + cl] == ':') {
-			snprintf(buf, len, "%.*s", (int)(n - (size_t)(c + 2 + cl - l)), c + 2 + cl);
+		if (c == NULL || (size_t)(c - l) >= n || (c2 = strchr(c + 1, ':')) == NULL ||
+		    (size_t)(c2 - l) >= n)
+			continue;
+		if (same_controllers(c + 1, (size_t)(c2 - c - 1), controllers)) {
+			snprintf(buf, len, "%.*s", (int)(n - (size_t)(c2 + 1 - l)), c2 + 1);
 			return buf;
 		}
 	}
@@ -137,8 +193,12 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
 			char *data = v1_data(fs);
 			char own[PATH_MAX], host[PATH_MAX * 2];
 
-			r = data ? mount_one(rootfd, dest, name, "cgroup", data, flags)
-			         : werr(ENOMEM, "out of memory");
+			if (data == NULL)
+				r = werr(ENOMEM, "out of memory");
+			else if (!self_own_ns && self_path(data, own, sizeof(own)))
+				r = -1, errno = EPERM; /* no cgroup namespace: bind */
+			else
+				r = mount_one(rootfd, dest, name, "cgroup", data, flags);
 			/* In a user namespace v1 cannot be mounted (only cgroup2
 			 * can): bind the container's own cgroup, as runc does. */
 			if (r < 0 && errno == EPERM && data && self_path(data, own, sizeof(own))) {
@@ -149,8 +209,12 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
 		} else if (strcmp(type, "cgroup2") == 0) {
 			char own[PATH_MAX], host[PATH_MAX * 2];
 
-			r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags);
-			if (r < 0 && errno == EPERM && self_path("", own, sizeof(own))) {
+			if (!self_own_ns && self_path("", own, sizeof(own)))
+				r = -1, errno = EPERM; /* no cgroup namespace: bind */
+			else
+				r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags);
+			if (r < 0 && (errno == EPERM || errno == EBUSY) &&
+			    self_path("", own, sizeof(own))) {
 				snprintf(host, sizeof(host), "%s%s", target, own);
 				r = bind_one(rootfd, dest, name, host, flags);
 			}
@@ -177,11 +241,19 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 		return werr(errno, "/sys/fs/cgroup on the host");
 	if (sfs.f_type == CGROUP2_SUPER_MAGIC) {
 		char own[PATH_MAX], host[PATH_MAX + 32];
-		int r =
-		    mount_fs_at(rootfd, m->destination, "cgroup2", "cgroup2", CG_FLAGS | ro, NULL);
+		int r = -1;
 
-		/* A user namespace without a cgroup namespace of its own. */
-		if (r < 0 && errno == EPERM && self_path("", own, sizeof(own))) {
+		/* Without a cgroup namespace, the container's own cgroup only. */
+		if (!self_own_ns && self_path("", own, sizeof(own)))
+			errno = EPERM;
+		else
+			r = mount_fs_at(rootfd, m->destination, "cgroup2", "cgroup2", CG_FLAGS | ro,
+			                NULL);
+		/* A user namespace without a cgroup namespace of its own; or a
+		 * second cgroup2 mount the kernel refuses (EBUSY): bind, as runc
+		 * falls back to. */
+		if (r < 0 && (errno == EPERM || errno == EBUSY) &&
+		    self_path("", own, sizeof(own))) {
 			snprintf(host, sizeof(host), "/sys/fs/cgroup%s", own);
 			r = bind_one(rootfd, m->destination, ".", host, ro);
 		}

@@ -438,6 +438,39 @@ n_sleeps() {
 	assert_no_leftovers
 }
 
+@test "a cgroup mount without a cgroup namespace shows the container's own cgroup, not the hierarchy's root (as runc)" {
+	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
+	cfg '.linux.namespaces |= map(select(.type != "cgroup"))
+	     | .mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["ro", "nosuid", "noexec", "nodev"]}]
+	     | .linux.resources = {"memory": {"limit": 67108864}, "pids": {"limit": 99}}'
+	if is_v2; then
+		cmd 'cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max; ls /sys/fs/cgroup | grep -cx ward; cat /proc/self/cgroup'
+	else
+		cmd 'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max; ls /sys/fs/cgroup/memory | grep -cx ward; grep -c . /proc/self/cgroup'
+	fi
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 67108864
+	assert_line --index 1 99
+	assert_line --index 2 0 # no hierarchy root: ward's own /ward dir is not there
+	assert_no_leftovers
+}
+
+@test "a config that lists the cgroup mount twice runs (a refused second cgroup2 mount falls back to a bind, as runc)" {
+	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["ro", "nosuid", "noexec", "nodev"]},
+	                 {"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["ro", "nosuid", "noexec", "nodev"]}]
+	     | .linux.resources = {"pids": {"limit": 98}}'
+	if is_v2; then
+		cmd 'cat /sys/fs/cgroup/pids.max'
+	else
+		cmd 'cat /sys/fs/cgroup/pids/pids.max'
+	fi
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output 98
+	assert_no_leftovers
+}
+
 @test "update errors: bad JSON, bad size, stopped container" {
 	cmd 'sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"
