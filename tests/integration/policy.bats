@@ -487,3 +487,61 @@ prestart $BUNDLE/in-bundle.sh: $BUNDLE/in-bundle.sh is inside the bundle"
 	assert_no_leftovers
 	[ ! -e "/sys/fs/cgroup/pids/libpod_parent/libpod-ward-test-$ID" ]
 }
+
+# The 14 capabilities baseline refuses, with their numbers from
+# capabilities(7) (written here, not read from ward's table).
+REFUSED_CAPS="DAC_READ_SEARCH:2 NET_ADMIN:12 SYS_MODULE:16 SYS_RAWIO:17 SYS_PTRACE:19
+	SYS_ADMIN:21 SYS_BOOT:22 SYS_TIME:25 MAC_OVERRIDE:32 MAC_ADMIN:33 SYSLOG:34 PERFMON:38
+	BPF:39 CHECKPOINT_RESTORE:40"
+
+@test "each of the 14 refused capabilities: asked for, refused; with its opt-out, held inside; by default, absent inside" {
+	local c name bit
+	for c in $REFUSED_CAPS; do
+		name=${c%%:*} bit=${c##*:}
+		cfg --arg c "CAP_$name" '.process.capabilities |= map_values(. + [$c] | unique)
+		     | .annotations = {}'
+		rm -f "$POLICY"
+		refused_with "config.json: .process.capabilities.bounding: CAP_$name"
+		# With both halves of its opt-out the container runs and holds it.
+		policy "{\"allow\": [\"cap.$name\"]}"
+		cfg --arg a "org.ward.allow.cap.$name" '.annotations[$a] = "true"'
+		cmd 'grep ^CapBnd: /proc/self/status'
+		run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+		assert_success
+		[ $(((0x${output##*:	} >> bit) & 1)) -eq 1 ] || fail "CAP_$name (bit $bit) not held with its opt-out: $output"
+		cfg --arg c "CAP_$name" '.process.capabilities |= map_values(. - [$c])'
+	done
+	# The default config, seen from inside: none of the 14 in any set.
+	rm -f "$POLICY"
+	cfg '.annotations = {}'
+	cmd 'grep -E "^Cap(Inh|Prm|Eff|Bnd|Amb):" /proc/self/status'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	local line mask
+	for line in "${lines[@]}"; do
+		mask=$((0x${line##*:	}))
+		for c in $REFUSED_CAPS; do
+			[ $(((mask >> ${c##*:}) & 1)) -eq 0 ] || fail "CAP_${c%%:*} present inside: $line"
+		done
+	done
+	assert_no_leftovers
+}
+
+@test "missing ipc and mount namespaces: refused; with the opt-out the container shares the host's, seen from inside" {
+	local t host
+	for t in ipc mount; do
+		cfg --arg t "$t" '.linux.namespaces |= map(select(.type != $t)) | .annotations = {}'
+		refused_with "config.json: .linux.namespaces: no $t namespace: the container would share the host's"
+		cfg --arg t "$t" '.linux.namespaces += [{"type": $t}]'
+	done
+	# ipc with both halves of its opt-out: the container is in the host's
+	# ipc namespace (as asked), and nothing else changed.
+	policy '{"allow": ["host-ipc"]}'
+	cfg '.linux.namespaces |= map(select(.type != "ipc")) | .annotations["org.ward.allow.host-ipc"] = "true"'
+	cmd 'readlink /proc/self/ns/ipc; readlink /proc/self/ns/uts'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 "$(readlink /proc/self/ns/ipc)"
+	[ "${lines[1]}" != "$(readlink /proc/self/ns/uts)" ] || fail "uts shared too"
+	assert_no_leftovers
+}

@@ -352,3 +352,21 @@ teardown() {
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
+
+@test "2025 masked-path CVEs: a /dev/null that is not the null device is refused, not bound over /proc files" {
+	# The mask's source, swapped in ward's own mount namespace: /dev/zero
+	# bound over /dev/null. A masked /proc/keys would then read zeros
+	# (and a writable mask source would be worse): ward refuses.
+	cmd 'echo ran; wc -c </proc/keys'
+	run unshare -m sh -c "mount --bind /dev/zero /dev/null && exec '$WARD' --root '$ROOT' run --bundle '$BUNDLE' '$ID'"
+	assert_failure 1
+	assert_output --regexp '^ward: maskedPaths\[[0-9]+\] /proc/[a-z_/]+: /dev/null is not the null device \(1:3\)'
+	refute_line ran
+	assert_no_leftovers
+	# The control: the same container with the real /dev/null runs, and
+	# the masked file reads empty from inside.
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'ran\n0'
+	assert_no_leftovers
+}
