@@ -447,6 +447,8 @@ void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%u %s\n", h->kept, h->mnt);
+	if (cg->shared && n < len)
+		snprintf(buf + n, len - n, "shared\n");
 }
 
 int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
@@ -468,6 +470,10 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 		unsigned long k = strtoul(rec, &end, 10);
 
 		n = strcspn(rec, "\n");
+		if (n == 6 && strncmp(rec, "shared", 6) == 0) {
+			cg->shared = true;
+			continue;
+		}
 		if (end == rec || *end != ' ')
 			return werr(EINVAL, "malformed cgroup record");
 		end++;

@@ -28,6 +28,7 @@ struct cgroup {
 	struct cg_hier *v1; /* the v1 hierarchies */
 	size_t n_v1;
 	struct cg_hier *unified; /* the cgroup2 one, NULL if none */
+	bool shared; /* joined while others' processes lived there (compat) */
 };
 
 /* The i-th hierarchy: the v1 ones, then cgroup2; NULL past the last. */
@@ -58,8 +59,9 @@ void cgroup_close_fds(const struct cgroup *cg);
  * killed half-way leaves a record delete --force can clean up from). */
 void cgroup_plan(struct cgroup *cg);
 /* Make the cgroup in every hierarchy (joining an existing one only if it
- * has no process and is not frozen), and open its directories. */
-int cgroup_create(struct cgroup *cg);
+ * is not frozen, and has no process unless shared_ok: then a warning), and
+ * open its directories. */
+int cgroup_create(struct cgroup *cg, bool shared_ok);
 /* An O_PATH fd of the cgroup2 directory for clone3(CLONE_INTO_CGROUP),
  * the caller's to close, or -1 when there is no cgroup2 hierarchy. */
 int cgroup_unified_fd(const struct cgroup *cg);

@@ -4,6 +4,7 @@
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
 #include "lib/error.h"
+#include "lib/log.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -159,7 +160,7 @@ static void undo(const struct cgroup *cg, const struct made *m)
 		rmdir_in(cg->unified);
 }
 
-int cgroup_create(struct cgroup *cg)
+int cgroup_create(struct cgroup *cg, bool shared_ok)
 {
 	struct made m = {0};
 	bool existed_any = false, existed;
@@ -180,17 +181,25 @@ int cgroup_create(struct cgroup *cg)
 		existed_any = existed_any || existed;
 	}
 	if (existed_any) {
-		/* A pre-existing cgroup is joined only if nobody lives there; a
-		 * frozen one would hang the container: refuse, do not wait. */
-		for (size_t i = 0; i < cg->n_v1; i++)
-			if (has_procs(&cg->v1[i])) {
-				werr(EBUSY, "cgroup %s already has processes", cg->v1[i].name);
-				goto fail;
-			}
-		if (cg->unified && has_procs(cg->unified)) {
-			werr(EBUSY, "cgroup %s already has processes", cg->unified->name);
+		/* A pre-existing cgroup is joined only if nobody lives there
+		 * (its processes would share the container's limits and be
+		 * killed with it), except in compat, where runc only warns. */
+		const struct cg_hier *busy = NULL;
+
+		for (size_t i = 0; i < cg->n_v1 && !busy; i++)
+			if (has_procs(&cg->v1[i]))
+				busy = &cg->v1[i];
+		if (!busy && cg->unified && has_procs(cg->unified))
+			busy = cg->unified;
+		if (busy && !shared_ok) {
+			werr(EBUSY, "cgroup %s already has processes", busy->name);
 			goto fail;
 		}
+		cg->shared = busy != NULL;
+		if (busy)
+			log_warn("cgroup %s already has processes: the container shares it",
+			         busy->name);
+		/* A frozen one would hang the container: refuse, do not wait. */
 		if (cgroup_is_frozen(cg)) {
 			werr(EBUSY, "cgroup %s is frozen", cg->path);
 			goto fail;
@@ -299,6 +308,10 @@ int cgroup_destroy(const struct cgroup *cg)
 	size_t n = 0;
 	int r = 0;
 
+	/* Shared with processes that are not the container's (compat): they
+	 * and the cgroup stay; the container's own died with its init. */
+	if (cg->shared)
+		return 0;
 	/* Usually empty by now (the init is dead): no freeze round then. */
 	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
 		cgroup_signal_all(cg, SIGKILL);

@@ -227,6 +227,17 @@ n_sleeps() {
 	run ward create --bundle "$BUNDLE" "$ID-b"
 	assert_failure 1
 	assert_output --partial "already has processes"
+	# compat joins it with a warning, as runc does; deleting the joiner
+	# leaves the other container and the cgroup alone.
+	WARD_GLOBALS=(--profile compat)
+	run ward run -d --bundle "$BUNDLE" "$ID-b"
+	assert_success
+	assert_output --partial "already has processes: the container shares it"
+	pid_a=$(init_pid "$ID-a")
+	ward delete --force "$ID-b"
+	pid_alive "$pid_a" || fail "deleting the joiner killed the other container"
+	[ "$(status_of "$ID-a")" = running ] || fail "$ID-a is not running"
+	WARD_GLOBALS=()
 	ward delete --force "$ID-a"
 	assert_no_leftovers
 }

@@ -1,0 +1,258 @@
+/* The lifecycle after create: start, signal, destroy, pause, and the
+ * processes of a container. */
+#include "container/container.h"
+#include "policy/policy.h"
+#include "lib/error.h"
+#include "lib/fileio.h"
+#include "cgroup/cgroup.h"
+#include "linux/console.h"
+#include "hooks/hooks.h"
+#include "container/trees.h"
+#include "facts/host_facts.h"
+#include "rootfs/idmap.h"
+#include "rootfs/mount_opts.h"
+#include "rootfs/rootfs.h"
+#include "container/init.h"
+#include "lib/log.h"
+#include "container/proc.h"
+#include "seccomp/seccomp_filter.h"
+#include "seccomp/seccomp_notify.h"
+#include "container/support.h"
+#include "lib/sync.h"
+#include "linux/userns.h"
+#include "linux/sysctl.h"
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long delete waits for a killed init to be gone. */
+#define KILL_TIMEOUT_MS 10000
+
+/* poststart and poststop: their failures are warnings (runtime-spec). They
+ * come from the config saved at create. */
+static void run_logged_hooks(struct container *c, enum oci_hook_point point, const char *status)
+{
+	struct oci_config *cfg;
+	struct oci_state st;
+	struct stat sb;
+
+	if (c->st == NULL || fstatat(c->dirfd, CONFIG_FILE, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	cfg = store_load_config(c);
+	if (cfg == NULL) {
+		log_warn("%s hooks not run: %s", hooks_point_name(point), werr_msg());
+		return;
+	}
+	st = *c->st;
+	st.status = (char *)status;
+	hooks_run_logged(cfg, point, &st);
+	oci_config_free(cfg);
+}
+
+int container_start(struct container *c)
+{
+	int fd, rfd;
+	ssize_t n;
+
+	if (c->status != ST_CREATED)
+		return werr(0,
+		            "container \"%s\" is %s, not created: only a created container "
+		            "can be started",
+		            c->id, status_name(c->status));
+	/* The write end first: without a reader (the init) it fails. */
+	fd = openat(c->dirfd, EXEC_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENXIO)
+			return werr(ESRCH, "container \"%s\": init is no longer waiting", c->id);
+		return werr(errno, "container \"%s\": opening the start fifo", c->id);
+	}
+	/* A read end of our own, never read from: the init holds the fifo
+	 * (close-on-exec) through the startContainer hooks until its execve,
+	 * and then no writer is left: POLLHUP. poststart comes after that
+	 * (runtime-spec: after the user process is executed). */
+	rfd = openat(c->dirfd, EXEC_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	n = write(fd, "0", 1);
+	close(fd);
+	if (n != 1) {
+		if (rfd >= 0)
+			close(rfd);
+		return werr(errno, "container \"%s\": releasing init", c->id);
+	}
+	unlinkat(c->dirfd, EXEC_FIFO, 0);
+	if (rfd >= 0) {
+		struct pollfd pfd = {.fd = rfd, .events = 0};
+
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
+		close(rfd);
+	}
+	c->status = ST_RUNNING;
+	run_logged_hooks(c, HOOK_POSTSTART, "running");
+	return 0;
+}
+
+/* Every process in the container's pid namespace, found by comparing
+ * /proc/N/ns/pid with the init's. Without a cgroup this is the complete set. */
+static int signal_pid_ns(pid_t init, int sig)
+{
+	char path[64];
+	struct stat ns, st;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	if (stat(path, &ns) < 0)
+		return werr(errno, "%s", path);
+	d = opendir("/proc");
+	if (d == NULL)
+		return werr(errno, "/proc");
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == init)
+			continue;
+		/* Pinned by a pidfd, then checked: a recycled pid is not signalled. */
+		int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+
+		if (fd < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
+		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
+			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+		close(fd);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The container's cgroup, if create recorded one. */
+static bool container_cgroup(struct container *c, struct cgroup *cg)
+{
+	char rec[PATH_MAX * 2 + 4];
+
+	if (store_read(c, CGROUP_FILE, rec, sizeof(rec)) == 0)
+		return cgroup_from_record(cg, rec, c->id) == 0;
+	return c->st && c->st->cgroup_path && cgroup_open(cg, c->st->cgroup_path, c->id) == 0;
+}
+
+int container_signal(struct container *c, int sig, bool all)
+{
+	_cleanup_cgroup_ struct cgroup cg = {0};
+	int pidfd, r = 0;
+
+	/* As runc: --all of a stopped container signals what is left in its
+	 * cgroup and succeeds; a plain kill fails with "container not
+	 * running", the words containerd's shim and conmon take for "already
+	 * finished" (anything else leaves them waiting). */
+	if (c->status != ST_CREATED && c->status != ST_RUNNING && c->status != ST_PAUSED) {
+		if (all && c->status == ST_STOPPED) {
+			if (sig && container_cgroup(c, &cg))
+				cgroup_signal_all(&cg, sig);
+			return 0;
+		}
+		return werr(0, "container \"%s\" is %s: container not running", c->id,
+		            status_name(c->status));
+	}
+	pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+	if (pidfd < 0)
+		return werr(0, "container \"%s\": container not running", c->id);
+	/* --all: every process of the container's cgroup (exec'd ones too). */
+	if (all)
+		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig)
+		                             : signal_pid_ns(c->st->pid, sig);
+	/* After --all the init may be gone already (cgroup.kill is
+	 * immediate): that is what was asked for. */
+	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && !(all && errno == ESRCH))
+		r = errno == ESRCH ? werr(0, "container \"%s\": container not running", c->id)
+		                   : werr(errno, "container \"%s\": signal %d", c->id, sig);
+	/* Frozen (v1) tasks die only once thawed: SIGKILL of a paused
+	 * container ends it, as with runc. */
+	if (r == 0 && sig == SIGKILL && c->status == ST_PAUSED &&
+	    (cg.path || container_cgroup(c, &cg)))
+		cgroup_freeze(&cg, false);
+	close(pidfd);
+	return r;
+}
+
+int container_destroy(struct container *c, bool force)
+{
+	_cleanup_cgroup_ struct cgroup cg = {0};
+	bool have_cg = container_cgroup(c, &cg);
+
+	if ((c->status == ST_RUNNING || c->status == ST_PAUSED) && !force)
+		return werr(0, "container \"%s\" is %s: stop it first, or use delete --force",
+		            c->id, status_name(c->status));
+	/* Frozen (v1) tasks die only once thawed. */
+	if (have_cg && c->status == ST_PAUSED && cgroup_freeze(&cg, false) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	if (c->status == ST_CREATED || c->status == ST_RUNNING || c->status == ST_PAUSED) {
+		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+
+		if (pidfd >= 0) {
+			if (!have_cg)
+				signal_pid_ns(c->st->pid, SIGKILL);
+			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
+				close(pidfd);
+				return werr(errno, "container \"%s\": killing init", c->id);
+			}
+			if (proc_wait_exit(pidfd, KILL_TIMEOUT_MS) < 0) {
+				close(pidfd);
+				return werr_ctx("container \"%s\"", c->id);
+			}
+			close(pidfd);
+		}
+	}
+	/* Whatever is left in the cgroup (processes outside the init's pid
+	 * namespace, exec'd ones), then the cgroup itself, everywhere. */
+	if (have_cg && cgroup_destroy(&cg) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
+	return store_remove(c) < 0 ? -1 : 0;
+}
+
+int container_pause(struct container *c, bool pause)
+{
+	_cleanup_cgroup_ struct cgroup cg = {0};
+
+	if (c->status != (pause ? ST_RUNNING : ST_PAUSED))
+		return werr(0, "container \"%s\" is %s: only a %s container can be %s", c->id,
+		            status_name(c->status), pause ? "running" : "paused",
+		            pause ? "paused" : "resumed");
+	if (!container_cgroup(c, &cg))
+		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	if (cgroup_freeze(&cg, pause) < 0)
+		return werr_ctx("container \"%s\"", c->id);
+	c->status = pause ? ST_PAUSED : ST_RUNNING;
+	return 0;
+}
+
+int container_pids(struct container *c, pid_t **pids, size_t *n)
+{
+	_cleanup_cgroup_ struct cgroup cg = {0};
+
+	*pids = NULL;
+	*n = 0;
+	if (c->status == ST_STOPPED || c->status == ST_CREATING)
+		return werr(0, "container \"%s\" is %s", c->id, status_name(c->status));
+	if (!container_cgroup(c, &cg))
+		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	return cgroup_pids(&cg, pids, n);
+}
