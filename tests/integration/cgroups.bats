@@ -393,7 +393,7 @@ n_sleeps() {
 		[ -d "$d" ] || continue
 		mkdir "$d/sub"
 		# v1 cpuset: a new cgroup has no cpus or mems until given some.
-		if [ -e "$d/cpuset.cpus" ] && [ -z "$(cat "$d/sub/cpuset.cpus")" ]; then
+		if [ -e "$d/sub/cpuset.cpus" ] && [ -z "$(cat "$d/sub/cpuset.cpus")" ]; then
 			cat "$d/cpuset.cpus" >"$d/sub/cpuset.cpus"
 			cat "$d/cpuset.mems" >"$d/sub/cpuset.mems"
 		fi
