@@ -62,6 +62,9 @@ void cgroup_plan(struct cgroup *cg);
  * is not frozen, and has no process unless shared_ok: then a warning), and
  * open its directories. */
 int cgroup_create(struct cgroup *cg, bool shared_ok);
+/* Remove the cgroup where it is empty (and the empty parents above it
+ * that ward makes), never signalling anything; how many stayed. */
+int cgroup_remove_empty(const struct cgroup *cg);
 /* An O_PATH fd of the cgroup2 directory for clone3(CLONE_INTO_CGROUP),
  * the caller's to close, or -1 when there is no cgroup2 hierarchy. */
 int cgroup_unified_fd(const struct cgroup *cg);

@@ -323,3 +323,18 @@ int cgroup_destroy(const struct cgroup *cg)
 			rmdir_parents(cg, h);
 	return r;
 }
+
+int cgroup_remove_empty(const struct cgroup *cg)
+{
+	const struct cg_hier *h;
+	int left = 0;
+
+	/* rmdir only: the kernel refuses a cgroup that still has processes or
+	 * children, so nothing that lives is touched. */
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+		if (rmdir(h->name) < 0 && errno != ENOENT)
+			left++;
+		else
+			rmdir_parents(cg, h);
+	return left;
+}

@@ -1,5 +1,6 @@
 /* start, kill, delete: the commands that act on one existing container. */
 #include <errno.h>
+#include "cgroup/cgroup.h"
 #include "cli/commands.h"
 #include "container/container.h"
 #include "lib/error.h"
@@ -50,10 +51,20 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r;
 
-	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0)
+	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0) {
 		/* As runc: deleting what is not there is done, when forced
-		 * (engines clean up after a failed create this way). */
-		return force && werr_errno() == ENOENT ? 0 : -1;
+		 * (engines clean up after a failed create this way). The default
+		 * cgroup /ward/ID goes too where it is empty: one a create
+		 * killed before its state existed left behind. */
+		if (force && werr_errno() == ENOENT && n_pos == 1) {
+			_cleanup_cgroup_ struct cgroup cg = {0};
+
+			if (cgroup_init(&cg, NULL, pos[0]) == 0)
+				cgroup_remove_empty(&cg);
+			return 0;
+		}
+		return -1;
+	}
 	r = container_destroy(&c, force);
 	store_close(&c);
 	return r;

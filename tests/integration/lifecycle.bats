@@ -293,3 +293,30 @@ has_init() {
 	done
 	[ "$n" -ge 1 ] || fail "no kill landed while create ran"
 }
+
+@test "delete --force of an id with no state removes its empty default cgroups, and nothing that has processes" {
+	local d made=()
+	for d in /sys/fs/cgroup/*/ /sys/fs/cgroup/; do
+		[ -e "$d/cgroup.procs" ] || continue
+		mkdir -p "$d/ward/$ID" && made+=("$d/ward/$ID")
+	done
+	[ "${#made[@]}" -gt 0 ] || fail "no cgroup hierarchy found"
+	# One of them has a process (someone else's container with the same
+	# id under another state root): it must stay, and the process live.
+	sleep 100 </dev/null >/dev/null 2>&1 3>&- &
+	other=$!
+	track_pid "$other"
+	echo "$other" >"${made[0]}/cgroup.procs"
+	run ward delete --force "$ID"
+	assert_success
+	[ -d "${made[0]}" ] || fail "a cgroup with a process was removed"
+	pid_alive "$other" || fail "ward touched a process that was not its own"
+	for d in "${made[@]:1}"; do
+		[ ! -e "$d" ] || fail "left: $d"
+	done
+	kill "$other"
+	wait "$other" 2>/dev/null || true
+	run ward delete --force "$ID"
+	assert_success
+	assert_no_leftovers
+}
