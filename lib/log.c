@@ -79,6 +79,24 @@ void log_timestamp(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%09ldZ", now.tv_nsec);
 }
 
+/* logrus's text format, as runc's --log files and debug output have it:
+ * time="..." level=debug msg="..." (the message quoted, " and \ escaped). */
+static int text_line(char *line, size_t size, const char *ts, enum log_level lvl, const char *msg)
+{
+	size_t n =
+	    (size_t)snprintf(line, size, "time=\"%s\" level=%s msg=\"", ts, level_names[lvl]);
+
+	for (const char *p = msg; *p && n + 4 < size; p++) {
+		if (*p == '"' || *p == '\\')
+			line[n++] = '\\';
+		line[n++] = *p == '\n' ? ' ' : *p;
+	}
+	line[n++] = '"';
+	line[n++] = '\n';
+	line[n] = '\0';
+	return (int)n;
+}
+
 static void emit(enum log_level lvl, const char *msg, int to_stderr)
 {
 	char line[WERR_MAX + 256];
@@ -109,13 +127,15 @@ static void emit(enum log_level lvl, const char *msg, int to_stderr)
 			yajl_gen_free(g);
 		}
 	} else if (log_fd >= 0) {
-		n = snprintf(line, sizeof(line), "%s %s: %s\n", ts, level_names[lvl], msg);
-		if (n > 0)
-			write_all(log_fd, line,
-			          (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		n = text_line(line, sizeof(line), ts, lvl, msg);
+		write_all(log_fd, line, (size_t)n);
 	}
 	if (to_stderr) {
-		if (lvl == LOG_ERROR)
+		/* Debug and info as runc writes them (its tests and tools grep
+		 * "level=debug"); warnings and errors in ward's own words. */
+		if (lvl >= LOG_INFO)
+			n = text_line(line, sizeof(line), ts, lvl, msg);
+		else if (lvl == LOG_ERROR)
 			n = snprintf(line, sizeof(line), "ward: %s\n", msg);
 		else
 			n = snprintf(line, sizeof(line), "ward: %s: %s\n", level_names[lvl], msg);

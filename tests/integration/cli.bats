@@ -100,6 +100,43 @@ load ../helpers/common
 	assert_output 1
 }
 
+@test "--debug, --log and --log-format as runc's tests read them" {
+	cmd 'true'
+	# stderr: logrus's text lines for debug.
+	run "$WARD" --root "$ROOT" --debug run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^time="[0-9T:.-]+Z" level=debug msg=".*init is pid [0-9]+"$'
+	run "$WARD" --root "$ROOT" --debug --log "$TMP/log.txt" --log-format text run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ''
+	run grep -c 'level=debug msg=' "$TMP/log.txt"
+	[ "$output" -gt 0 ]
+	run "$WARD" --root "$ROOT" --debug --log "$TMP/log.json" --log-format json run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run jq -r 'select(.level == "debug") | .msg' "$TMP/log.json"
+	assert_line --regexp 'init is pid [0-9]+$'
+	# An error: one line on stderr in ward's words, and in the log.
+	run "$WARD" --root "$ROOT" --log "$TMP/log.json" --log-format json state nosuch
+	assert_failure 1
+	assert_output 'ward: container "nosuch" does not exist'
+	run jq -r 'select(.level == "error") | .msg' "$TMP/log.json"
+	assert_output 'container "nosuch" does not exist'
+}
+
+@test "-h on every command prints its usage and exits 0; --version as runc lays it out" {
+	for c in create start run exec kill delete state list ps pause resume update events spec features check; do
+		run "$WARD" "$c" -h
+		assert_success
+		assert_line --index 0 --regexp "^usage: ward $c( |$)"
+	done
+	run "$WARD" -v
+	assert_success
+	assert_line --index 0 --regexp '^ward version [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 1 --regexp '^commit: '
+	assert_line --index 2 --regexp '^spec: [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 3 --regexp '^libseccomp: [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
 @test "list shows containers as table, quiet and json" {
 	cmd 'sleep 100'
 	ward create --bundle "$BUNDLE" "$ID"
