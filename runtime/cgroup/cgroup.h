@@ -28,7 +28,7 @@ struct cgroup {
 	struct cg_hier *v1; /* the v1 hierarchies */
 	size_t n_v1;
 	struct cg_hier *unified; /* the cgroup2 one, NULL if none */
-	bool shared; /* joined while others' processes lived there (compat) */
+	bool shared;             /* joined while others' processes lived there (compat) */
 };
 
 /* The i-th hierarchy: the v1 ones, then cgroup2; NULL past the last. */
