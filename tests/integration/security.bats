@@ -370,3 +370,25 @@ teardown() {
 	assert_output $'ran\n0'
 	assert_no_leftovers
 }
+
+@test "CVE-2019-5736 for exec: ward's process enters the container as the sealed memfd copy" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	init=$(init_pid "$ID")
+	# Frozen: the exec'd process stops in the container's cgroup before its
+	# execve, while it is still ward, where the container could reach it.
+	ward pause "$ID"
+	bg_start 30 "$TMP/exec.log" "$WARD" --root "$ROOT" exec --ignore-paused "$ID" true
+	child() { ward ps --format json "$ID" | jq -r '.[]' | grep -vx "$init"; }
+	has_child() { [ -n "$(child)" ]; }
+	wait_for "ward's exec child in the container" has_child
+	pid=$(child)
+	run readlink "/proc/$pid/exe"
+	assert_output --regexp '^/memfd:ward \(deleted\)$'
+	run sh -c "echo x >>/proc/$pid/exe"
+	assert_failure
+	ward resume "$ID"
+	wait "$BGPID"
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
