@@ -54,7 +54,7 @@ elif [ "$engines_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
 fi
 
 step "unit tests under ASan/UBSan" make -s check-asan
-step "fuzz config parser (${FUZZ_SECONDS:-30}s)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+step "fuzz config and policy parsers (${FUZZ_SECONDS:-30}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
 	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime lib oci runtime hooks

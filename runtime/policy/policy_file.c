@@ -146,12 +146,17 @@ static bool family_member(const char *fam, const char *what)
 		return strncmp(what, "CAP_", 4) != 0 && oci_cap_from_name(name) >= 0;
 	}
 	if (strcmp(fam, "device.") == 0) {
-		size_t maj = strcspn(what + 1, ":");
+		size_t maj;
 
 		for (size_t i = 0; devices[i]; i++)
 			if (strcmp(what, devices[i]) == 0)
 				return true;
-		return what[0] == 'c' && number(what + 1, maj) && what[1 + maj] == ':' &&
+		/* "cMAJ:MIN": nothing is read past an empty name (found by
+		 * tests/fuzz/fuzz_policy: "device." read one byte too far). */
+		if (what[0] != 'c')
+			return false;
+		maj = strcspn(what + 1, ":");
+		return number(what + 1, maj) && what[1 + maj] == ':' &&
 		       (strcmp(what + 2 + maj, "*") == 0 ||
 		        number(what + 2 + maj, strlen(what + 2 + maj)));
 	}

@@ -1,6 +1,7 @@
 /* policy_prepare and the record create keeps for exec (see prepare.h). */
 #include "policy/prepare.h"
 #include "lib/error.h"
+#include "lib/jwalk.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -74,19 +75,26 @@ static const char *rec_string(yajl_val root, const char *key, bool nullable, boo
 static int from_record(const struct policy_input *in, struct oci_config *cfg,
                        struct policy_run *run)
 {
-	char errbuf[256] = "";
 	yajl_val root, opts;
 	const char *optpath[] = {REC_OPTOUTS, NULL};
 	const char *prof, *text;
 	bool bad = false;
 	int p, r = -1;
-	char *copy = strndup(in->record, in->record_len);
+	char *copy = malloc(in->record_len + 1);
 
 	if (copy == NULL)
 		return werr(ENOMEM, "out of memory");
-	root = yajl_tree_parse(copy, errbuf, sizeof(errbuf));
+	memcpy(copy, in->record, in->record_len);
+	copy[in->record_len] = '\0';
+	/* The same guarded parser as every other document: NUL bytes refused,
+	 * nesting capped (yajl_tree_free recurses). */
+	root = jparse_document(copy, in->record_len, 4, "the policy record");
 	free(copy);
-	if (root == NULL || !YAJL_IS_OBJECT(root)) {
+	if (root == NULL) {
+		r = werr_ctx("the policy record is not valid");
+		goto out;
+	}
+	if (!YAJL_IS_OBJECT(root)) {
 		r = werr(0, "the policy record is not a JSON object");
 		goto out;
 	}

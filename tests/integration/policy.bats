@@ -356,6 +356,12 @@ teardown() {
 	run ward exec "$ID" true
 	assert_failure 1
 	assert_output --partial "ward: container \"$ID\": no policy record"
+	# A damaged record (300000 levels deep: yajl's tree free recursed
+	# off the stack before) is an error too.
+	python3 -c 'print("[" * 300000 + "]" * 300000)' >"$ROOT/$ID/policy.json"
+	run ward exec "$ID" true
+	assert_failure 1
+	assert_output --partial 'JSON nested deeper than 4 levels'
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
@@ -449,7 +455,7 @@ prestart $BUNDLE/in-bundle.sh: $BUNDLE/in-bundle.sh is inside the bundle"
 }
 
 @test "an opt-out in a family but outside ward-policy(7)'s list is refused" {
-	for n in device.bogus device.sda cap.FLY cap.CAP_SYS_ADMIN; do
+	for n in device.bogus device.sda device. device.c cap.FLY cap.CAP_SYS_ADMIN; do
 		printf '{"allow": ["%s"]}\n' "$n" >"$POLICY"
 		run "$WARD" --policy "$POLICY" check "$BUNDLE"
 		assert_failure 2
