@@ -69,6 +69,20 @@ int pid_file_write(const char *path, pid_t pid)
 	return atomic_write_at(dfd, base, &iov, 1, 0644, what);
 }
 
+void write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
 int read_file(const char *path, size_t max, char **out, size_t *out_len)
 {
 	struct stat st;

@@ -14,6 +14,10 @@
 int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n, mode_t mode,
                     const char *what);
 
+/* All of buf to fd, retrying short writes and EINTR; on another error the
+ * rest is dropped (logs, relayed output: nothing better to do with it). */
+void write_all(int fd, const char *buf, size_t len);
+
 /* A regular file of at most max bytes, whole and NUL-terminated (the caller
  * frees *out). Errors name the path. */
 int read_file(const char *path, size_t max, char **out, size_t *out_len);

@@ -1,5 +1,6 @@
 #include "lib/log.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,20 +52,6 @@ int log_setup(const char *path, const char *format, const char *level, int debug
 int log_is_debug(void)
 {
 	return log_max >= LOG_DEBUG;
-}
-
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		buf += n;
-		len -= (size_t)n;
-	}
 }
 
 void log_timestamp(char *buf, size_t len)

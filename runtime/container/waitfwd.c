@@ -1,5 +1,6 @@
 #include "container/waitfwd.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,20 +62,6 @@ static void relay_begin(struct relay *r, int master)
 		raw = r->saved;
 		cfmakeraw(&raw);
 		r->raw = tcsetattr(0, TCSANOW, &raw) == 0;
-	}
-}
-
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return; /* stdout gone: the output is dropped, the wait goes on */
-		buf += n;
-		len -= (size_t)n;
 	}
 }
 
