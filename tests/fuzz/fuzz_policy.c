@@ -35,6 +35,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "../unit/fake_sens.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -207,37 +209,6 @@ static const struct {
 
 /* ---- the faked host ---- */
 
-/* Its sensitive paths (as host_paths.c lists them, for a merged-/usr host
- * whose ward runs from /opt/ward/bin with its state in /srv/ward-state):
- * the path, what it is on this host, and its kind. */
-static const struct {
-	const char *path, *real;
-	enum sens_kind kind;
-} sens[] = {
-    {"/", "/", SENS_ROOT},
-    {"/usr", "/usr", SENS_SYSTEM},
-    {"/bin", "/usr/bin", SENS_SYSTEM},
-    {"/lib", "/usr/lib", SENS_SYSTEM},
-    {"/run", "/run", SENS_SYSTEM},
-    {"/var/run", "/run", SENS_SYSTEM},
-    {"/opt/ward/bin", "/opt/ward/bin", SENS_SYSTEM},
-    {"/proc", "/proc", SENS_TREE},
-    {"/sys", "/sys", SENS_TREE},
-    {"/boot", "/boot", SENS_TREE},
-    {"/root", "/root", SENS_TREE},
-    {"/srv/ward-state", "/srv/ward-state", SENS_TREE},
-    {"/etc", "/etc", SENS_ETC},
-    {"/dev", "/dev", SENS_DEV},
-    {"/var/lib/docker", "/var/lib/docker", SENS_ENGINE},
-    {"/var/lib/containers", "/var/lib/containers", SENS_ENGINE},
-    {"/run/containerd", "/run/containerd", SENS_ENGINE},
-    {"/run/docker.sock", "/run/docker.sock", SENS_SOCKET},
-    {"/var/run/docker.sock", "/run/docker.sock", SENS_SOCKET},
-};
-
-#define N_SENS (sizeof(sens) / sizeof(sens[0]))
-_Static_assert(N_SENS <= HOST_MAX_SENSITIVE, "the fake host's list fits");
-
 #define FAKE_BUNDLE "/srv/bundle"
 #define MAX_HOOKS   8
 #define MAX_UP      16
@@ -284,19 +255,6 @@ static void real_of(const char *path, char *out, size_t len)
 	snprintf(out, len, "%s", path);
 }
 
-static unsigned relation(const char *p, const char *s)
-{
-	size_t lp = strlen(p), ls = strlen(s);
-
-	if (strcmp(p, s) == 0)
-		return REL_IS;
-	if (strcmp(p, "/") == 0 || (strncmp(s, p, lp) == 0 && s[lp] == '/'))
-		return REL_CONTAINS;
-	if (strcmp(s, "/") == 0 || (strncmp(p, s, ls) == 0 && p[ls] == '/'))
-		return REL_INSIDE;
-	return 0;
-}
-
 static bool under(const char *p, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -341,8 +299,8 @@ static void fake_path(struct host_path *p, const char *path)
 	p->scan_incomplete = strstr(p->real, "big") != NULL;
 	if (strstr(p->real, "engine"))
 		snprintf(p->socket, sizeof(p->socket), "/x/docker.sock");
-	for (size_t k = 0; k < N_SENS; k++)
-		p->rel[k] = relation(p->real, sens[k].real);
+	for (size_t k = 0; k < N_FAKE_SENS; k++)
+		p->rel[k] = fake_relation(p->real, fake_sens[k].real);
 }
 
 /* A hook's program as hook_file_open would judge it: /tmp's are writable
@@ -388,11 +346,12 @@ static int fake_host_init(struct fake_host *fh, const struct oci_config *c)
 	size_t n_m = c->n_mounts ? c->n_mounts : 1;
 
 	memset(h, 0, sizeof(*h));
-	for (size_t k = 0; k < N_SENS; k++) {
-		snprintf(h->sensitive[k].path, sizeof(h->sensitive[k].path), "%s", sens[k].path);
-		h->sensitive[k].kind = sens[k].kind;
+	for (size_t k = 0; k < N_FAKE_SENS; k++) {
+		snprintf(h->sensitive[k].path, sizeof(h->sensitive[k].path), "%s",
+		         fake_sens[k].path);
+		h->sensitive[k].kind = fake_sens[k].kind;
 	}
-	h->n_sensitive = N_SENS;
+	h->n_sensitive = N_FAKE_SENS;
 	h->cgroup_v1 = true;
 	h->memfd_noexec = true;
 	fake_path(&h->root, c->root->path[0] == '/' ? c->root->path : FAKE_BUNDLE "/rootfs");
