@@ -410,6 +410,10 @@ n_sleeps() {
 	assert_output 'ward: exec --cgroup ../x: must be a relative path of plain names, below the container'"'"'s cgroup'
 	run ward exec --cgroup nosuch "$ID" true
 	assert_failure 1
+	assert_output --regexp '^ward: exec --cgroup nosuch: /sys/fs/cgroup/.*/nosuch/cgroup.procs: No such file or directory$'
+	# The refused exec left no process: only the init is in the cgroup.
+	run ward ps --format json "$ID"
+	assert_output "[$(init_pid "$ID")]"
 	ward delete --force "$ID"
 	assert_no_leftovers
 	for d in /sys/fs/cgroup/ward/"$ID" /sys/fs/cgroup/*/ward/"$ID"; do
