@@ -6,11 +6,15 @@
 
 load "${BASH_SOURCE[0]%/*}/../helpers/env"
 
-ROOTFS_CACHE="$WARD_BUILDDIR/tests/.cache/rootfs"
+# The VM lane keeps its own cache (WARD_CACHE_DIR): it runs beside the
+# host's tests and sees the host's tree through a 9p overlay, where a cache
+# the host makes mid-run could land inside the guest's half-made one.
+CACHE_DIR="${WARD_CACHE_DIR:-$WARD_BUILDDIR/tests/.cache}"
+ROOTFS_CACHE="$CACHE_DIR/rootfs"
 
 rootfs_cache() {
 	if [ ! -x "$ROOTFS_CACHE/bin/busybox" ]; then
-		mkdir -p "$WARD_BUILDDIR/tests/.cache"
+		mkdir -p "$CACHE_DIR"
 		(
 			flock 9
 			if [ ! -x "$ROOTFS_CACHE/bin/busybox" ]; then
@@ -18,7 +22,7 @@ rootfs_cache() {
 				"$WARD_SRCDIR/tests/helpers/mkrootfs.sh" "$BUSYBOX" "$ROOTFS_CACHE.tmp"
 				mv "$ROOTFS_CACHE.tmp" "$ROOTFS_CACHE"
 			fi
-		) 9>"$WARD_BUILDDIR/tests/.cache/lock"
+		) 9>"$CACHE_DIR/lock"
 	fi
 }
 
