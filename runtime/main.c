@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/log.h"
 #include "container/reexec.h"
+#include "supervisor/supervisor.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -36,7 +37,7 @@ static const struct command commands[] = {
     {"start", cmd_start, "start ID", "run the user process of a created container", false},
     {"run", cmd_run,
      "run [--bundle DIR] [--pid-file FILE] [--detach] [--no-pivot] [--preserve-fds N] "
-     "[--keep] ID",
+     "[--keep] [--timeout DURATION] [--report FILE] ID",
      "create and start a container; without --detach wait and pass on its exit status", true},
     {"exec", cmd_exec,
      "exec [--process FILE] [--detach] [--pid-file FILE] [--tty --console-socket SOCK] "
@@ -68,6 +69,10 @@ static const struct command commands[] = {
     {"check", cmd_check, "check [--profile P] [--format text|json] BUNDLE",
      "what the container would reach, and what the policy would change or refuse (exit 0 "
      "allowed, 1 refused, 2 bad input)",
+     false},
+    {"report", cmd_report, "report [--format text|json] ID",
+     "the run report of a supervised container (strict, or with a time limit), also after "
+     "delete",
      false},
     {"features", cmd_features, "features",
      "what ward supports, as the runtime-spec features JSON (with ward's annotations)", false},
@@ -181,6 +186,11 @@ int main(int argc, char **argv)
 	bool version = false, help = false;
 	const struct command *cmd = NULL;
 	int idx, r;
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+
+	/* The run supervisor: the same binary, started by create (supervisor/). */
+	if (strcmp(base, SUPERVISOR_ARGV0) == 0)
+		return supervisor_main(argc, argv);
 
 	/* Nothing is opened before the caller's fds are recorded (parsing
 	 * opens nothing). */

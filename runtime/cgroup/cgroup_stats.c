@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,13 +204,27 @@ static void gen_hugetlb(const struct cgroup *cg, yajl_gen g)
 	yajl_gen_map_close(g);
 }
 
-int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
+/* Where each figure is read: cgroup2 on a pure v2 host, else the v1
+ * controller's hierarchy. */
+struct cg_where {
+	bool v2;
+	const struct cg_hier *cpu, *thr, *mem, *pids;
+};
+
+static struct cg_where where(const struct cgroup *cg)
 {
 	bool v2 = cg->layout == CG_V2;
-	const struct cg_hier *cpu = v2 ? cg->unified : cg_v1(cg, "cpuacct");
-	const struct cg_hier *thr = v2 ? cg->unified : cg_v1(cg, "cpu");
-	const struct cg_hier *mem = v2 ? cg->unified : cg_v1(cg, "memory");
-	const struct cg_hier *pids = v2 ? cg->unified : cg_v1(cg, "pids");
+
+	return (struct cg_where){
+	    v2, v2 ? cg->unified : cg_v1(cg, "cpuacct"), v2 ? cg->unified : cg_v1(cg, "cpu"),
+	    v2 ? cg->unified : cg_v1(cg, "memory"), v2 ? cg->unified : cg_v1(cg, "pids")};
+}
+
+int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
+{
+	const struct cg_where w = where(cg);
+	bool v2 = w.v2;
+	const struct cg_hier *cpu = w.cpu, *thr = w.thr, *mem = w.mem, *pids = w.pids;
 	/* cpuacct.stat counts USER_HZ ticks. */
 	uint64_t tick_ns = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
 
@@ -276,4 +291,46 @@ int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
 	gen_blkio(cg, g);
 	gen_hugetlb(cg, g);
 	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : werr(ENOMEM, "stats");
+}
+
+void cgroup_figures(const struct cgroup *cg, struct cg_figures *f)
+{
+	const struct cg_where w = where(cg);
+	bool v2 = w.v2;
+	const struct cg_hier *cpu = w.cpu, *thr = w.thr, *mem = w.mem, *pids = w.pids;
+	uint64_t tick_us = 1000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+	char buf[64];
+
+	memset(f, 0, sizeof(*f));
+	if (v2) {
+		f->cpu_user_us = keyed(cpu, "cpu.stat", "user_usec");
+		f->cpu_system_us = keyed(cpu, "cpu.stat", "system_usec");
+		f->memory_peak = num(mem, "memory.peak");
+		f->memory_limit = num(mem, "memory.max");
+		/* "max 100000" or "50000 100000" */
+		if (read_file(thr, "cpu.max", buf, sizeof(buf)) == 0) {
+			unsigned long long q = 0, per = 0;
+
+			if (sscanf(buf, "%llu %llu", &q, &per) == 2)
+				f->cpu_quota_us = q;
+			else
+				sscanf(buf, "max %llu", &per);
+			f->cpu_period_us = per;
+		}
+	} else {
+		/* cpuacct.stat counts USER_HZ ticks. */
+		f->cpu_user_us = keyed(cpu, "cpuacct.stat", "user") * tick_us;
+		f->cpu_system_us = keyed(cpu, "cpuacct.stat", "system") * tick_us;
+		f->memory_peak = num(mem, "memory.max_usage_in_bytes");
+		f->memory_limit = num(mem, "memory.limit_in_bytes");
+		/* v1 says "no limit" with a huge page-aligned number. */
+		if (f->memory_limit >= (1ULL << 62))
+			f->memory_limit = 0;
+		if (read_file(thr, "cpu.cfs_quota_us", buf, sizeof(buf)) == 0 && buf[0] != '-')
+			f->cpu_quota_us = strtoull(buf, NULL, 10);
+		f->cpu_period_us = num(thr, "cpu.cfs_period_us");
+	}
+	f->oom_kills = cgroup_oom_kills(cg);
+	f->pids_max_hits = keyed(pids, "pids.events", "max");
+	f->pids_limit = num(pids, "pids.max");
 }

@@ -4,6 +4,8 @@
 #include "lib/error.h"
 #include "linux/console.h"
 #include "policy/prepare.h"
+#include "lib/sha256.h"
+#include "supervisor/supervisor.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -64,9 +66,43 @@ static int pin_hooks(const struct host_facts *h)
 	return 0;
 }
 
+/* What the supervisor is to do, as the policy decided. */
+static int sup_plan_make(const struct globals *g, const struct policy_run *pr,
+                         const struct oci_config *cfg, const char *bundle, struct sup_plan *sp)
+{
+	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->timeout_ms = pr->x.timeout_ms;
+	sp->grace_ms = policy_timeout_grace_ms(pr->pol);
+	snprintf(sp->timeout_from, sizeof(sp->timeout_from), "%s", pr->x.timeout_from);
+	snprintf(sp->profile, sizeof(sp->profile), "%s", profile_name(pr->x.profile));
+	if (pr->pol_text)
+		sha256_hex(pr->pol_text, pr->pol_len, sp->policy_digest);
+	if (sup_report_dir(pr->pol->report_dir, g->root, sp->report_dir, sizeof(sp->report_dir)) <
+	    0)
+		return -1;
+	sp->report_keep = policy_report_keep(pr->pol);
+	sp->record_denied = pr->x.record_denied;
+	sp->errno_ret = sc && sc->has_default_errno_ret ? (int)sc->default_errno_ret : EPERM;
+	if (sc == NULL)
+		snprintf(sp->denied_off, sizeof(sp->denied_off),
+		         "the container has no seccomp filter");
+	else if (sc->listener_path && sc->listener_path[0])
+		snprintf(sp->denied_off, sizeof(sp->denied_off),
+		         "the config's own seccomp agent (listenerPath) holds the listener");
+	else if (!sp->record_denied)
+		snprintf(sp->denied_off, sizeof(sp->denied_off),
+		         "the filter's default action is %s, not SCMP_ACT_ERRNO",
+		         sc->default_action);
+	snprintf(sp->bundle, sizeof(sp->bundle), "%s", bundle);
+	return 0;
+}
+
 int create_from_cli(struct globals *g, const struct create_cli *cc, const char *id,
                     struct container *c, int *pidfd, int *master)
 {
+	struct sup_plan sp;
 	char bundle[PATH_MAX];
 	char path[PATH_MAX + 16];
 	struct oci_config *cfg;
@@ -75,6 +111,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	                                 .cli_profile = g->profile,
 	                                 .argv0 = g->argv0,
 	                                 .state_root = g->root,
+	                                 .cli_timeout_ms = cc->timeout_ms,
 	                                 .bundle = bundle};
 	char *json;
 	size_t len;
@@ -121,10 +158,16 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	r = policy_prepare(&pin, cfg, &pr);
 	if (r == 0 && pr.x.n_refused)
 		r = policy_refusal_error(&pr.x);
+	if (r == 0 && cc->timeout_ms && pr.x.profile == PROFILE_COMPAT)
+		r = werr(0,
+		         "--timeout: a wall-clock limit needs the run supervisor, which the compat "
+		         "profile never runs");
 	if (r == 0)
 		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
 	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
 		r = pin_hooks(&pr.facts);
+	if (r == 0 && pr.x.supervise && (r = sup_plan_make(g, &pr, cfg, bundle, &sp)) == 0)
+		o.sup = &sp;
 	if (r == 0 && cfg->process->terminal && !cc->console_socket) {
 		r = console_pair(relay);
 		o.console_fd = &relay[1]; /* create takes it over */

@@ -1,6 +1,8 @@
 #include "cli/create_cli.h"
 #include "lib/error.h"
 #include "container/waitfwd.h"
+#include "lib/fileio.h"
+#include "cli/commands.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -11,7 +13,37 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+/* run --report FILE: the report, where a CI job archives it. */
+static int copy_report(struct globals *g, const char *id, const char *to)
+{
+	char dir[PATH_MAX], *slash, *buf;
+	const char *name = to;
+	size_t len;
+	int dfd = AT_FDCWD, r;
+
+	if (report_read(g, id, &buf, &len) < 0)
+		return -1;
+	/* Written atomically beside its final name, in its own directory. */
+	snprintf(dir, sizeof(dir), "%s", to);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		name = to + (slash - dir) + 1;
+		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	r = dfd == -1
+	        ? werr(errno, "--report %s", to)
+	        : atomic_write_at(dfd, name, (struct iovec[]){{.iov_base = buf, .iov_len = len}}, 1,
+	                          0644, to);
+	if (dfd >= 0)
+		close(dfd);
+	free(buf);
+	return r;
+}
 
 int cmd_run(struct globals *g, int argc, char **argv)
 {
@@ -20,6 +52,8 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	    CREATE_CLI_OPTS(cc),
 	    {"detach", 'd', OPT_FLAG, &cc.detach},
 	    {"keep", 0, OPT_FLAG, &cc.keep},
+	    {"timeout", 0, OPT_MS, &cc.timeout_ms},
+	    {"report", 0, OPT_STR, &cc.report},
 	};
 	struct container c;
 	sigset_t set, old;
@@ -31,6 +65,9 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	        0 ||
 	    cli_one_id("run", n_pos) < 0)
 		return -1;
+	if (cc.report && cc.detach)
+		return werr(0, "--report: the report is written when the run ends, which a "
+		               "detached run does not wait for (use ward report ID)");
 	/* Blocked before the clone so that no signal is lost; the init resets
 	 * its mask before anything else. */
 	fwd_block(&set, &old);
@@ -56,9 +93,15 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		return 0;
 	}
 	store_unlock(&c);
-	status = fwd_wait(pidfd, &set, master);
-	close(pidfd);
+	status = fwd_wait(pidfd, &set, master, true);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* The run supervisor's report (it ends once the init is gone). */
+	if (cc.report && store_relock(&c) == 0) {
+		container_supervisor_wait(&c);
+		if (copy_report(g, pos[0], cc.report) < 0)
+			status = -1;
+		store_unlock(&c);
+	}
 	if (!cc.keep) {
 		struct stat sb;
 
@@ -68,6 +111,17 @@ int cmd_run(struct globals *g, int argc, char **argv)
 		    (store_relock(&c) < 0 || (store_refresh(&c), container_destroy(&c, true) < 0)))
 			status = -1;
 	}
+	/* Reaped only now: until the supervisor is done, it may need the
+	 * zombie's status (see fwd_wait). */
+	if (cc.keep && !cc.report)
+		container_supervisor_wait(&c);
+	{
+		siginfo_t si;
+
+		while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0 && errno == EINTR)
+			;
+	}
+	close(pidfd);
 	store_close(&c);
 	return status;
 }

@@ -4,6 +4,8 @@
 
 #include "cli/options.h"
 
+#include <stddef.h>
+
 int cmd_create(struct globals *g, int argc, char **argv);
 int cmd_start(struct globals *g, int argc, char **argv);
 int cmd_state(struct globals *g, int argc, char **argv);
@@ -20,5 +22,8 @@ int cmd_update(struct globals *g, int argc, char **argv);
 int cmd_events(struct globals *g, int argc, char **argv);
 int cmd_check(struct globals *g, int argc, char **argv);
 int cmd_features(struct globals *g, int argc, char **argv);
+int cmd_report(struct globals *g, int argc, char **argv);
+/* The run report of container id, whole (the caller frees *buf). */
+int report_read(struct globals *g, const char *id, char **buf, size_t *len);
 
 #endif

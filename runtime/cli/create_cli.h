@@ -12,6 +12,8 @@ struct create_cli {
 	const char *bundle, *pid_file, *console_socket;
 	bool no_pivot, no_new_keyring, detach, keep;
 	int preserve_fds;
+	long timeout_ms;    /* run --timeout (0: none) */
+	const char *report; /* run --report FILE */
 };
 
 #define CREATE_CLI_OPTS(cc)                                                                        \

@@ -1,4 +1,5 @@
 #include "cli/options.h"
+#include "lib/duration.h"
 #include "lib/error.h"
 #include "container/store.h"
 
@@ -54,19 +55,12 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 		return 0;
 	}
 	case OPT_MS: {
-		char *end;
-		double v = strtod(val, &end);
-		double scale = strcmp(end, "ms") == 0                  ? 1
-		               : *end == '\0' || strcmp(end, "s") == 0 ? 1000
-		               : strcmp(end, "m") == 0                 ? 60000
-		                                                       : 0;
+		long long ms;
 
-		/* Bounded so the product fits a long; NaN fails the comparison. */
-		if (end == val || scale == 0 || !(v > 0 && v * scale <= 1e12))
-			return werr(0, "--%s: \"%s\" is not a duration", o->name, val);
-		if (v * scale < 1)
-			return werr(0, "--%s: \"%s\" is too short", o->name, val);
-		*(long *)o->dst = (long)(v * scale);
+		if (duration_parse_ms(val, &ms) < 0)
+			return werr(0, "--%s: \"%s\" %s", o->name, val,
+			            errno == ERANGE ? "is too short" : "is not a duration");
+		*(long *)o->dst = (long)ms;
 		return 0;
 	}
 	}

@@ -16,6 +16,7 @@
 #include "seccomp/seccomp_filter.h"
 #include "seccomp/seccomp_notify.h"
 #include "container/support.h"
+#include "supervisor/supervisor.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
@@ -259,6 +260,26 @@ static int save_policy(struct container *c, const struct create_opts *o)
 	return r;
 }
 
+/* The supervisor, and its identity in the state dir (pid and start time:
+ * start and delete find it by them, never by a recycled pid). */
+static int start_supervisor(struct container *c, int rootfd, const struct create_opts *o, int pidfd,
+                            int notify, int *sup_pidfd)
+{
+	uint64_t start;
+	char rec[64];
+	pid_t pid = sup_spawn(rootfd, c->dirfd, o->id, pidfd, notify, o->sup);
+
+	if (pid < 0)
+		return -1;
+	/* Pinned, then identified: the start time read after the pidfd is
+	 * this process's. */
+	*sup_pidfd = pidfd_open(pid, 0);
+	if (*sup_pidfd < 0 || proc_stat(pid, &start, NULL) < 0)
+		return werr(errno, "the run supervisor (pid %d)", (int)pid);
+	snprintf(rec, sizeof(rec), "%d %llu\n", (int)pid, (unsigned long long)start);
+	return store_write(c, SUPERVISOR_FILE, rec, strlen(rec));
+}
+
 /* The rootfs and every bind source as detached trees, cloned from the fds
  * the policy decided on (issue #12: a rename between the check and the
  * mount changes nothing, and the init never looks a host path up again). */
@@ -266,7 +287,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
                      struct container *c, int *pidfd_out)
 {
 	char rootfs[PATH_MAX];
-	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1;
+	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1, notify = -1;
+	int sup_pidfd = -1;
 	int *trees = NULL, root_tree = -1, **layers = NULL;
 	size_t *n_layers = NULL;
 	_cleanup_cgroup_ struct cgroup cg = {0};
@@ -280,9 +302,18 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	c->dirfd = -1;
 	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
 		return -1;
-	/* Compiled before the clone: the init inherits the program. */
-	if (sc && container_seccomp_prog(rootfd, sc, &prog) < 0)
-		return -1;
+	/* Compiled before the clone: the init inherits the program. With the
+	 * supervisor recording denials, the default action goes to it. */
+	if (sc) {
+		struct oci_seccomp sup_sc = *sc;
+
+		if (o->sup && o->sup->record_denied) {
+			sup_sc.default_action = "SCMP_ACT_NOTIFY";
+			sup_sc.supervised = true;
+		}
+		if (container_seccomp_prog(rootfd, &sup_sc, &prog) < 0)
+			return -1;
+	}
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
 		return -1;
@@ -430,12 +461,25 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
 		goto fail;
-	if (prog.notify && forward_listener(sv[0], o, cfg, pid) < 0)
+	if (prog.notify && !(o->sup && o->sup->record_denied) &&
+	    forward_listener(sv[0], o, cfg, pid) < 0)
 		goto fail;
-	if (sync_expect(sv[0], SYNC_READY) < 0)
+	/* The supervisor's listener: kept for it, and meanwhile answering
+	 * the init's own last calls that the filter denies. */
+	if (prog.notify && o->sup && o->sup->record_denied) {
+		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &notify) < 0)
+			goto fail;
+		if (sup_await_ready(sv[0], notify, o->sup->errno_ret) < 0)
+			goto fail;
+	} else if (sync_expect(sv[0], SYNC_READY) < 0)
 		goto fail;
 	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
+	if (o->sup && start_supervisor(c, rootfd, o, pidfd, notify, &sup_pidfd) < 0)
+		goto fail;
+	if (notify >= 0)
+		close(notify);
+	notify = -1;
 	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
 		goto fail;
 	/* Wait for the init to drop its parent-death signal (it then closes
@@ -443,6 +487,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (sync_send(sv[0], SYNC_ACK) < 0 || sync_expect(sv[0], SYNC_EOF) < 0)
 		goto fail;
 	close(sv[0]);
+	if (sup_pidfd >= 0)
+		close(sup_pidfd);
 	filter_prog_free(&prog);
 	c->status = ST_CREATED;
 	if (pidfd_out)
@@ -458,6 +504,15 @@ fail : {
 	if (pidfd >= 0) {
 		kill_and_reap(pidfd);
 		close(pidfd);
+	}
+	if (notify >= 0)
+		close(notify);
+	if (sup_pidfd >= 0) {
+		/* Its guard sees it die and kills what is left; the state dir
+		 * goes below. */
+		pidfd_send_signal(sup_pidfd, SIGKILL, NULL, 0);
+		proc_wait_exit(sup_pidfd, 2000);
+		close(sup_pidfd);
 	}
 	for (int i = 0; i < 2; i++)
 		if (sv[i] >= 0)

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 struct policy_ctx;
+struct sup_plan;
 struct host_facts;
 
 struct create_opts {
@@ -32,6 +33,8 @@ struct create_opts {
 	 * are mounted from these very fds. */
 	const struct host_facts *facts;
 	size_t policy_record_len;
+	/* The run supervisor's plan (NULL: none, as in compat). */
+	const struct sup_plan *sup;
 };
 
 /* Build the container up to the start fifo and save its state. On success
@@ -49,6 +52,8 @@ int container_signal(struct container *c, int sig, bool all);
 int container_destroy(struct container *c, bool force);
 /* Freeze or thaw every process of the container (its cgroup). */
 int container_pause(struct container *c, bool pause);
+/* Wait for the run supervisor (if any) to write its report and end. */
+void container_supervisor_wait(struct container *c);
 /* Every process of the container, from its cgroup; caller frees *pids. */
 int container_pids(struct container *c, pid_t **pids, size_t *n);
 

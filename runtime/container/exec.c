@@ -13,6 +13,8 @@
 #include "seccomp/seccomp_notify.h"
 #include "lib/sync.h"
 #include "container/waitfwd.h"
+#include "supervisor/sup_plan.h"
+#include "supervisor/supervisor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,6 +141,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	int sv[2] = {-1, -1}, init_pidfd, pidfd = -1, console = -1, r = -1;
 	int relay[2] = {-1, -1}, master = -1;
 	bool relayed = o->proc->terminal && !o->console_socket && o->relay_terminal && !o->detach;
+	bool supervised = false;
 	sigset_t set, old;
 	pid_t pid;
 
@@ -156,8 +159,21 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 	if (init_pidfd < 0)
 		return werr_ctx("container \"%s\"", c->id);
-	if (sc && container_seccomp_prog(c->rootfd, sc, &prog) < 0)
-		goto out;
+	/* Under a run supervisor that records denials, the exec'd process's
+	 * too (its filter is its own: nothing is inherited from the init). */
+	if (sc) {
+		struct oci_seccomp sup_sc = *sc;
+		struct sup_plan plan;
+
+		if (sup_plan_read(c->dirfd, &plan) == 0 && plan.record_denied) {
+			sup_sc.default_action = "SCMP_ACT_NOTIFY";
+			sup_sc.supervised = true;
+		}
+		werr_clear();
+		if (container_seccomp_prog(c->rootfd, &sup_sc, &prog) < 0)
+			goto out;
+		supervised = sup_sc.supervised;
+	}
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto out;
 	if (relayed) {
@@ -221,7 +237,19 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	}
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto kill;
-	if (prog.notify && seccomp_notify_forward(sv[0], sc, c->st) < 0)
+	if (prog.notify && supervised) {
+		int nfd;
+
+		/* Until the supervisor has it, the child's denied calls wait; if
+		 * it cannot be had, the exec fails (and its process is killed). */
+		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &nfd) < 0)
+			goto kill;
+		r = sup_hand_listener(c->dirfd, nfd);
+		close(nfd);
+		if (r < 0)
+			goto kill;
+		r = -1;
+	} else if (prog.notify && seccomp_notify_forward(sv[0], sc, c->st) < 0)
 		goto kill;
 	{
 		/* execve closes the child's end: EOF means it runs. */
@@ -245,7 +273,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		if (master < 0)
 			goto kill;
 	}
-	r = o->detach ? 0 : fwd_wait(pidfd, &set, master);
+	r = o->detach ? 0 : fwd_wait(pidfd, &set, master, false);
 	goto unblock;
 kill : {
 	char msg[WERR_MAX];

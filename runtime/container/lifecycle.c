@@ -44,6 +44,9 @@
 
 /* How long delete waits for a killed init to be gone. */
 #define KILL_TIMEOUT_MS 10000
+/* And for the run supervisor to write its report (it waits up to 3 s for
+ * the init's reaper). */
+#define SUPERVISOR_WAIT_MS 8000
 
 /* poststart and poststop: their failures are warnings (runtime-spec). They
  * come from the config saved at create. */
@@ -64,6 +67,55 @@ static void run_logged_hooks(struct container *c, enum oci_hook_point point, con
 	st.status = (char *)status;
 	hooks_run_logged(cfg, point, &st);
 	oci_config_free(cfg);
+}
+
+/* The run supervisor, if create started one and it still runs (pinned
+ * by a pidfd, then checked by its start time); -1 otherwise. */
+static int supervisor_pidfd(struct container *c)
+{
+	char rec[64];
+	unsigned long long start;
+	int pid;
+
+	if (store_read(c, SUPERVISOR_FILE, rec, sizeof(rec)) < 0 ||
+	    sscanf(rec, "%d %llu", &pid, &start) != 2) {
+		werr_clear();
+		return -1;
+	}
+	int fd = proc_pidfd((pid_t)pid, start);
+
+	if (fd < 0)
+		werr_clear();
+	return fd;
+}
+
+/* Tell the supervisor the user process runs: the wall-clock limit starts. */
+static void supervisor_started(struct container *c)
+{
+	int fd = supervisor_pidfd(c);
+
+	if (fd >= 0) {
+		pidfd_send_signal(fd, SIGUSR1, NULL, 0);
+		close(fd);
+	}
+}
+
+/* Delete: the supervisor writes the report from the cgroup's figures, so
+ * the cgroup stays until it is done (it ends once the init is gone). */
+void container_supervisor_wait(struct container *c)
+{
+	int fd = supervisor_pidfd(c);
+
+	if (fd < 0)
+		return;
+	if (proc_wait_exit(fd, SUPERVISOR_WAIT_MS) < 0) {
+		log_warn("container \"%s\": the run supervisor did not finish in %d ms: killed",
+		         c->id, SUPERVISOR_WAIT_MS);
+		werr_clear();
+		pidfd_send_signal(fd, SIGKILL, NULL, 0);
+		proc_wait_exit(fd, 1000);
+	}
+	close(fd);
 }
 
 int container_start(struct container *c)
@@ -104,6 +156,7 @@ int container_start(struct container *c)
 		close(rfd);
 	}
 	c->status = ST_RUNNING;
+	supervisor_started(c);
 	run_logged_hooks(c, HOOK_POSTSTART, "running");
 	return 0;
 }
@@ -220,6 +273,7 @@ int container_destroy(struct container *c, bool force)
 			close(pidfd);
 		}
 	}
+	container_supervisor_wait(c);
 	/* Whatever is left in the cgroup (processes outside the init's pid
 	 * namespace, exec'd ones), then the cgroup itself, everywhere. */
 	if (have_cg && cgroup_destroy(&cg) < 0)

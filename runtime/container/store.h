@@ -25,6 +25,7 @@ struct container {
 #define CGROUP_FILE        "cgroup"      /* the cgroup path, and the part create made */
 #define POLICY_RECORD_FILE "policy.json" /* what the policy decided (policy_record_gen) */
 #define AUDIT_FILE         "audit.log"   /* the policy's adjustments, JSON lines */
+#define SUPERVISOR_FILE    "supervisor"  /* "pid start-time" of the run supervisor */
 
 const char *status_name(enum container_status s);
 /* Open (creating if needed, 0700) the state root. */

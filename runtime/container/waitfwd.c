@@ -132,7 +132,7 @@ static void relay_end(struct relay *r)
 	close(r->master);
 }
 
-int fwd_wait(int pidfd, const sigset_t *set, int master)
+int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie)
 {
 	int sfd = signalfd(-1, set, SFD_CLOEXEC);
 	struct relay r;
@@ -185,7 +185,7 @@ int fwd_wait(int pidfd, const sigset_t *set, int master)
 	}
 	relay_end(&r);
 	close(sfd);
-	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0)
+	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | (leave_zombie ? WNOWAIT : 0)) < 0)
 		if (errno != EINTR)
 			return werr(errno, "waiting for the process");
 	if (si.si_code == CLD_EXITED)

@@ -36,6 +36,13 @@ struct policy_ctx {
 	size_t n_optouts;
 	struct finding *f;
 	size_t n_f, n_refused;
+	/* The run supervisor (policy_supervise.c): in, --timeout of run (0:
+	 * none); out, whether one runs, the wall-clock limit (0: none) and
+	 * whether the seccomp filter's denials go to it to be recorded. */
+	long long cli_timeout_ms;
+	bool supervise, record_denied;
+	long long timeout_ms;
+	char timeout_from[64];
 };
 
 bool policy_optout(const struct policy_ctx *x, const char *name);

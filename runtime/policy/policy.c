@@ -21,6 +21,7 @@
 const char *const policy_annotations[][2] = {
     {ANN_PROFILE, "compat|baseline|strict: may only tighten the runtime's profile"},
     {ANN_ALLOW "<name>", "true: turns on an opt-out the operator policy allows"},
+    {ANN_TIMEOUT, "a duration (90s, 10m): the wall-clock limit; may only tighten"},
     {NULL, NULL},
 };
 
@@ -125,7 +126,7 @@ void policy_ctx_free(struct policy_ctx *x)
 int policy_apply(struct policy_ctx *x)
 {
 	if (x->profile == PROFILE_COMPAT)
-		return 0;
+		return policy_supervision(x);
 	/* Refusals need the host facts (create, check); exec has none. */
 	if (x->facts &&
 	    (policy_refuse_root(x) < 0 || policy_refuse_namespaces(x) < 0 ||
@@ -135,7 +136,11 @@ int policy_apply(struct policy_ctx *x)
 	                        ".process.capabilities") < 0 ||
 	     (x->profile == PROFILE_STRICT && policy_refuse_secret_env(x) < 0)))
 		return -1;
-	return policy_adjustments(x) < 0 ? -1 : 0;
+	if (policy_adjustments(x) < 0)
+		return -1;
+	/* At exec too: its adjustments are create's (the limit itself is the
+	 * supervisor's, which exec'd processes share). */
+	return policy_supervision(x);
 }
 
 int policy_refusal_error(const struct policy_ctx *x)

@@ -3,6 +3,7 @@
  * policy". */
 #include "policy/policy_file.h"
 #include "oci/config.h"
+#include "lib/duration.h"
 #include "lib/error.h"
 #include "oci/names.h"
 #include "lib/jwalk_macros.h"
@@ -65,12 +66,52 @@ int64_t policy_pids_limit(const struct policy *p)
 	return p && p->has_pids_limit ? p->pids_limit : 4096;
 }
 
+bool policy_supervise_always(const struct policy *p)
+{
+	return p && p->supervise && strcmp(p->supervise, "always") == 0;
+}
+
+long long policy_strict_timeout_ms(const struct policy *p)
+{
+	long long ms;
+
+	if (p && p->strict && p->strict->timeout && duration_parse_ms(p->strict->timeout, &ms) == 0)
+		return ms;
+	return 600000; /* nsjail's 600 s */
+}
+
+long long policy_timeout_grace_ms(const struct policy *p)
+{
+	long long ms;
+
+	if (p && p->timeout_grace && duration_parse_ms(p->timeout_grace, &ms) == 0)
+		return ms;
+	return 5000;
+}
+
+int64_t policy_report_keep(const struct policy *p)
+{
+	return p && p->has_report_keep ? p->report_keep : 1000;
+}
+
+/* A duration field (checked here, read by the accessors above). */
+static int check_duration(const struct jpath *p, const char *key, const char *v)
+{
+	struct jpath fp = {p, key, 0};
+	long long ms;
+
+	if (v && duration_parse_ms(v, &ms) < 0)
+		return jerr(&fp, "must be a duration such as 90s, 10m or 1h (got \"%s\")", v);
+	return 0;
+}
+
 static const struct jfield strict_fields[] = {
     FLD_HAS("memoryLimit", JK_I64, struct policy_strict, memory_limit, 0),
     FLD_HAS("cpuQuota", JK_I64, struct policy_strict, cpu_quota, 0),
     FLD_HAS("cpuPeriod", JK_U64, struct policy_strict, cpu_period, 0),
     FLD_HAS("pidsLimit", JK_I64, struct policy_strict, pids_limit, 0),
     FLD("tmpfsSize", JK_STR, struct policy_strict, tmpfs_size, JF_NONEMPTY),
+    FLD("timeout", JK_STR, struct policy_strict, timeout, 0),
     FLD_HAS("usernsHostID", JK_U32, struct policy_strict, userns_host_id, 0),
     FLD_HAS("usernsSize", JK_U32, struct policy_strict, userns_size, 0),
 };
@@ -91,7 +132,7 @@ static int check_strict(void *obj, const struct jpath *p)
 		fp.key = "tmpfsSize";
 		return jerr(&fp, "must be a tmpfs size such as 64m");
 	}
-	return 0;
+	return check_duration(p, "timeout", s->timeout);
 }
 
 static const struct jschema strict_schema =
@@ -232,6 +273,24 @@ static int check_policy(void *obj, const struct jpath *p)
 
 			return jerr(&ip, "must not be empty");
 		}
+	if (pol->supervise && strcmp(pol->supervise, "auto") != 0 &&
+	    strcmp(pol->supervise, "always") != 0) {
+		struct jpath pp = {p, "supervise", 0};
+
+		return jerr(&pp, "must be auto or always (got \"%s\")", pol->supervise);
+	}
+	if (pol->report_dir && pol->report_dir[0] != '/') {
+		struct jpath pp = {p, "reportDir", 0};
+
+		return jerr(&pp, "must be an absolute path (got \"%s\")", pol->report_dir);
+	}
+	if (pol->has_report_keep && pol->report_keep < 1) {
+		struct jpath pp = {p, "reportKeep", 0};
+
+		return jerr(&pp, "must be at least 1");
+	}
+	if (check_duration(p, "timeoutGrace", pol->timeout_grace) < 0)
+		return -1;
 	if (check_names(pol->allow, pol->n_allow, p, "allow") < 0 ||
 	    check_names(pol->allow_always, pol->n_allow_always, p, "allowAlways") < 0)
 		return -1;
@@ -246,6 +305,10 @@ static const struct jfield policy_fields[] = {
     FLD("missingNetwork", JK_STR, struct policy, missing_network, 0),
     FLD_N("hooks", JK_STRV, struct policy, hooks, 0, NULL),
     FLD_OBJ("strict", struct policy, strict, 0, &strict_schema),
+    FLD("supervise", JK_STR, struct policy, supervise, 0),
+    FLD("timeoutGrace", JK_STR, struct policy, timeout_grace, 0),
+    FLD("reportDir", JK_STR, struct policy, report_dir, JF_NONEMPTY),
+    FLD_HAS("reportKeep", JK_I64, struct policy, report_keep, 0),
     {.key = "secretEnv",
      .kind = JK_STRV,
      .off = offsetof(struct policy, secret_env),

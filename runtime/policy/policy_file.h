@@ -17,6 +17,7 @@ struct policy_strict {
 	uint64_t cpu_period;
 	int64_t pids_limit;
 	char *tmpfs_size; /* "64m": size= of /tmp and /run */
+	char *timeout;    /* the wall-clock limit ("10m") */
 	uint32_t userns_host_id, userns_size;
 	bool has_memory_limit, has_cpu_quota, has_cpu_period, has_pids_limit;
 	bool has_userns_host_id, has_userns_size;
@@ -46,6 +47,13 @@ struct policy {
 	char **secret_env;
 	size_t n_secret_env;
 	bool has_secret_env;
+	/* The run supervisor (runtime/supervisor): "auto" (strict, and
+	 * baseline containers with a time limit) or "always" (baseline too). */
+	char *supervise;
+	char *timeout_grace; /* SIGTERM at the deadline, the cgroup killed this later */
+	char *report_dir;    /* run reports; default <root>/reports */
+	int64_t report_keep; /* the newest this many reports are kept */
+	bool has_report_keep;
 };
 
 /* The effective values, defaults filled in. */
@@ -53,6 +61,10 @@ bool policy_refuses_missing_network(const struct policy *p);
 /* path matches one of the policy's "hooks" patterns. */
 bool policy_hook_listed(const struct policy *p, const char *path);
 int64_t policy_pids_limit(const struct policy *p);
+bool policy_supervise_always(const struct policy *p);
+long long policy_strict_timeout_ms(const struct policy *p); /* default 10 min */
+long long policy_timeout_grace_ms(const struct policy *p);  /* default 5 s */
+int64_t policy_report_keep(const struct policy *p);         /* default 1000 */
 extern const char *const policy_default_secret_env[];
 /* Every opt-out name; "prefix<what>" entries are families (NULL-terminated). */
 extern const char *const policy_optouts[];

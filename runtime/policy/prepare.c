@@ -144,6 +144,7 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		if (run->pol == NULL ||
 		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg) < 0)
 			return -1;
+		run->x.cli_timeout_ms = in->cli_timeout_ms;
 		struct host_query q = {.bundle = in->bundle,
 		                       .state_root = in->state_root,
 		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT};

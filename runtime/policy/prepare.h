@@ -16,7 +16,8 @@ struct policy_input {
 	/* create, check: relative host paths start here; the host facts are
 	 * gathered and the refusals checked. */
 	const char *bundle;
-	const char *state_root; /* --root: never reachable from a container */
+	const char *state_root;   /* --root: never reachable from a container */
+	long long cli_timeout_ms; /* run --timeout (0: none) */
 	/* exec: the record create saved (policy_record_gen): its profile, its
 	 * opt-outs and its copy of the policy file, applied as they were. */
 	const char *record;

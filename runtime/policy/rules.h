@@ -22,6 +22,10 @@ int policy_refuse_secret_env(struct policy_ctx *x);
 int policy_refuse_secret_env_list(struct policy_ctx *x, char *const *env, size_t n,
                                   const char *field);
 int policy_adjustments(struct policy_ctx *x);
+/* Whether a run supervisor watches the container, its wall-clock limit,
+ * and whether denied syscalls are recorded (policy_supervise.c). */
+#define ANN_TIMEOUT "org.ward.timeout"
+int policy_supervision(struct policy_ctx *x);
 
 /* The opt-out a device node needs (type 'c' or 'b'; minor -1: any), and
  * why; NULL if it is harmless. */

@@ -219,6 +219,19 @@ int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct f
 		return filter_compile(s, out);
 	if (filter_canonical(s, &key, &key_len) < 0)
 		return -1;
+	/* A supervised filter never answers for a config's own (refused)
+	 * SCMP_ACT_NOTIFY default: the key says which it is. */
+	if (s->supervised) {
+		char *k = realloc(key, key_len + 12);
+
+		if (k == NULL) {
+			free(key);
+			return werr(ENOMEM, "out of memory");
+		}
+		key = k;
+		memcpy(key + key_len, "\nsupervised", 11);
+		key_len += 11;
+	}
 	snprintf(name, sizeof(name), "%016llx.bpf", (unsigned long long)fnv1a(key, key_len));
 	if (cache_get(cache_dirfd, name, key, key_len, out)) {
 		log_debug("seccomp: filter %s from the cache", name);

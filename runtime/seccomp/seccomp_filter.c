@@ -476,7 +476,7 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 		return werr_ctx("config.json: .linux.seccomp.defaultAction");
 	if (translate_flags(s, &out->flags) < 0)
 		return -1;
-	if (def_act == SCMP_ACT_NOTIFY)
+	if (def_act == SCMP_ACT_NOTIFY && !s->supervised)
 		return werr(0, "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY as the "
 		               "default would hand every syscall, execve included, to the agent");
 	ctx = seccomp_init(def_act);
@@ -489,7 +489,9 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 	}
 	if (add_arches(ctx, s) < 0 || add_rules(ctx, s, def_act, &out->notify) < 0)
 		goto out;
-	if (out->notify && (s->listener_path == NULL || s->listener_path[0] == '\0')) {
+	out->notify |= s->supervised;
+	if (out->notify && !s->supervised &&
+	    (s->listener_path == NULL || s->listener_path[0] == '\0')) {
 		werr(0, "config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
 		goto out;
 	}

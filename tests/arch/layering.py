@@ -23,7 +23,7 @@ LAYERS = [
     ["runtime/linux"],
     ["runtime/rootfs"],
     ["runtime/facts"],
-    ["runtime/policy"],
+    ["runtime/policy", "runtime/supervisor"],
     ["runtime/container"],
     ["runtime/cli"],
     ["runtime/main.c"],

@@ -280,3 +280,36 @@ teardown() { pm_teardown; }
 	assert_output --partial 'no pid namespace: the container would share the host'
 	pm_no_leftovers
 }
+
+@test "the run supervisor under Podman: exit codes, a time limit, denials, the report after rm" {
+	cp "$WARD_BUILDDIR/tests/helpers/sysprobe" "$PM/sysprobe"
+	# Podman gives ward no --root: the reports go where the policy says.
+	reports="$PM/reports"
+	echo "{\"supervise\": \"always\", \"reportDir\": \"$reports\"}" >"$PM/policy.json"
+	echo "{\"reportDir\": \"$reports\"}" >"$PM/auto.json"
+	# conmon still reaps the init and reads its status: the supervisor is
+	# not its parent. Podman's own profile denies add_key and request_key
+	# by its default action, ENOSYS: the supervisor answers the same.
+	run pm --runtime-flag "policy=$PM/policy.json" run --rm -v "$PM/sysprobe:/sysprobe:ro" \
+		"$IMAGE" sh -c '/sysprobe add_key 0 0 0 0 0; /sysprobe request_key 0 0 0 0; exit 7'
+	assert_equal "$status" 7
+	assert_output "$(printf 'errno 38\nerrno 38')"
+	newest=$(ls -t "$reports"/*.json | head -1)
+	[ "$(jq -r .exit.code "$newest")" = 7 ]
+	[ "$(jq -r .deniedSyscalls.errno "$newest")" = 38 ]
+	[ "$(jq -c '[.deniedSyscalls.counts[].syscall]' "$newest")" = '["add_key","request_key"]' ]
+	# A wall-clock limit from an annotation: the init gets SIGTERM at 2 s.
+	run pm --runtime-flag "policy=$PM/auto.json" run --rm --annotation org.ward.timeout=2s \
+		"$IMAGE" sh -c 'trap "exit 9" TERM; sleep 30 & wait'
+	assert_equal "$status" 9
+	newest=$(ls -t "$reports"/*.json | head -1)
+	[ "$(jq -r .timeout.timedOut "$newest")" = true ]
+	[ "$(jq -r .exit.code "$newest")" = 9 ]
+	# Without either, no supervisor and no report.
+	n=$(ls "$reports" | wc -l)
+	pm --runtime-flag "policy=$PM/auto.json" run --rm "$IMAGE" true
+	[ "$(ls "$reports" | wc -l)" = "$n" ]
+	run pgrep -f '^ward-supervisor '
+	assert_failure
+	pm_no_leftovers
+}

@@ -1,7 +1,7 @@
 /* sysprobe: make one system call and say what happened. Built static and
  * copied into test containers to check seccomp filters from the inside.
  *
- *   sysprobe [i386|x32] NAME|NUMBER [ARG...]
+ *   sysprobe [repeat N] [i386|x32] NAME|NUMBER [ARG...]
  *   sysprobe memfd-exec FILE
  *
  * NAME is resolved with libseccomp for the chosen ABI: native (default),
@@ -11,6 +11,9 @@
  * Pointers for i386 point below 4 GiB, where a 32-bit process could reach.
  * Prints "ok N" or "errno N"; a syscall killed by the filter shows as the
  * signal.
+ *
+ * repeat N makes the call N times (the last result is printed): the cost of
+ * a denied call, in tests/bench/supervisor.sh.
  *
  * memfd-exec copies FILE (an ELF, e.g. /bin/busybox) into a memfd and
  * tries to run it, the way code written at run time would: fexecve's
@@ -168,17 +171,21 @@ int main(int argc, char **argv)
 {
 	uint32_t arch = SCMP_ARCH_NATIVE;
 	long args[6] = {0};
-	long nr, ret;
+	long nr, ret, repeat = 1;
 	int i = 1;
 
 	if (argc == 3 && strcmp(argv[1], "memfd-exec") == 0)
 		return memfd_exec(argv[2]);
-	if (argc > 1 && (strcmp(argv[1], "i386") == 0 || strcmp(argv[1], "x32") == 0)) {
-		arch = strcmp(argv[1], "i386") == 0 ? SCMP_ARCH_X86 : SCMP_ARCH_X32;
+	if (argc > 3 && strcmp(argv[1], "repeat") == 0) {
+		repeat = strtol(argv[2], NULL, 10);
+		i += 2;
+	}
+	if (argc > i && (strcmp(argv[i], "i386") == 0 || strcmp(argv[i], "x32") == 0)) {
+		arch = strcmp(argv[i], "i386") == 0 ? SCMP_ARCH_X86 : SCMP_ARCH_X32;
 		i++;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: sysprobe [i386|x32] NAME|NUMBER [ARG...]\n"
+		fprintf(stderr, "usage: sysprobe [repeat N] [i386|x32] NAME|NUMBER [ARG...]\n"
 		                "       sysprobe memfd-exec FILE\n");
 		return 2;
 	}
@@ -192,17 +199,19 @@ int main(int argc, char **argv)
 	}
 	for (int k = 0; k < 6 && i + 1 + k < argc; k++)
 		args[k] = arg_value(argv[i + 1 + k], arch == SCMP_ARCH_X86 ? 4 : 8);
-	errno = 0;
+	do {
+		errno = 0;
 #if defined(__x86_64__)
-	if (arch == SCMP_ARCH_X86) {
-		ret = int80(nr, args);
-		if (ret < 0 && ret > -4096) {
-			errno = (int)-ret;
-			ret = -1;
-		}
-	} else
+		if (arch == SCMP_ARCH_X86) {
+			ret = int80(nr, args);
+			if (ret < 0 && ret > -4096) {
+				errno = (int)-ret;
+				ret = -1;
+			}
+		} else
 #endif
-		ret = syscall(nr, args[0], args[1], args[2], args[3], args[4], args[5]);
+			ret = syscall(nr, args[0], args[1], args[2], args[3], args[4], args[5]);
+	} while (--repeat > 0);
 	if (ret < 0)
 		printf("errno %d\n", errno);
 	else

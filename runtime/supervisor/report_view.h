@@ -1,0 +1,13 @@
+/* The run report for a person at a terminal: a summary line first (exit,
+ * time, peak memory, denied syscalls, the deadline), details after. Every
+ * string from the report is printed escaped: the command names in it are
+ * the container's to choose. */
+#ifndef WARD_REPORT_VIEW_H
+#define WARD_REPORT_VIEW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+int report_print_text(const char *json, size_t len, FILE *out);
+
+#endif

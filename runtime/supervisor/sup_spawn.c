@@ -1,0 +1,168 @@
+/* Starting the supervisor (create's side) and answering the filter until
+ * it runs. */
+#include "supervisor/supervisor.h"
+#include "supervisor/sup_notify.h"
+#include "supervisor/sup_plan.h"
+#include "lib/error.h"
+#include "lib/fdpass.h"
+#include "lib/sigreset.h"
+#include "lib/sync.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define READY_TIMEOUT_MS 10000
+
+/* The fds the supervisor starts with (supervisor_main reads them). */
+enum { SUP_FD_ROOT = 3, SUP_FD_INIT, SUP_FD_READY, SUP_FD_NOTIFY };
+
+/* In the grandchild: the wanted fds at their numbers, nothing else of the
+ * caller's (stdio on /dev/null), then the sealed ward binary again. */
+static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, int notify, const char *id)
+{
+	/* Sources first moved above every target number, so that no dup2
+	 * clobbers one still to be placed. */
+	int from[6] = {rootfd,
+	               pidfd,
+	               ready,
+	               notify,
+	               open("/dev/null", O_RDWR | O_CLOEXEC),
+	               open("/proc/self/exe", O_RDONLY | O_CLOEXEC)};
+	int high[6];
+	char *argv[] = {SUPERVISOR_ARGV0, (char *)id, NULL};
+	char *envp[3] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL, NULL};
+
+	if (from[4] < 0 || from[5] < 0)
+		_exit(127);
+	for (int i = 0; i < 6; i++)
+		if (from[i] >= 0 && (high[i] = fcntl(from[i], F_DUPFD_CLOEXEC, 64)) < 0)
+			_exit(127);
+	for (int i = 0; i < 4; i++)
+		if (from[i] >= 0 && dup2(high[i], SUP_FD_ROOT + i) < 0)
+			_exit(127);
+	if (dup2(high[4], 0) < 0 || dup2(high[4], 1) < 0 || dup2(high[4], 2) < 0)
+		_exit(127);
+	if (notify < 0)
+		close(SUP_FD_NOTIFY);
+	/* The binary (the sealed copy create runs from) just above them, and
+	 * nothing else of the caller's. */
+	if (dup3(high[5], SUP_FD_NOTIFY + 1, O_CLOEXEC) < 0 ||
+	    syscall(SYS_close_range, SUP_FD_NOTIFY + 2, ~0U, 0) < 0)
+		_exit(127);
+	if (notify >= 0)
+		envp[1] = "WARD_SUPERVISOR_NOTIFY=1";
+	syscall(SYS_execveat, SUP_FD_NOTIFY + 1, "", argv, envp, AT_EMPTY_PATH);
+	_exit(127);
+}
+
+pid_t sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
+                const struct sup_plan *plan)
+{
+	int p[2];
+	pid_t mid, pid = -1;
+	int status;
+	char msg[WERR_MAX];
+	ssize_t n = 0;
+	struct pollfd pfd;
+
+	if (sup_plan_write(dirfd, plan) < 0)
+		return -1;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return werr(errno, "the supervisor's pipe");
+	mid = fork();
+	if (mid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return werr(errno, "forking the supervisor");
+	}
+	if (mid == 0) {
+		/* A session of its own, then the grandchild: its parent becomes the
+		 * caller's subreaper (the shim, conmon) or pid 1, never the init's. */
+		close(p[0]);
+		/* Nothing the caller ignored or blocked (a foreground run blocks
+		 * what it forwards) may reach the supervisor's signalfd. */
+		sig_reset_default();
+		if (setsid() < 0)
+			_exit(127);
+		switch (fork()) {
+		case -1:
+			_exit(127);
+		case 0:
+			exec_supervisor(rootfd, init_pidfd, p[1], notify_fd, id);
+		default:
+			_exit(0);
+		}
+	}
+	close(p[1]);
+	while (waitpid(mid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* "R<pid>" when it is ready, else the reason it gave up. */
+	pfd = (struct pollfd){.fd = p[0], .events = POLLIN};
+	if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1)
+		n = read(p[0], msg, sizeof(msg) - 1);
+	close(p[0]);
+	if (n > 1 && msg[0] == 'R') {
+		msg[n] = '\0';
+		pid = (pid_t)strtol(msg + 1, NULL, 10);
+		if (pid > 0)
+			return pid;
+	}
+	if (n > 1 && msg[0] == 'E') {
+		msg[n] = '\0';
+		return werr(0, "the run supervisor did not start: %s", msg + 1);
+	}
+	return werr(0, "the run supervisor did not start (it exited or did not answer)");
+}
+
+int sup_await_ready(int sync_fd, int notify_fd, int errno_ret)
+{
+	struct pollfd pfd[2] = {{.fd = sync_fd, .events = POLLIN},
+	                        {.fd = notify_fd, .events = POLLIN}};
+
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return werr(errno, "waiting for the container's init");
+		}
+		if (pfd[0].revents)
+			return sync_expect(sync_fd, SYNC_READY);
+		if ((pfd[1].revents & POLLIN) && sup_notify_handle(notify_fd, errno_ret, NULL) < 0)
+			return -1;
+		if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))
+			pfd[1].fd = -1;
+	}
+}
+
+int sup_hand_listener(int dirfd, int notify_fd)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct pollfd pfd;
+	char b = 0;
+	int r = -1, sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dirfd, SUP_SOCKET_FILE);
+	if (sock < 0 || connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    fdpass_send(sock, "L", 1, notify_fd) < 0)
+		r = werr(errno, "handing the seccomp listener to the run supervisor");
+	else {
+		pfd = (struct pollfd){.fd = sock, .events = POLLIN};
+		if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1 && read(sock, &b, 1) == 1 && b == 'K')
+			r = 0;
+		else
+			r = werr(0, "the run supervisor did not take the seccomp listener");
+	}
+	if (sock >= 0)
+		close(sock);
+	return r;
+}
