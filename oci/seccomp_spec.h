@@ -36,9 +36,10 @@ struct oci_seccomp {
 	char *listener_metadata;
 	struct oci_seccomp_syscall *syscalls;
 	size_t n_syscalls;
-	/* Not from JSON: the default action is SCMP_ACT_NOTIFY to ward's own
-	 * run supervisor (which answers with the errno it replaced), not to an
-	 * agent of the config's. Part of the filter cache's key. */
+	/* Not from JSON: the default action (an errno) is compiled as
+	 * SCMP_ACT_NOTIFY to ward's own run supervisor, which answers with that
+	 * errno; rules are still ranked against the errno. Part of the filter
+	 * cache's key. */
 	bool supervised;
 };
 

@@ -265,18 +265,19 @@ static int save_policy(struct container *c, const struct create_opts *o)
 static int start_supervisor(struct container *c, int rootfd, const struct create_opts *o, int pidfd,
                             int notify, int *sup_pidfd)
 {
-	uint64_t start;
-	char rec[64];
-	pid_t pid = sup_spawn(rootfd, c->dirfd, o->id, pidfd, notify, o->sup);
+	uint64_t start, gstart = 0;
+	char rec[96];
+	struct sup_proc sp;
 
-	if (pid < 0)
+	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, notify, o->sup, &sp) < 0)
 		return -1;
-	/* Pinned, then identified: the start time read after the pidfd is
-	 * this process's. */
-	*sup_pidfd = pidfd_open(pid, 0);
-	if (*sup_pidfd < 0 || proc_stat(pid, &start, NULL) < 0)
-		return werr(errno, "the run supervisor (pid %d)", (int)pid);
-	snprintf(rec, sizeof(rec), "%d %llu\n", (int)pid, (unsigned long long)start);
+	*sup_pidfd = sp.pidfd;
+	/* Start times read after the pidfd pinned the supervisor (its guard,
+	 * its child, lives until it is told to end). */
+	if (proc_stat(sp.pid, &start, NULL) < 0 || proc_stat(sp.guard, &gstart, NULL) < 0)
+		return werr_ctx("the run supervisor (pid %d)", (int)sp.pid);
+	snprintf(rec, sizeof(rec), "%d %llu %d %llu\n", (int)sp.pid, (unsigned long long)start,
+	         (int)sp.guard, (unsigned long long)gstart);
 	return store_write(c, SUPERVISOR_FILE, rec, strlen(rec));
 }
 
@@ -308,7 +309,6 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		struct oci_seccomp sup_sc = *sc;
 
 		if (o->sup && o->sup->record_denied) {
-			sup_sc.default_action = "SCMP_ACT_NOTIFY";
 			sup_sc.supervised = true;
 		}
 		if (container_seccomp_prog(rootfd, &sup_sc, &prog) < 0)
@@ -508,10 +508,9 @@ fail : {
 	if (notify >= 0)
 		close(notify);
 	if (sup_pidfd >= 0) {
-		/* Its guard sees it die and kills what is left; the state dir
-		 * goes below. */
-		pidfd_send_signal(sup_pidfd, SIGKILL, NULL, 0);
-		proc_wait_exit(sup_pidfd, 2000);
+		/* The guard first (else it would take the supervisor's end for a
+		 * death and write into the state dir being removed). */
+		container_supervisor_stop(c, sup_pidfd);
 		close(sup_pidfd);
 	}
 	for (int i = 0; i < 2; i++)

@@ -52,8 +52,12 @@ int container_signal(struct container *c, int sig, bool all);
 int container_destroy(struct container *c, bool force);
 /* Freeze or thaw every process of the container (its cgroup). */
 int container_pause(struct container *c, bool pause);
-/* Wait for the run supervisor (if any) to write its report and end. */
+/* Wait for the run supervisor (if any) to write its report and end; one
+ * that does not is stopped. */
 void container_supervisor_wait(struct container *c);
+/* Stop the run supervisor (its pidfd, or -1: from the record) and its
+ * guard, the guard first. */
+void container_supervisor_stop(struct container *c, int sup_pidfd);
 /* Every process of the container, from its cgroup; caller frees *pids. */
 int container_pids(struct container *c, pid_t **pids, size_t *n);
 

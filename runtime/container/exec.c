@@ -166,7 +166,6 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		struct sup_plan plan;
 
 		if (sup_plan_read(c->dirfd, &plan) == 0 && plan.record_denied) {
-			sup_sc.default_action = "SCMP_ACT_NOTIFY";
 			sup_sc.supervised = true;
 		}
 		werr_clear();

@@ -69,30 +69,30 @@ static void run_logged_hooks(struct container *c, enum oci_hook_point point, con
 	oci_config_free(cfg);
 }
 
-/* The run supervisor, if create started one and it still runs (pinned
- * by a pidfd, then checked by its start time); -1 otherwise. */
-static int supervisor_pidfd(struct container *c)
+/* The run supervisor (which = 0) or its guard (which = 1), if create
+ * started one and it still runs: pinned by a pidfd, then checked by its
+ * start time; -1 otherwise. */
+static int supervisor_pidfd(struct container *c, int which)
 {
-	char rec[64];
-	unsigned long long start;
-	int pid;
+	char rec[96];
+	unsigned long long start[2] = {0, 0};
+	int pid[2] = {0, 0}, fd;
 
 	if (store_read(c, SUPERVISOR_FILE, rec, sizeof(rec)) < 0 ||
-	    sscanf(rec, "%d %llu", &pid, &start) != 2) {
+	    sscanf(rec, "%d %llu %d %llu", &pid[0], &start[0], &pid[1], &start[1]) != 4) {
 		werr_clear();
 		return -1;
 	}
-	int fd = proc_pidfd((pid_t)pid, start);
-
+	fd = proc_pidfd((pid_t)pid[which], start[which]);
 	if (fd < 0)
 		werr_clear();
 	return fd;
 }
 
-/* Tell the supervisor the user process runs: the wall-clock limit starts. */
+/* Tell the supervisor the user process runs (the report's start). */
 static void supervisor_started(struct container *c)
 {
-	int fd = supervisor_pidfd(c);
+	int fd = supervisor_pidfd(c, 0);
 
 	if (fd >= 0) {
 		pidfd_send_signal(fd, SIGUSR1, NULL, 0);
@@ -100,20 +100,37 @@ static void supervisor_started(struct container *c)
 	}
 }
 
+void container_supervisor_stop(struct container *c, int sup_pidfd)
+{
+	int g = supervisor_pidfd(c, 1);
+	int s = sup_pidfd >= 0 ? sup_pidfd : supervisor_pidfd(c, 0);
+
+	if (g >= 0) {
+		pidfd_send_signal(g, SIGKILL, NULL, 0);
+		proc_wait_exit(g, 1000);
+		close(g);
+	}
+	if (s >= 0) {
+		pidfd_send_signal(s, SIGKILL, NULL, 0);
+		proc_wait_exit(s, 1000);
+		if (s != sup_pidfd)
+			close(s);
+	}
+	werr_clear();
+}
+
 /* Delete: the supervisor writes the report from the cgroup's figures, so
  * the cgroup stays until it is done (it ends once the init is gone). */
 void container_supervisor_wait(struct container *c)
 {
-	int fd = supervisor_pidfd(c);
+	int fd = supervisor_pidfd(c, 0);
 
 	if (fd < 0)
 		return;
 	if (proc_wait_exit(fd, SUPERVISOR_WAIT_MS) < 0) {
-		log_warn("container \"%s\": the run supervisor did not finish in %d ms: killed",
+		log_warn("container \"%s\": the run supervisor did not finish in %d ms: stopped",
 		         c->id, SUPERVISOR_WAIT_MS);
-		werr_clear();
-		pidfd_send_signal(fd, SIGKILL, NULL, 0);
-		proc_wait_exit(fd, 1000);
+		container_supervisor_stop(c, fd);
 	}
 	close(fd);
 }

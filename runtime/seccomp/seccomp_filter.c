@@ -476,10 +476,15 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 		return werr_ctx("config.json: .linux.seccomp.defaultAction");
 	if (translate_flags(s, &out->flags) < 0)
 		return -1;
-	if (def_act == SCMP_ACT_NOTIFY && !s->supervised)
+	if (def_act == SCMP_ACT_NOTIFY)
 		return werr(0, "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY as the "
 		               "default would hand every syscall, execve included, to the agent");
-	ctx = seccomp_init(def_act);
+	/* Supervised: the default errno becomes a notification to ward's
+	 * supervisor (which answers with that errno). Every decision below
+	 * still ranks rules against the config's own default. */
+	if (s->supervised && (def_act & 0xffff0000U) != SCMP_ACT_ERRNO(0))
+		return werr(EINVAL, "seccomp: only an errno default can be supervised");
+	ctx = seccomp_init(s->supervised ? SCMP_ACT_NOTIFY : def_act);
 	if (ctx == NULL)
 		return werr(ENOMEM, "seccomp_init");
 	/* ward sets no_new_privs itself, when config.json asks for it. */
@@ -489,9 +494,7 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 	}
 	if (add_arches(ctx, s) < 0 || add_rules(ctx, s, def_act, &out->notify) < 0)
 		goto out;
-	out->notify |= s->supervised;
-	if (out->notify && !s->supervised &&
-	    (s->listener_path == NULL || s->listener_path[0] == '\0')) {
+	if (out->notify && (s->listener_path == NULL || s->listener_path[0] == '\0')) {
 		werr(0, "config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
 		goto out;
 	}
@@ -500,6 +503,7 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 		        "needs a SCMP_ACT_NOTIFY rule");
 		goto out;
 	}
+	out->notify |= s->supervised;
 	if (export_bpf(ctx, out) < 0)
 		goto out;
 	if (permissiveness(def_act) < permissiveness(SCMP_ACT_ALLOW) &&

@@ -27,13 +27,14 @@ static bool truth(yajl_val v, const char *a, const char *b)
 	return x && YAJL_IS_TRUE(x);
 }
 
-/* Printable ASCII as is, everything else as \xNN. */
+/* Printable ASCII as is, everything else as \xNN (terminal-safe; command
+ * names arrive already in that form). */
 static void esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c >= 0x20 && c < 0x7f && c != '\\')
+		if (c >= 0x20 && c < 0x7f)
 			fputc(c, out);
 		else
 			fprintf(out, "\\x%02x", c);

@@ -65,7 +65,7 @@ struct sup {
 	bool have_cg;
 	struct run_result res;
 	struct denied_log *denied;
-	struct timespec t0; /* create, then start */
+	struct timespec t0; /* create: the wall time and the deadline count from it */
 	int phase;          /* 0 no deadline armed, 1 armed, 2 SIGTERM sent, 3 killed */
 };
 
@@ -233,7 +233,7 @@ static int finish(struct sup *s, const char *how, bool guard)
 	/* The guard's word that this was no death (the init is gone by now,
 	 * whatever becomes of the report). */
 	if (!guard && write(s->guard, "d", 1) != 1)
-		return -1;
+		log_debug("supervisor: the guard is gone");
 	return sup_report_write(&s->res);
 }
 
@@ -390,14 +390,8 @@ static int on_signal(struct sup *s, const char **how)
 		return 0;
 	switch (si.ssi_signo) {
 	case SIGUSR1:
-		if (s->res.started[0] == '\0') {
+		if (s->res.started[0] == '\0')
 			log_timestamp(s->res.started, sizeof(s->res.started));
-			clock_gettime(CLOCK_MONOTONIC, &s->t0);
-			if (s->plan.timeout_ms > 0 && s->phase == 0) {
-				s->phase = 1;
-				arm(s->timer, s->plan.timeout_ms);
-			}
-		}
 		return 0;
 	case SIGCHLD:
 		if (waitpid(s->guard_pid, NULL, WNOHANG) != s->guard_pid)
@@ -438,9 +432,15 @@ int supervisor_main(int argc, char **argv)
 			return 1;
 		return 1;
 	}
+	/* The limit counts from create: exec'd processes may run before (or
+	 * without) a start. */
+	if (s.plan.timeout_ms > 0) {
+		s.phase = 1;
+		arm(s.timer, s.plan.timeout_ms);
+	}
 	{
-		char msg[32];
-		int n = snprintf(msg, sizeof(msg), "R%d", (int)getpid());
+		char msg[48];
+		int n = snprintf(msg, sizeof(msg), "R%d %d", (int)getpid(), (int)s.guard_pid);
 
 		if (write(FD_READY, msg, (size_t)n) != n)
 			return 1;
@@ -458,6 +458,9 @@ int supervisor_main(int argc, char **argv)
 		if (poll(pfd, (nfds_t)(4 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
+			/* Nothing would enforce the limit any more: fail closed. */
+			how = "the supervisor's event loop failed: the container was killed";
+			kill_container(&s);
 			break;
 		}
 		/* Backwards: dropping one moves the last into its place. */
@@ -481,6 +484,11 @@ int supervisor_main(int argc, char **argv)
 		if (pfd[0].revents & POLLIN)
 			init_gone = true;
 	}
+	/* With a wall-clock limit nothing outlives the init: processes of the
+	 * cgroup outside its pid namespace (a joined one, or the host's) or
+	 * daemons that left it are not let run on unlimited. */
+	if (s.plan.timeout_ms > 0)
+		kill_container(&s);
 	/* Denials still queued are answered (unrecorded) by the kernel's
 	 * ENOSYS once the listeners close. */
 	while (s.n_notify > 0)

@@ -74,6 +74,23 @@ static void comm_of(pid_t pid, char out[16])
 	out[strcspn(out, "\n")] = '\0';
 }
 
+/* Printable ASCII as is, every other byte (invalid UTF-8, controls,
+ * a character the kernel cut at 15 bytes) as \xNN. */
+static void printable(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 5 < len; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+}
+
 static void record(struct denied_log *log, const struct seccomp_notif *req)
 {
 	uint32_t token;
@@ -88,8 +105,11 @@ static void record(struct denied_log *log, const struct seccomp_notif *req)
 	if (log->n_first < DENIED_FIRST_MAX) {
 		struct denied_event *e = &log->first[log->n_first++];
 
+		char raw[16];
+
 		e->pid = (pid_t)req->pid;
-		comm_of(e->pid, e->comm);
+		comm_of(e->pid, raw);
+		printable(raw, e->comm, sizeof(e->comm));
 		snprintf(e->syscall, sizeof(e->syscall), "%s", name ? name : fallback);
 		snprintf(e->arch, sizeof(e->arch), "%s", arch);
 		memcpy(e->args, req->data.args, sizeof(e->args));
@@ -116,7 +136,9 @@ int sup_notify_handle(int fd, int errno_ret, struct denied_log *log)
 		record(log, &req);
 	memset(&resp, 0, sizeof(resp));
 	resp.id = req.id;
-	resp.error = -errno_ret;
+	/* As the kernel clamps SECCOMP_RET_ERRNO: above 4095 a "negative
+	 * return" would read as a success. */
+	resp.error = -(errno_ret < 0 ? 0 : errno_ret > 4095 ? 4095 : errno_ret);
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 && errno != ENOENT)
 		return werr(errno, "answering a seccomp notification");
 	return 1;

@@ -15,7 +15,7 @@
 
 struct denied_event {
 	pid_t pid;
-	char comm[16];
+	char comm[64]; /* printable ASCII, other bytes as \xNN */
 	char syscall[32];
 	char arch[16];
 	uint64_t args[6];

@@ -191,7 +191,8 @@ static void gen_audit(yajl_gen g, int dirfd)
 	werr_clear();
 }
 
-/* Only the newest keep reports stay (by modification time). */
+/* Only the newest keep reports stay (by modification time); only ward's
+ * own files (regular, ours, *.json) are ever removed from the directory. */
 static void prune(int dfd, long long keep)
 {
 	struct entry {
@@ -214,7 +215,8 @@ static void prune(int dfd, long long keep)
 
 		if (de->d_name[0] == '.' || len < 6 || len >= sizeof(v->name) ||
 		    strcmp(de->d_name + len - 5, ".json") != 0 ||
-		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (n == cap) {
 			struct entry *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));

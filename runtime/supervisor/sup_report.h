@@ -18,7 +18,7 @@ struct run_result {
 	const struct sup_plan *plan;
 	int dirfd; /* the state dir: its audit log goes in */
 	char created[64], started[64], ended[64];
-	long long wall_ms; /* from start (or create, if never started) to the end */
+	long long wall_ms; /* from create (where the deadline counts from) to the end */
 	enum run_exit exit;
 	int exit_code, exit_signal;
 	const char *exit_why; /* RUN_EXIT_UNKNOWN */

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,20 +66,36 @@ static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, int noti
 	_exit(127);
 }
 
-pid_t sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
-                const struct sup_plan *plan)
+int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
+              const struct sup_plan *plan, struct sup_proc *out)
 {
 	int p[2];
-	pid_t mid, pid = -1;
-	int status;
+	pid_t mid;
+	int status, pidfd = -1;
 	char msg[WERR_MAX];
 	ssize_t n = 0;
 	struct pollfd pfd;
 
+	out->pidfd = -1;
 	if (sup_plan_write(dirfd, plan) < 0)
 		return -1;
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return werr(errno, "the supervisor's pipe");
+	/* create may have joined a config's pid namespace for its children
+	 * (the init): the supervisor must be in ward's own, where the
+	 * container can neither see nor signal it. */
+	{
+		int ns = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+
+		if (ns < 0 || setns(ns, CLONE_NEWPID) < 0) {
+			int e = errno;
+
+			if (ns >= 0)
+				close(ns);
+			return werr(e, "the supervisor's pid namespace");
+		}
+		close(ns);
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0)
+		return werr(errno, "the supervisor's channel");
 	mid = fork();
 	if (mid < 0) {
 		close(p[0]);
@@ -86,6 +103,8 @@ pid_t sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notif
 		return werr(errno, "forking the supervisor");
 	}
 	if (mid == 0) {
+		pid_t g;
+
 		/* A session of its own, then the grandchild: its parent becomes the
 		 * caller's subreaper (the shim, conmon) or pid 1, never the init's. */
 		close(p[0]);
@@ -94,33 +113,39 @@ pid_t sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notif
 		sig_reset_default();
 		if (setsid() < 0)
 			_exit(127);
-		switch (fork()) {
-		case -1:
+		g = fork();
+		if (g < 0)
 			_exit(127);
-		case 0:
+		if (g == 0)
 			exec_supervisor(rootfd, init_pidfd, p[1], notify_fd, id);
-		default:
-			_exit(0);
-		}
+		/* Its pidfd, opened while it is our child (its pid cannot be
+		 * reused before it is reaped): create never signals a pid. */
+		int gfd = (int)syscall(SYS_pidfd_open, g, 0);
+
+		_exit(gfd >= 0 && fdpass_send(p[1], "P", 1, gfd) == 0 ? 0 : 127);
 	}
 	close(p[1]);
 	while (waitpid(mid, &status, 0) < 0 && errno == EINTR)
 		;
-	/* "R<pid>" when it is ready, else the reason it gave up. */
+	if (fdpass_recv(p[0], msg, 1, &pidfd) != 1 || pidfd < 0) {
+		close(p[0]);
+		return werr(0, "the run supervisor did not start (fork failed)");
+	}
+	/* "R<pid> <guard pid>" when it is ready, else the reason it gave up. */
 	pfd = (struct pollfd){.fd = p[0], .events = POLLIN};
 	if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1)
 		n = read(p[0], msg, sizeof(msg) - 1);
 	close(p[0]);
-	if (n > 1 && msg[0] == 'R') {
-		msg[n] = '\0';
-		pid = (pid_t)strtol(msg + 1, NULL, 10);
-		if (pid > 0)
-			return pid;
+	msg[n > 0 ? n : 0] = '\0';
+	if (n > 1 && msg[0] == 'R' && sscanf(msg + 1, "%d %d", &out->pid, &out->guard) == 2) {
+		out->pidfd = pidfd;
+		return 0;
 	}
-	if (n > 1 && msg[0] == 'E') {
-		msg[n] = '\0';
+	/* (Its guard, if it got that far, sees it die and ends too.) */
+	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+	close(pidfd);
+	if (n > 1 && msg[0] == 'E')
 		return werr(0, "the run supervisor did not start: %s", msg + 1);
-	}
 	return werr(0, "the run supervisor did not start (it exited or did not answer)");
 }
 

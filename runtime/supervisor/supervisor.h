@@ -36,12 +36,19 @@ struct sup_plan {
 	char bundle[4096];
 };
 
+/* A started supervisor: a pidfd of it (taken while it was a child of
+ * ward's, so never a recycled pid), its pid, and its guard's pid. */
+struct sup_proc {
+	int pidfd;
+	pid_t pid, guard;
+};
+
 /* Start the supervisor of the container whose state dir (dirfd, under the
  * root rootfd, name id) holds the saved state and cgroup record. It gets a
  * copy of init_pidfd and of notify_fd (-1: no listener). Waits until it is
- * ready; returns its pid, or -1 with werr (nothing left running). */
-pid_t sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
-                const struct sup_plan *plan);
+ * ready; 0, or -1 with werr (nothing left running). */
+int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
+              const struct sup_plan *plan, struct sup_proc *out);
 
 /* While create waits for the init's READY, the filter may already deny the
  * init's own last calls: answer them (with errno_ret, unrecorded) so that

@@ -85,6 +85,43 @@ report_json() { # report_json ID JQ-FILTER
 	[ "$(report_json "$ID" '[.audit[] | select(.rule == "timeout")] | length')" = 1 ]
 }
 
+@test "the limit counts from create: an exec'd process of a container never started is stopped too" {
+	policy '{"timeoutGrace": "1s"}'
+	cfg '.annotations["org.ward.timeout"] = "2s"'
+	cmd 'sleep 60'
+	ward --policy "$POLICY" create "$ID"
+	ward exec -d "$ID" sleep 60
+	wait_for "the deadline to end it" stopped "$ID"
+	[ -z "$(cat "$(cg_procs_file)" 2>/dev/null)" ]
+	ward delete "$ID"
+	[ "$(report_json "$ID" .timeout.timedOut)" = true ]
+	[ "$(report_json "$ID" .started)" = null ]
+}
+
+@test "with a limit nothing outlives the init: a process left in a joined pid namespace is killed" {
+	cmd 'sleep 100'
+	ward run -d "$ID-a"
+	pa=$(init_pid "$ID-a")
+	cfg --arg p "/proc/$pa/ns/pid" '.linux.namespaces |= map(if .type == "pid" then .path = $p else . end)
+	     | .annotations["org.ward.timeout"] = "1m"'
+	# The init leaves a child behind: in A's pid namespace it outlives B's
+	# init, in B's cgroup.
+	cmd 'sleep 77 & echo $!'
+	run ward run "$ID-b"
+	assert_success
+	[ "$(report_json "$ID-b" .exit.code)" = 0 ]
+	left() { pgrep -f '^sleep 77$' >/dev/null; }
+	! left
+	# ward create joined A's pid namespace for its children: the
+	# supervisor is still in ward's own, out of the container's sight.
+	cmd 'sleep 60'
+	ward run -d "$ID-c"
+	[ "$(readlink "/proc/$(sup_pid "$ID-c")/ns/pid")" = "$(readlink /proc/self/ns/pid)" ]
+	pid_alive "$(sup_pid "$ID-c")"
+	ward delete --force "$ID-c"
+	ward delete --force "$ID-a"
+}
+
 @test "the wall-clock limit may only tighten: a longer annotation leaves strict.timeout" {
 	policy '{"strict": {"timeout": "1s"}, "timeoutGrace": "1s"}'
 	cfg '.annotations["org.ward.timeout"] = "1h"'
@@ -206,6 +243,13 @@ report_json() { # report_json ID JQ-FILTER
 }
 
 stopped() { [ "$(status_of "$1")" = stopped ]; }
+# The container's cgroup.procs in the pids hierarchy (v1) or cgroup2.
+cg_procs_file() {
+	local d
+	for d in /sys/fs/cgroup/pids/ward/"$ID" /sys/fs/cgroup/ward/"$ID"; do
+		[ -d "$d" ] && echo "$d/cgroup.procs" && return
+	done
+}
 gone() { ! pid_alive "$1"; }
 no_supervisor() { [ -z "$(live_supervisors)" ]; }
 
