@@ -1,7 +1,7 @@
 #!/bin/sh
 # Quick start, step 2 (and CI): the whole test suite.
 #   unit tests + bats integration tests (make check), the unit tests again
-#   under ASan/UBSan, a bounded libFuzzer run of the config parser, and
+#   under ASan/UBSan, bounded libFuzzer runs of the config and policy parsers (15 s each), and
 #   clang-format / cppcheck over the sources. Ends with "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -54,7 +54,7 @@ elif [ "$engines_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
 fi
 
 step "unit tests under ASan/UBSan" make -s check-asan
-step "fuzz config and policy parsers (${FUZZ_SECONDS:-30}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
+step "fuzz config and policy parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
 	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime lib oci runtime hooks

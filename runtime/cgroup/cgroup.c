@@ -429,8 +429,13 @@ int cgroup_signal_all(const struct cgroup *cg, int sig)
 		return 0;
 	/* Otherwise freeze, signal each process, thaw: no fork escapes the
 	 * listing in between. */
-	if (freeze && cgroup_freeze(cg, true) < 0)
+	if (freeze && cgroup_freeze(cg, true) < 0) {
+		/* A freeze that did not complete (a task in D state) is undone:
+		 * a frozen v1 task never dies of the SIGKILL sent below. */
+		cgroup_freeze(cg, false);
+		werr_clear();
 		freeze = false;
+	}
 	r = cgroup_pids(cg, &pids, &n);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		signal_member(cg, pids[i], sig);
