@@ -1,4 +1,5 @@
 #include "supervisor/sup_plan.h"
+#include "supervisor/json_kv.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
@@ -11,20 +12,6 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
-
-#define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
-
-static void kv_str(yajl_gen g, const char *k, const char *v)
-{
-	S(g, k);
-	S(g, v);
-}
-
-static void kv_int(yajl_gen g, const char *k, long long v)
-{
-	S(g, k);
-	yajl_gen_integer(g, v);
-}
 
 int sup_plan_write(int dirfd, const struct sup_plan *p)
 {
@@ -43,8 +30,7 @@ int sup_plan_write(int dirfd, const struct sup_plan *p)
 	kv_str(g, "policyDigest", p->policy_digest);
 	kv_str(g, "reportDir", p->report_dir);
 	kv_int(g, "reportKeep", p->report_keep);
-	S(g, "recordDenied");
-	yajl_gen_bool(g, p->record_denied);
+	kv_bool(g, "recordDenied", p->record_denied);
 	kv_int(g, "errnoRet", p->errno_ret);
 	kv_str(g, "deniedOff", p->denied_off);
 	kv_str(g, "bundle", p->bundle);

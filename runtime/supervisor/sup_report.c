@@ -1,4 +1,5 @@
 #include "supervisor/sup_report.h"
+#include "supervisor/json_kv.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
@@ -14,42 +15,19 @@
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
-#define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
-
-static void kv_str(yajl_gen g, const char *k, const char *v)
-{
-	S(g, k);
-	if (v)
-		S(g, v);
-	else
-		yajl_gen_null(g);
-}
-
-static void kv_int(yajl_gen g, const char *k, long long v)
-{
-	S(g, k);
-	yajl_gen_integer(g, v);
-}
-
 /* A limit: null when there is none. */
 static void kv_limit(yajl_gen g, const char *k, unsigned long long v)
 {
-	S(g, k);
+	kv_key(g, k);
 	if (v)
 		yajl_gen_integer(g, (long long)v);
 	else
 		yajl_gen_null(g);
 }
 
-static void kv_bool(yajl_gen g, const char *k, bool v)
-{
-	S(g, k);
-	yajl_gen_bool(g, v);
-}
-
 static void gen_exit(yajl_gen g, const struct run_result *r)
 {
-	S(g, "exit");
+	kv_key(g, "exit");
 	yajl_gen_map_open(g);
 	switch (r->exit) {
 	case RUN_EXITED:
@@ -75,7 +53,7 @@ static void gen_exit(yajl_gen g, const struct run_result *r)
 
 static void gen_timeout(yajl_gen g, const struct run_result *r)
 {
-	S(g, "timeout");
+	kv_key(g, "timeout");
 	yajl_gen_map_open(g);
 	kv_limit(g, "limitMs", (unsigned long long)r->plan->timeout_ms);
 	kv_str(g, "from", r->plan->timeout_ms ? r->plan->timeout_from : NULL);
@@ -89,14 +67,14 @@ static void gen_figures(yajl_gen g, const struct run_result *r)
 {
 	const struct cg_figures *f = &r->fig;
 
-	S(g, "limits");
+	kv_key(g, "limits");
 	yajl_gen_map_open(g);
 	kv_limit(g, "memoryBytes", f->memory_limit);
 	kv_limit(g, "pids", f->pids_limit);
 	kv_limit(g, "cpuQuotaUs", f->cpu_quota_us);
 	kv_limit(g, "cpuPeriodUs", f->cpu_period_us);
 	yajl_gen_map_close(g);
-	S(g, "figures");
+	kv_key(g, "figures");
 	yajl_gen_map_open(g);
 	kv_int(g, "wallMs", r->wall_ms);
 	kv_int(g, "cpuUserUs", (long long)f->cpu_user_us);
@@ -112,14 +90,14 @@ static void gen_denied(yajl_gen g, const struct run_result *r)
 {
 	const struct denied_log *d = r->denied;
 
-	S(g, "deniedSyscalls");
+	kv_key(g, "deniedSyscalls");
 	yajl_gen_map_open(g);
 	kv_bool(g, "recorded", r->plan->record_denied);
 	if (!r->plan->record_denied)
 		kv_str(g, "why", r->plan->denied_off);
 	kv_int(g, "errno", r->plan->errno_ret);
 	kv_int(g, "total", d ? (long long)d->total : 0);
-	S(g, "counts");
+	kv_key(g, "counts");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; d && i < d->n_counts; i++) {
 		yajl_gen_map_open(g);
@@ -129,7 +107,7 @@ static void gen_denied(yajl_gen g, const struct run_result *r)
 	}
 	yajl_gen_array_close(g);
 	kv_int(g, "uncounted", d ? (long long)d->uncounted : 0);
-	S(g, "first");
+	kv_key(g, "first");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; d && i < d->n_first; i++) {
 		const struct denied_event *e = &d->first[i];
@@ -141,13 +119,13 @@ static void gen_denied(yajl_gen g, const struct run_result *r)
 		kv_str(g, "arch", e->arch);
 		/* As hex strings: 64-bit values do not survive JSON readers
 		 * that use doubles (jq 1.6). */
-		S(g, "args");
+		kv_key(g, "args");
 		yajl_gen_array_open(g);
 		for (int k = 0; k < 6; k++) {
 			char hex[24];
 
 			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)e->args[k]);
-			S(g, hex);
+			yajl_gen_string(g, (const unsigned char *)hex, strlen(hex));
 		}
 		yajl_gen_array_close(g);
 		yajl_gen_map_close(g);
@@ -165,7 +143,7 @@ static void gen_audit(yajl_gen g, int dirfd)
 	size_t cap = 0;
 	ssize_t n;
 
-	S(g, "audit");
+	kv_key(g, "audit");
 	yajl_gen_array_open(g);
 	while (f && (n = getline(&buf, &cap, f)) > 0) {
 		yajl_val v = jparse_document(buf, (size_t)n, 2, "audit log");
@@ -286,7 +264,7 @@ int sup_report_write(const struct run_result *r)
 	gen_denied(g, r);
 	if (r->dirfd >= 0)
 		gen_audit(g, r->dirfd);
-	S(g, "supervisor");
+	kv_key(g, "supervisor");
 	yajl_gen_map_open(g);
 	kv_str(g, "ended", r->supervisor_end);
 	yajl_gen_map_close(g);
