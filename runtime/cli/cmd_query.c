@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
+#include "lib/jwalk.h"
 #include "policy/policy_file.h"
 #include "supervisor/report_view.h"
 #include "supervisor/supervisor.h"
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
 
 /* A supervisor that died killed its container: the state says why
  * (annotation org.ward.supervisor, from the guard's note). */
@@ -171,10 +173,16 @@ int cmd_report(struct globals *g, int argc, char **argv)
 	if (report_read(g, pos[0], &buf, &len) < 0)
 		return -1;
 	if (strcmp(format, "json") == 0) {
-		fwrite(buf, 1, len, stdout);
-		if (len && buf[len - 1] != '\n')
-			putchar('\n');
-		r = 0;
+		/* Passed on as written, once it is known to parse. */
+		yajl_val v = jparse_document(buf, len, 6, "the run report");
+
+		r = v ? 0 : -1;
+		yajl_tree_free(v);
+		if (r == 0) {
+			fwrite(buf, 1, len, stdout);
+			if (len && buf[len - 1] != '\n')
+				putchar('\n');
+		}
 	} else {
 		r = report_print_text(buf, len, stdout);
 	}

@@ -221,6 +221,12 @@ report_json() { # report_json ID JQ-FILTER
 @test "the report survives delete, validates, and is kept for the last reportKeep runs in reportDir" {
 	policy "{\"reportDir\": \"$TMP/reports\", \"reportKeep\": 2}"
 	cmd 'exit 0'
+	# Pruning takes only ward's own reports: another user's .json stays,
+	# however old.
+	mkdir -p "$TMP/reports"
+	echo '{}' >"$TMP/reports/not-wards.json"
+	chown 65534 "$TMP/reports/not-wards.json"
+	touch -d '-1 day' "$TMP/reports/not-wards.json"
 	for n in 1 2 3; do
 		ward --policy "$POLICY" --profile strict create "$ID-$n"
 		ward start "$ID-$n"
@@ -230,13 +236,22 @@ report_json() { # report_json ID JQ-FILTER
 	done
 	[ ! -d "$ROOT/$ID-3" ]
 	run ls "$TMP/reports"
-	assert_output "$(printf '%s\n' "$ID-2.json" "$ID-3.json")"
+	assert_output "$(printf '%s\n' not-wards.json "$ID-2.json" "$ID-3.json")"
 	run ward --policy "$POLICY" report --format json "$ID-3"
 	assert_success
 	cmp <(echo "$output") <(cat "$TMP/reports/$ID-3.json")
 	[ "$(jq -r .exit.code <<<"$output")" = 0 ]
 	run validate_report "$TMP/reports/$ID-3.json"
 	assert_success
+	# A damaged report is an error naming it, not a garbled summary.
+	echo '{"id": ' >"$TMP/reports/$ID-9.json"
+	run ward --policy "$POLICY" report "$ID-9"
+	assert_failure 1
+	assert_output --partial "ward: the run report"
+	run ward --policy "$POLICY" report --format json "$ID-9"
+	assert_failure 1
+	assert_output "ward: the run report: invalid JSON: parse error: premature EOF"
+	rm "$TMP/reports/$ID-9.json"
 	run ward --policy "$POLICY" report "$ID-1"
 	assert_failure 1
 	assert_output "ward: no run report for \"$ID-1\" (only supervised containers have one: strict, or a time limit)"
