@@ -41,8 +41,7 @@ int layer_trees(const struct oci_config *cfg, const struct host_facts *h, int **
 			if (!p->resolved)
 				return werr(p->err, "mounts[%zu] (%s): overlay layer %zu", i,
 				            cfg->mounts[i].destination, k);
-			layers[i][k] = open_tree(
-			    p->fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+			layers[i][k] = tree_clone(p->fd, "", AT_EMPTY_PATH);
 			/* Read-only: the overlay covers the layers' mounts, which
 			 * are never the container's to write. */
 			if (layers[i][k] >= 0 &&

@@ -7,6 +7,29 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+/* A clone of a shared mount joins its peer group (the kernel's clone_mnt
+ * without CL_PRIVATE), and on a systemd host every mount is shared: what
+ * the init then mounts in the rootfs (proc, /dev, ...) or what the
+ * container mounts on a volume would appear in the host's bundle and
+ * volume directories, and pivot_root refuses a shared new root (EINVAL).
+ * A slave still receives the host's later mounts, as runc's rslave
+ * default does, and sends none back. */
+int tree_clone(int dfd, const char *path, unsigned int flags)
+{
+	struct mount_attr slave = {.propagation = MS_SLAVE};
+	int tree = open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+
+	if (tree >= 0 &&
+	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &slave, sizeof(slave)) < 0) {
+		int e = errno;
+
+		close(tree);
+		errno = e;
+		return -1;
+	}
+	return tree;
+}
+
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
                   unsigned long attr_clr)
 {
@@ -20,9 +43,7 @@ int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long a
 	struct mount_attr rattr = {.attr_set = rec_set, .attr_clr = rec_clr};
 	int tree, r = 0;
 
-	tree = open_tree(src_fd, "",
-	                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
-	                     (recursive ? AT_RECURSIVE : 0));
+	tree = tree_clone(src_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0));
 	if (tree < 0)
 		return werr(errno, "open_tree");
 	/* Attributes go on the detached copy, so the mount is never visible

@@ -85,9 +85,7 @@ static int one_tree(const struct oci_config *c, const struct oci_mount *m, int s
 
 	for (size_t i = 0; i < m->n_options; i++)
 		rbind = rbind || strcmp(m->options[i], "rbind") == 0;
-	tree = open_tree(src, "",
-	                 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
-	                     (rbind ? AT_RECURSIVE : 0));
+	tree = tree_clone(src, "", AT_EMPTY_PATH | (rbind ? AT_RECURSIVE : 0));
 	if (tree < 0)
 		return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination, m->source);
 	if (!idmap_wanted(m, &rec))
@@ -161,8 +159,7 @@ fail:
 
 int rootfs_tree(int root_fd)
 {
-	int tree = open_tree(root_fd, "",
-	                     OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE);
+	int tree = tree_clone(root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE);
 
 	return tree < 0 ? werr(errno, "config.json: .root.path: copying the rootfs mount") : tree;
 }

@@ -7,6 +7,7 @@
 #ifndef WARD_IDMAP_H
 #define WARD_IDMAP_H
 
+#include "linux/mount_prim.h"
 #include "oci/config.h"
 
 /* A user namespace with these mappings, as an fd (a throwaway process is

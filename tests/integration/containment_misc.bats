@@ -345,3 +345,31 @@ echo ran-inside'
 	assert_line --index 1 1
 	assert_no_leftovers
 }
+
+@test "a host whose mounts are shared (systemd's default): the container starts, and nothing it or ward mounts reaches the host" {
+	# A clone of a shared mount is its peer: ward's trees (the rootfs, each
+	# volume) were, so the init's proc and /dev appeared in the host's
+	# bundle and pivot_root failed (EINVAL) on every systemd host.
+	mkdir -p "$TMP/vol"
+	cfg --arg v "$TMP/vol" '.mounts += [{"destination": "/vol", "type": "bind", "source": $v, "options": ["rbind"]}]
+	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"]'
+	cmd 'echo inside >/vol/marker; mount -t tmpfs t /vol && touch /vol/in-tmpfs; mount -t tmpfs u /mnt; sleep 100'
+	export WARD ROOT BUNDLE ID TMP
+	# The test's own mount namespace, every mount shared, as under systemd.
+	run unshare -m --propagation unchanged sh -c '
+		mount --make-rshared / || exit 1
+		"$WARD" --root "$ROOT" --profile compat run -d --bundle "$BUNDLE" "$ID" || exit 1
+		for i in $(seq 100); do [ -e "$TMP/vol/marker" ] && break; sleep 0.1; done
+		sleep 0.5
+		echo "mounts:"
+		grep -F "$TMP" /proc/self/mountinfo
+		"$WARD" --root "$ROOT" delete --force "$ID"'
+	assert_success
+	assert_line "mounts:"
+	[ "$(tail -n +2 <<<"$output" | grep -c "$TMP")" -eq 0 ] || fail "mounts reached the host: $output"
+	[ -e "$TMP/vol/marker" ] || fail "the container did not run"
+	[ ! -e "$TMP/vol/in-tmpfs" ] || fail "the container's tmpfs is the host's volume"
+	assert_no_leftovers
+}
