@@ -93,6 +93,8 @@ static void cli_usage(int fd)
 	            "  --profile P           compat, baseline (default) or strict; ward-strict\n"
 	            "                        as the binary's name selects strict\n"
 	            "  --policy FILE         operator policy (default /etc/ward/policy.json)\n"
+	            "  --systemd-cgroup      cgroups through systemd: a transient scope, the\n"
+	            "                        cgroupsPath as slice:prefix:name\n"
 	            "  --version, -v         print the version\n"
 	            "  --help, -h            print this help\n\n"
 	            "commands:\n");
@@ -116,6 +118,7 @@ static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx,
 	    {"debug", 0, OPT_FLAG, &g->debug},
 	    {"profile", 0, OPT_STR, &g->profile},
 	    {"policy", 0, OPT_STR, &g->policy},
+	    {"systemd-cgroup", 0, OPT_FLAG, &g->systemd_cgroup},
 	    {"version", 'v', OPT_FLAG, version},
 	    {"help", 'h', OPT_FLAG, help},
 	};

@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="build-essential autoconf automake libtool pkg-config
-      libyajl-dev libseccomp-dev libmount-dev
+      libyajl-dev libseccomp-dev libmount-dev libsystemd-dev
       bats bats-support bats-assert busybox-static jq python3-jsonschema
       clang clang-format cppcheck
       qemu-system-x86 binutils

@@ -1,5 +1,6 @@
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
+#include "cgroup/cg_systemd.h"
 #include "lib/error.h"
 #include "lib/log.h"
 
@@ -16,6 +17,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -147,7 +150,8 @@ const struct cg_hier *cg_controller(const struct cgroup *cg, const char *v1, con
 }
 
 /* A cgroup path: absolute, plain names, no "." or "..": it is joined to
- * host directories. systemd's "slice:prefix:name" needs a systemd. */
+ * host directories. systemd's "slice:prefix:name" is the systemd driver's
+ * (cgroup_init_systemd). */
 static int set_path(struct cgroup *cg, const char *p, const char *id)
 {
 	char buf[PATH_MAX], path[PATH_MAX] = "";
@@ -159,8 +163,9 @@ static int set_path(struct cgroup *cg, const char *p, const char *id)
 		if (strchr(p, ':'))
 			return werr(0,
 			            "config.json: .linux.cgroupsPath \"%s\": systemd's "
-			            "slice:prefix:name form needs the systemd cgroup manager; ward "
-			            "manages cgroupfs paths",
+			            "slice:prefix:name form needs the systemd cgroup manager: "
+			            "ward's global --systemd-cgroup, or the policy's "
+			            "\"cgroupManager\": \"systemd\"",
 			            p);
 		snprintf(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p);
 		for (char *save = NULL, *t = strtok_r(buf, "/", &save); t;
@@ -210,6 +215,65 @@ int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id)
 	return 0;
 }
 
+int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id)
+{
+	char path[PATH_MAX], unit[SD_UNIT_MAX], slice[SD_UNIT_MAX];
+
+	memset(cg, 0, sizeof(*cg));
+	if (sd_parse_path(cgroups_path, id, path, sizeof(path), unit, sizeof(unit), slice,
+	                  sizeof(slice)) < 0 ||
+	    cgroup_init(cg, path, id) < 0)
+		return -1;
+	cg->unit = strdup(unit);
+	cg->slice = strdup(slice);
+	return cg->unit && cg->slice ? 0 : werr(ENOMEM, "out of memory");
+}
+
+/* systemd makes a scope only around a process (StartTransientUnit refuses
+ * one with no PIDs): a child that waits, killed once the init is in the
+ * scope (or with ward: PR_SET_PDEATHSIG, and the empty scope is then
+ * systemd's to collect). The init itself is then made in the scope's
+ * cgroup directly (CLONE_INTO_CGROUP) under the limits already set. */
+static pid_t holder_spawn(void)
+{
+	pid_t parent = getpid(), p = fork();
+
+	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		for (;;)
+			pause();
+	}
+	return p < 0 ? werr(errno, "systemd: starting the scope's holder process") : p;
+}
+
+void cgroup_release_holder(struct cgroup *cg)
+{
+	if (cg->holder > 0) {
+		kill(cg->holder, SIGKILL);
+		while (waitpid(cg->holder, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	cg->holder = 0;
+}
+
+int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l)
+{
+	if (cg->unit == NULL)
+		return 0;
+	if ((cg->holder = holder_spawn()) < 0) {
+		cg->holder = 0;
+		return -1;
+	}
+	if (sd_unit_start(cg->unit, cg->slice, id, cg->holder, l ? l->resources : NULL,
+	                  cg->layout == CG_V2) < 0) {
+		cgroup_release_holder(cg);
+		return -1;
+	}
+	return 0;
+}
+
 /* The cgroup's directory in every hierarchy, as it is now. */
 static void open_dirs(const struct cgroup *cg)
 {
@@ -244,11 +308,14 @@ void cgroup_free(struct cgroup *cg)
 	int e = errno; /* a cleanup keeps the error being returned */
 	struct cg_hier *h;
 
+	cgroup_release_holder(cg);
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 		hier_free(h);
 	free(cg->v1);
 	free(cg->unified);
 	free(cg->path);
+	free(cg->unit);
+	free(cg->slice);
 	memset(cg, 0, sizeof(*cg));
 	errno = e;
 }
@@ -453,7 +520,9 @@ void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%u %s\n", h->kept, h->mnt);
 	if (cg->shared && n < len)
-		snprintf(buf + n, len - n, "shared\n");
+		n += (size_t)snprintf(buf + n, len - n, "shared\n");
+	if (cg->unit && n < len)
+		snprintf(buf + n, len - n, "unit %s\n", cg->unit);
 }
 
 int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
@@ -477,6 +546,12 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 		n = strcspn(rec, "\n");
 		if (n == 6 && strncmp(rec, "shared", 6) == 0) {
 			cg->shared = true;
+			continue;
+		}
+		if (n > 5 && strncmp(rec, "unit ", 5) == 0) {
+			free(cg->unit);
+			if ((cg->unit = strndup(rec + 5, n - 5)) == NULL)
+				return werr(ENOMEM, "out of memory");
 			continue;
 		}
 		if (end == rec || *end != ' ')

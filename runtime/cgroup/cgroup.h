@@ -29,6 +29,11 @@ struct cgroup {
 	size_t n_v1;
 	struct cg_hier *unified; /* the cgroup2 one, NULL if none */
 	bool shared;             /* joined while others' processes lived there (compat) */
+	/* The systemd driver (cg_systemd.h): the scope unit and its slice,
+	 * NULL with cgroupfs; the process that holds the scope open until the
+	 * init is in it (0: none). */
+	char *unit, *slice;
+	pid_t holder;
 };
 
 /* The i-th hierarchy: the v1 ones, then cgroup2; NULL past the last. */
@@ -47,6 +52,18 @@ static inline struct cg_hier *cg_nth(const struct cgroup *cg, size_t i)
  * No directory is opened. cg is overwritten; free it with cgroup_free
  * whether this succeeds or not. */
 int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id);
+/* cgroup_init for the systemd driver: cgroups_path is "slice:prefix:name"
+ * (empty: system.slice:ward:ID); the path is the one systemd gives the
+ * scope. */
+int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id);
+/* The systemd driver, before cgroup_create: start the scope (its limits as
+ * properties) with a holder process in it; the holder ends with
+ * cgroup_release_holder, once the init is in the cgroup, or with
+ * cgroup_free. No-op with cgroupfs. */
+int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l);
+void cgroup_release_holder(struct cgroup *cg);
+/* update: the systemd unit's properties (if any), then cgroup_apply. */
+int cgroup_update(const struct cgroup *cg, const struct oci_linux *l);
 /* cgroup_init, then open the cgroup's existing directories (one missing
  * makes its file accesses fail as they would by path). */
 int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id);

@@ -3,6 +3,7 @@
  * parents create made). */
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
+#include "cgroup/cg_systemd.h"
 #include "lib/error.h"
 #include "lib/log.h"
 
@@ -128,8 +129,23 @@ static unsigned existing_levels(const char *path, const struct cg_hier *h)
 	return UINT32_MAX;
 }
 
+/* Under systemd the slices are systemd's, made with the scope: ward never
+ * removes a level above the leaf (in a v1 hierarchy systemd does not run,
+ * an empty slice directory may stay, as with runc). */
+static void keep_parents(struct cgroup *cg)
+{
+	struct cg_hier *h;
+
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
+		h->kept = UINT32_MAX;
+}
+
 void cgroup_plan(struct cgroup *cg)
 {
+	if (cg->unit) {
+		keep_parents(cg);
+		return;
+	}
 	for (size_t i = 0; i < cg->n_v1; i++)
 		cg->v1[i].kept = existing_levels(cg->path, &cg->v1[i]);
 	if (cg->unified)
@@ -180,7 +196,11 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 		m.unified = !existed;
 		existed_any = existed_any || existed;
 	}
-	if (existed_any) {
+	/* A scope systemd has just made for this container (StartTransientUnit
+	 * fails on an existing unit) holds only ward's holder process. */
+	if (cg->unit)
+		keep_parents(cg);
+	else if (existed_any) {
 		/* A pre-existing cgroup is joined only if nobody lives there
 		 * (its processes would share the container's limits and be
 		 * killed with it), except in compat, where runc only warns. */
@@ -316,6 +336,9 @@ int cgroup_destroy(const struct cgroup *cg)
 	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
 		cgroup_signal_all(cg, SIGKILL);
 	free(pids);
+	/* systemd removes the scope's directories; then ward the rest. */
+	if (cg->unit && sd_unit_stop(cg->unit) < 0)
+		r = -1;
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 		if (rmdir_in(h) < 0)
 			r = -1;

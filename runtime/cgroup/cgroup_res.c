@@ -6,6 +6,7 @@
  * eBPF device program as well. */
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
+#include "cgroup/cg_systemd.h"
 #include "cgroup/cgroup_bpfdev.h"
 #include "cgroup/cgroup_v1.h"
 #include "cgroup/cgroup_v2.h"
@@ -123,4 +124,11 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 			return -1;
 	}
 	return 0;
+}
+
+int cgroup_update(const struct cgroup *cg, const struct oci_linux *l)
+{
+	if (cg->unit && sd_unit_set(cg->unit, l->resources, cg->layout == CG_V2) < 0)
+		return -1;
+	return cgroup_apply(cg, l);
 }

@@ -43,7 +43,7 @@ int cg2_memory(const struct cg_res *x)
 }
 
 /* The runtime-spec's shares (2..262144) → cgroup2 weight (1..10000). */
-static uint64_t shares_to_weight(uint64_t shares)
+uint64_t cg2_shares_to_weight(uint64_t shares)
 {
 	if (shares < 2)
 		shares = 2;
@@ -61,7 +61,7 @@ int cg2_cpu(const struct cg_res *x)
 		return werr(0, "linux.resources.cpu.realtimeRuntime/realtimePeriod: cgroup2 has no "
 		               "real-time bandwidth control");
 	if (c->has_shares &&
-	    cg_write_i64(x, "cpu.weight", (int64_t)shares_to_weight(c->shares)) < 0)
+	    cg_write_i64(x, "cpu.weight", (int64_t)cg2_shares_to_weight(c->shares)) < 0)
 		return werr_ctx("linux.resources.cpu.shares");
 	if (c->has_quota || c->has_period) {
 		uint64_t period = c->has_period ? c->period : 100000;
@@ -81,7 +81,7 @@ int cg2_cpu(const struct cg_res *x)
 }
 
 /* blkio weights (10..1000) → io.weight (1..10000), runc's mapping. */
-static uint64_t blkio_to_io_weight(uint32_t w)
+uint64_t cg2_blkio_to_io_weight(uint32_t w)
 {
 	return 1 + ((uint64_t)w - 10) * 9999 / 990;
 }
@@ -108,7 +108,7 @@ int cg2_io(const struct cg_res *x)
 	if (b->has_leaf_weight)
 		return werr(0, "linux.resources.blockIO.leafWeight: cgroup2 has no leaf weights");
 	if (b->has_weight) {
-		snprintf(line, sizeof(line), "default %" PRIu64, blkio_to_io_weight(b->weight));
+		snprintf(line, sizeof(line), "default %" PRIu64, cg2_blkio_to_io_weight(b->weight));
 		if (cg_write(x->h, "io.weight", line) < 0)
 			return werr_ctx("linux.resources.blockIO.weight");
 	}
@@ -123,7 +123,7 @@ int cg2_io(const struct cg_res *x)
 		if (!w->has_weight)
 			continue;
 		snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %" PRIu64, w->major, w->minor,
-		         blkio_to_io_weight(w->weight));
+		         cg2_blkio_to_io_weight(w->weight));
 		if (cg_write(x->h, "io.weight", line) < 0)
 			return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
 	}

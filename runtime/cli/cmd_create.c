@@ -177,6 +177,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		o.config_len = len;
 		o.policy = &pr.x;
 		o.facts = &pr.facts;
+		o.systemd_cgroup = g->systemd_cgroup || policy_systemd_cgroup(pr.pol);
 		r = container_create(g->rootfd, &o, cfg, c, pidfd);
 		relay[1] = -1;
 	}

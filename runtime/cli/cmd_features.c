@@ -70,7 +70,11 @@ int cmd_features(struct globals *g, int argc, char **argv)
 	rout_obj(&o, "cgroup");
 	rout_bool(&o, "v1", true);
 	rout_bool(&o, "v2", true);
+#ifdef HAVE_SYSTEMD
+	rout_bool(&o, "systemd", true); /* --systemd-cgroup (cgroup/cg_systemd.h) */
+#else
 	rout_bool(&o, "systemd", false);
+#endif
 	rout_bool(&o, "systemdUser", false);
 	rout_bool(&o, "rdma", true);
 	rout_obj_end(&o);

@@ -191,7 +191,7 @@ int cmd_update(struct globals *g, int argc, char **argv)
 		goto out;
 	if (apply_flags(&u, r) < 0)
 		goto out;
-	if (c.st->cgroup_path == NULL || cgroup_open(&cg, c.st->cgroup_path, c.id) < 0) {
+	if (!container_cgroup(&c, &cg)) {
 		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
 		goto out;
 	}
@@ -212,7 +212,7 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	{
 		struct oci_linux l = {.resources = r};
 
-		ret = cgroup_apply(&cg, &l);
+		ret = cgroup_update(&cg, &l);
 	}
 out:
 	if (r && r->cpu) {

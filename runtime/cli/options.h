@@ -15,6 +15,7 @@ struct globals {
 	const char *profile; /* --profile: compat, baseline or strict */
 	const char *policy;  /* --policy FILE (default /etc/ward/policy.json) */
 	const char *argv0;   /* ward-strict selects strict */
+	bool systemd_cgroup; /* --systemd-cgroup: the systemd cgroup driver */
 	int rootfd;          /* opened on demand by cli_root() */
 };
 

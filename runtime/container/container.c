@@ -323,7 +323,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (o->policy && save_policy(c, o) < 0)
 		goto fail;
 	/* The cgroup and its limits exist before the init does. */
-	if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
+	if ((o->systemd_cgroup ? cgroup_init_systemd : cgroup_init)(
+	        &cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
 		goto fail;
 	/* Recorded before anything is made: a create killed while making the
 	 * cgroup leaves a container delete --force can clean up. */
@@ -335,6 +336,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
 			goto fail;
 	}
+	/* The systemd driver: the scope, with its limits, made by systemd. */
+	if (cgroup_systemd_start(&cg, o->id, cfg->linux) < 0)
+		goto fail;
+	have_cg = cg.unit != NULL;
 	/* compat joins a populated cgroup with a warning, as runc does. */
 	if (cgroup_create(&cg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0)
 		goto fail;
@@ -448,6 +453,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	 * MAPPED). */
 	if (cgroup_add_pid(&cg, pid, cgfd >= 0) < 0)
 		goto fail;
+	cgroup_release_holder(&cg);
 	if (cgfd >= 0)
 		close(cgfd);
 	cgfd = -1;

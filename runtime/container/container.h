@@ -35,6 +35,8 @@ struct create_opts {
 	size_t policy_record_len;
 	/* The run supervisor's plan (NULL: none, as in compat). */
 	const struct sup_plan *sup;
+	/* The systemd cgroup driver (--systemd-cgroup, or the policy's). */
+	bool systemd_cgroup;
 };
 
 /* Build the container up to the start fifo and save its state. On success
@@ -58,6 +60,9 @@ void container_supervisor_wait(struct container *c);
 /* Stop the run supervisor (its pidfd, or -1: from the record) and its
  * guard, the guard first. */
 void container_supervisor_stop(struct container *c, int sup_pidfd);
+/* The container's cgroup, from create's record (or its state's path). */
+struct cgroup;
+bool container_cgroup(struct container *c, struct cgroup *cg);
 /* Every process of the container, from its cgroup; caller frees *pids. */
 int container_pids(struct container *c, pid_t **pids, size_t *n);
 

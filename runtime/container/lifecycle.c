@@ -213,8 +213,7 @@ static int signal_pid_ns(pid_t init, int sig)
 	return 0;
 }
 
-/* The container's cgroup, if create recorded one. */
-static bool container_cgroup(struct container *c, struct cgroup *cg)
+bool container_cgroup(struct container *c, struct cgroup *cg)
 {
 	char rec[PATH_MAX * 2 + 4];
 

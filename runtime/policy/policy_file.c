@@ -71,6 +71,11 @@ bool policy_supervise_always(const struct policy *p)
 	return p && p->supervise && strcmp(p->supervise, "always") == 0;
 }
 
+bool policy_systemd_cgroup(const struct policy *p)
+{
+	return p && p->cgroup_manager && strcmp(p->cgroup_manager, "systemd") == 0;
+}
+
 long long policy_strict_timeout_ms(const struct policy *p)
 {
 	long long ms;
@@ -279,6 +284,12 @@ static int check_policy(void *obj, const struct jpath *p)
 
 		return jerr(&pp, "must be auto or always (got \"%s\")", pol->supervise);
 	}
+	if (pol->cgroup_manager && strcmp(pol->cgroup_manager, "cgroupfs") != 0 &&
+	    strcmp(pol->cgroup_manager, "systemd") != 0) {
+		struct jpath pp = {p, "cgroupManager", 0};
+
+		return jerr(&pp, "must be cgroupfs or systemd (got \"%s\")", pol->cgroup_manager);
+	}
 	if (pol->report_dir && pol->report_dir[0] != '/') {
 		struct jpath pp = {p, "reportDir", 0};
 
@@ -309,6 +320,7 @@ static const struct jfield policy_fields[] = {
     FLD("timeoutGrace", JK_STR, struct policy, timeout_grace, 0),
     FLD("reportDir", JK_STR, struct policy, report_dir, JF_NONEMPTY),
     FLD_HAS("reportKeep", JK_I64, struct policy, report_keep, 0),
+    FLD("cgroupManager", JK_STR, struct policy, cgroup_manager, 0),
     {.key = "secretEnv",
      .kind = JK_STRV,
      .off = offsetof(struct policy, secret_env),

@@ -54,6 +54,9 @@ struct policy {
 	char *report_dir;    /* run reports; default <root>/reports */
 	int64_t report_keep; /* the newest this many reports are kept */
 	bool has_report_keep;
+	/* "cgroupfs" (default) or "systemd": the cgroup driver, as the global
+	 * --systemd-cgroup selects systemd's. */
+	char *cgroup_manager;
 };
 
 /* The effective values, defaults filled in. */
@@ -62,6 +65,7 @@ bool policy_refuses_missing_network(const struct policy *p);
 bool policy_hook_listed(const struct policy *p, const char *path);
 int64_t policy_pids_limit(const struct policy *p);
 bool policy_supervise_always(const struct policy *p);
+bool policy_systemd_cgroup(const struct policy *p);
 long long policy_strict_timeout_ms(const struct policy *p); /* default 10 min */
 long long policy_timeout_grace_ms(const struct policy *p);  /* default 5 s */
 int64_t policy_report_keep(const struct policy *p);         /* default 1000 */

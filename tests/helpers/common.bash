@@ -146,6 +146,19 @@ wait_dead() {
 	return 1
 }
 
+# The pids whose command line holds this test's id, in one grep over every
+# process (a grep per process cost about a second a test here, ten times
+# that under the VM's TCG). The id comes from a file: grep's own command
+# line must not hold it.
+id_pids() {
+	local f pat="$BATS_TEST_TMPDIR/.id-pattern"
+	printf '%s\n' "$ID" >"$pat"
+	for f in $(grep -lFf "$pat" /proc/[0-9]*/cmdline 2>/dev/null); do
+		f=${f#/proc/}
+		echo "${f%/cmdline}"
+	done
+}
+
 # Nothing of this test may remain: no state dir, no mount under the temp dir
 # in any mount namespace we can see, no process started for this id.
 assert_no_leftovers() {
@@ -161,9 +174,9 @@ assert_no_leftovers() {
 		[ -e "$d" ] && fail "cgroup left behind: $d"
 	done
 	local p
-	for p in /proc/[0-9]*; do
-		if grep -qF "$ID" "$p/cmdline" 2>/dev/null && pid_alive "${p#/proc/}"; then
-			fail "process ${p#/proc/} still runs for $ID: $(tr '\0' ' ' <"$p/cmdline")"
+	for p in $(id_pids); do
+		if pid_alive "$p"; then
+			fail "process $p still runs for $ID: $(tr '\0' ' ' <"/proc/$p/cmdline")"
 		fi
 	done
 }
@@ -188,8 +201,8 @@ ward_teardown() {
 	fi
 	# Last resort: kill anything still running for this test.
 	local d
-	for p in /proc/[0-9]*; do
-		grep -qF "$ID" "$p/cmdline" 2>/dev/null && kill -9 "${p#/proc/}" 2>/dev/null
+	for p in $(id_pids); do
+		kill -9 "$p" 2>/dev/null
 	done
 	# Cgroups a test made by hand (ward-test-*ID*), with what runs in them.
 	for d in /sys/fs/cgroup/*/ward-test-*"$ID"* /sys/fs/cgroup/ward-test-*"$ID"*; do

@@ -24,11 +24,10 @@ sup_pid() { awk '{print $1}' "$ROOT/$1/supervisor"; }
 # here may be slow to reap what it inherits).
 live_supervisors() {
 	local p st
-	for p in /proc/[0-9]*; do
-		grep -qF "$ID" "$p/cmdline" 2>/dev/null || continue
-		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q '^ward-supervisor ' || continue
-		st=$(awk '{print $3}' "$p/stat" 2>/dev/null)
-		[ -n "$st" ] && [ "$st" != Z ] && echo "${p#/proc/}"
+	for p in $(id_pids); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q '^ward-supervisor ' || continue
+		st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$st" ] && [ "$st" != Z ] && echo "$p"
 	done
 }
 

@@ -1,0 +1,174 @@
+/* linux.resources as systemd unit properties (systemd.resource-control(5)).
+ * What systemd has a property for is given to it as one: systemd rewrites
+ * a scope's own cgroup files from its properties on every daemon-reload,
+ * so a limit written only to the file would be undone. The same values are
+ * then written to the files as with cgroupfs (cgroup_apply), which also
+ * covers what systemd has no property for. */
+#include "cgroup/cg_systemd.h"
+#include "cgroup/cgroup_v2.h"
+#include "lib/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SD_INFINITY UINT64_MAX
+
+static int add(struct sd_props *o, const char *name, char type, uint64_t u)
+{
+	if (o->n == SD_PROPS_MAX)
+		return werr(E2BIG, "too many systemd properties");
+	o->p[o->n++] = (struct sd_prop){.name = name, .type = type, .u = u};
+	return 0;
+}
+
+int sd_cpuset_mask(const char *list, const char *what, uint8_t **mask, size_t *n)
+{
+	const char *p = list;
+
+	*mask = NULL;
+	*n = 0;
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtoul(p, &end, 10);
+			if (end == p)
+				goto bad;
+		}
+		/* CONFIG_NR_CPUS tops out at 8192 (and so do memory nodes). */
+		if (hi < lo || hi >= 8192)
+			goto bad;
+		if (hi / 8 + 1 > *n) {
+			uint8_t *m = realloc(*mask, hi / 8 + 1);
+
+			if (m == NULL) {
+				free(*mask);
+				*mask = NULL;
+				return werr(ENOMEM, "out of memory");
+			}
+			memset(m + *n, 0, hi / 8 + 1 - *n);
+			*mask = m;
+			*n = hi / 8 + 1;
+		}
+		for (unsigned long i = lo; i <= hi; i++)
+			(*mask)[i / 8] |= (uint8_t)(1u << (i % 8));
+		if (*end == ',' && end[1] != '\0')
+			end++;
+		else if (*end != '\0' && *end != '\n')
+			goto bad;
+		else if (*end == '\n')
+			end++;
+		p = end;
+	}
+	return 0;
+bad:
+	free(*mask);
+	*mask = NULL;
+	*n = 0;
+	return werr(EINVAL, "%s: \"%s\" is not a list such as 0-3,8", what, list);
+}
+
+static int add_mask(struct sd_props *o, const char *name, const char *list, const char *what)
+{
+	uint8_t *m;
+	size_t n;
+
+	if (sd_cpuset_mask(list, what, &m, &n) < 0)
+		return -1;
+	if (add(o, name, 'y', 0) < 0) {
+		free(m);
+		return -1;
+	}
+	o->p[o->n - 1].bytes = m;
+	o->p[o->n - 1].n_bytes = n;
+	return 0;
+}
+
+static int memory_props(const struct oci_memory *m, bool v2, struct sd_props *o)
+{
+	if (m->has_limit && add(o, v2 ? "MemoryMax" : "MemoryLimit", 't',
+	                        m->limit < 0 ? SD_INFINITY : (uint64_t)m->limit) < 0)
+		return -1;
+	if (!v2)
+		return 0;
+	if (m->has_reservation &&
+	    add(o, "MemoryLow", 't', m->reservation < 0 ? 0 : (uint64_t)m->reservation) < 0)
+		return -1;
+	/* OCI's swap is memory+swap; MemorySwapMax is swap alone. A swap below
+	 * the limit is left to cgroup_apply, whose error names the field. */
+	if (m->has_swap && m->swap < 0)
+		return add(o, "MemorySwapMax", 't', SD_INFINITY);
+	if (m->has_swap && m->has_limit && m->limit >= 0 && m->swap >= m->limit)
+		return add(o, "MemorySwapMax", 't', (uint64_t)(m->swap - m->limit));
+	return 0;
+}
+
+static int cpu_props(const struct oci_cpu *c, bool v2, struct sd_props *o)
+{
+	if (c->has_shares && (v2 ? add(o, "CPUWeight", 't', cg2_shares_to_weight(c->shares))
+	                         : add(o, "CPUShares", 't', c->shares)) < 0)
+		return -1;
+	if (c->has_quota || c->has_period) {
+		uint64_t period = c->has_period && c->period ? c->period : 100000, q = SD_INFINITY;
+
+		/* systemd keeps the quota per second at 10 ms granularity: round
+		 * up (the exact value goes to cpu.max right after, as runc does). */
+		if (c->has_quota && c->quota > 0) {
+			q = (uint64_t)c->quota * 1000000 / period;
+			if (q % 10000)
+				q = (q / 10000 + 1) * 10000;
+		}
+		if (add(o, "CPUQuotaPerSecUSec", 't', q) < 0 ||
+		    (c->has_period && add(o, "CPUQuotaPeriodUSec", 't', period) < 0))
+			return -1;
+	}
+	/* systemd 252 has AllowedCPUs only on cgroup2. */
+	if (v2 && c->cpus && c->cpus[0] &&
+	    add_mask(o, "AllowedCPUs", c->cpus, "linux.resources.cpu.cpus") < 0)
+		return -1;
+	if (v2 && c->mems && c->mems[0] &&
+	    add_mask(o, "AllowedMemoryNodes", c->mems, "linux.resources.cpu.mems") < 0)
+		return -1;
+	return 0;
+}
+
+int sd_props_from_resources(const struct oci_resources *r, bool v2, bool start, struct sd_props *o)
+{
+	uint64_t tasks =
+	    r && r->pids && r->pids->limit > 0 ? (uint64_t)r->pids->limit : SD_INFINITY;
+
+	memset(o, 0, sizeof(*o));
+	if (start &&
+	    (add(o, "MemoryAccounting", 'b', 1) < 0 || add(o, "CPUAccounting", 'b', 1) < 0 ||
+	     add(o, "TasksAccounting", 'b', 1) < 0 ||
+	     add(o, v2 ? "IOAccounting" : "BlockIOAccounting", 'b', 1) < 0))
+		return -1;
+	/* update: only what it names. */
+	if ((start || (r && r->pids)) && add(o, "TasksMax", 't', tasks) < 0)
+		return -1;
+	if (r == NULL)
+		return 0;
+	if ((r->memory && memory_props(r->memory, v2, o) < 0) ||
+	    (r->cpu && cpu_props(r->cpu, v2, o) < 0))
+		goto fail;
+	if (r->block_io && r->block_io->has_weight &&
+	    (v2 ? add(o, "IOWeight", 't', cg2_blkio_to_io_weight(r->block_io->weight))
+	        : add(o, "BlockIOWeight", 't', r->block_io->weight)) < 0)
+		goto fail;
+	return 0;
+fail:
+	sd_props_free(o);
+	return -1;
+}
+
+void sd_props_free(struct sd_props *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->p[i].bytes);
+	memset(p, 0, sizeof(*p));
+}
