@@ -258,6 +258,33 @@ void cgroup_release_holder(struct cgroup *cg)
 	cg->holder = 0;
 }
 
+/* Is the holder in cg->path, in the hierarchy systemd runs (cgroup2, or
+ * its name=systemd one on hybrid and v1 hosts)? */
+static bool holder_at(const struct cgroup *cg)
+{
+	char f[64], buf[4096];
+	size_t plen = strlen(cg->path);
+	ssize_t n;
+	int fd;
+
+	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)cg->holder);
+	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
+		bool systemds = strncmp(l, "0::", 3) == 0 || strstr(l, ":name=systemd:") != NULL;
+
+		if (systemds && path)
+			return strncmp(path + 1, cg->path, plen) == 0 && path[1 + plen] == '\0';
+	}
+	return false;
+}
+
 int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l)
 {
 	if (cg->unit == NULL)
@@ -270,6 +297,13 @@ int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_lin
 	                  cg->layout == CG_V2) < 0) {
 		cgroup_release_holder(cg);
 		return -1;
+	}
+	/* Where systemd put the scope (a drop-in's Slice=, a nested systemd)
+	 * must be where ward makes the container's cgroup. */
+	if (!holder_at(cg)) {
+		cgroup_release_holder(cg);
+		sd_unit_stop(cg->unit);
+		return werr(EXDEV, "systemd put %s elsewhere than %s: refused", cg->unit, cg->path);
 	}
 	return 0;
 }
@@ -352,6 +386,13 @@ static const struct cg_hier *main_hier(const struct cgroup *cg)
 	if (cg->layout == CG_V2)
 		return cg->unified;
 	return cg_v1(cg, "pids") ? cg_v1(cg, "pids") : &cg->v1[0];
+}
+
+bool cgroup_alive(const struct cgroup *cg)
+{
+	const struct cg_hier *h = main_hier(cg);
+
+	return !cg->stale && h && h->fd >= 0;
 }
 
 int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
@@ -512,6 +553,33 @@ int cgroup_signal_all(const struct cgroup *cg, int sig)
 	return r;
 }
 
+/* A recorded cgroup whose directory is now another one is not touched:
+ * its fds are closed (as if gone) and it is marked stale. */
+static void verify_identity(struct cgroup *cg)
+{
+	const struct cg_hier *h = main_hier(cg);
+	struct cg_hier *x;
+	struct stat st;
+
+	/* Recorded before systemd made the scope: the unit of that name (if
+	 * any) is not known to be the container's. */
+	if (cg->unit && cg->pending)
+		goto stale;
+	if (cg->ino == 0 || h == NULL || h->fd < 0)
+		return;
+	if (fstat(h->fd, &st) == 0 && (unsigned long long)st.st_ino == cg->ino)
+		return;
+	log_debug("cgroup %s is no longer the container's: left alone", cg->path);
+stale:
+	cg->stale = true;
+	for (size_t i = 0; (x = cg_nth(cg, i)) != NULL; i++)
+		if (x->fd >= 0) {
+			close(x->fd);
+			x->fd = -1;
+			x->err = ESTALE;
+		}
+}
+
 void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s\n", cg->path);
@@ -522,7 +590,23 @@ void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 	if (cg->shared && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "shared\n");
 	if (cg->unit && n < len)
-		snprintf(buf + n, len - n, "unit %s\n", cg->unit);
+		n += (size_t)snprintf(buf + n, len - n, "unit %s\n", cg->unit);
+	if (cg->pending && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "pending\n");
+	if (cg->ino && n < len)
+		snprintf(buf + n, len - n, "ino %llu\n", cg->ino);
+}
+
+int cgroup_pin(struct cgroup *cg)
+{
+	const struct cg_hier *h = main_hier(cg);
+	struct stat st;
+
+	if (h == NULL || h->fd < 0 || fstat(h->fd, &st) < 0)
+		return werr(h && h->fd < 0 ? h->err : errno, "cgroup %s", cg->path);
+	cg->ino = (unsigned long long)st.st_ino;
+	cg->pending = false;
+	return 0;
 }
 
 int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
@@ -548,6 +632,14 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 			cg->shared = true;
 			continue;
 		}
+		if (n == 7 && strncmp(rec, "pending", 7) == 0) {
+			cg->pending = true;
+			continue;
+		}
+		if (n > 4 && strncmp(rec, "ino ", 4) == 0) {
+			cg->ino = strtoull(rec + 4, NULL, 10);
+			continue;
+		}
 		if (n > 5 && strncmp(rec, "unit ", 5) == 0) {
 			free(cg->unit);
 			if ((cg->unit = strndup(rec + 5, n - 5)) == NULL)
@@ -563,5 +655,6 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 				h->kept = (unsigned)k;
 	}
 	open_dirs(cg);
+	verify_identity(cg);
 	return 0;
 }

@@ -34,6 +34,13 @@ struct cgroup {
 	 * init is in it (0: none). */
 	char *unit, *slice;
 	pid_t holder;
+	/* Identity: the inode of the leaf directory in the main hierarchy
+	 * (cgroup ids are never reused while the host runs), recorded by
+	 * create; a record whose directory is now another one (a scope systemd
+	 * collected, the name taken since) is stale: nothing is done to it.
+	 * pending: recorded before the systemd scope existed. */
+	unsigned long long ino;
+	bool stale, pending;
 };
 
 /* The i-th hierarchy: the v1 ones, then cgroup2; NULL past the last. */
@@ -62,6 +69,11 @@ int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char 
  * cgroup_free. No-op with cgroupfs. */
 int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l);
 void cgroup_release_holder(struct cgroup *cg);
+/* After cgroup_create: record the cgroup's identity (cgroup_record then
+ * writes it; cgroup_from_record checks it). */
+int cgroup_pin(struct cgroup *cg);
+/* The recorded cgroup is there and is still the container's. */
+bool cgroup_alive(const struct cgroup *cg);
 /* update: the systemd unit's properties (if any), then cgroup_apply. */
 int cgroup_update(const struct cgroup *cg, const struct oci_linux *l);
 /* cgroup_init, then open the cgroup's existing directories (one missing

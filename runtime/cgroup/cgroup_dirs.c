@@ -152,11 +152,24 @@ void cgroup_plan(struct cgroup *cg)
 		cg->unified->kept = existing_levels(cg->path, cg->unified);
 }
 
-static bool has_procs(const struct cg_hier *h)
+/* Does the cgroup hold a process other than except (0: any)? */
+static bool has_procs(const struct cg_hier *h, pid_t except)
 {
-	char buf[64];
+	char buf[4096];
 
-	return cg_read(h, "cgroup.procs", buf, sizeof(buf)) == 0 && buf[0] != '\0';
+	if (cg_read(h, "cgroup.procs", buf, sizeof(buf)) < 0)
+		return false;
+	for (char *p = buf; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v != (long)except)
+			return true;
+		p = end + (*end != '\0');
+	}
+	return false;
 }
 
 static int rmdir_in(const struct cg_hier *h);
@@ -197,19 +210,20 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 		existed_any = existed_any || existed;
 	}
 	/* A scope systemd has just made for this container (StartTransientUnit
-	 * fails on an existing unit) holds only ward's holder process. */
+	 * fails on an existing unit) holds only ward's holder process; the
+	 * same path in a v1 hierarchy systemd does not run may hold others. */
 	if (cg->unit)
 		keep_parents(cg);
-	else if (existed_any) {
+	if (existed_any) {
 		/* A pre-existing cgroup is joined only if nobody lives there
 		 * (its processes would share the container's limits and be
 		 * killed with it), except in compat, where runc only warns. */
 		const struct cg_hier *busy = NULL;
 
 		for (size_t i = 0; i < cg->n_v1 && !busy; i++)
-			if (has_procs(&cg->v1[i]))
+			if (has_procs(&cg->v1[i], cg->holder))
 				busy = &cg->v1[i];
-		if (!busy && cg->unified && has_procs(cg->unified))
+		if (!busy && cg->unified && has_procs(cg->unified, cg->holder))
 			busy = cg->unified;
 		if (busy && !shared_ok) {
 			werr(EBUSY, "cgroup %s already has processes", busy->name);
@@ -329,15 +343,18 @@ int cgroup_destroy(const struct cgroup *cg)
 	int r = 0;
 
 	/* Shared with processes that are not the container's (compat): they
-	 * and the cgroup stay; the container's own died with its init. */
-	if (cg->shared)
+	 * and the cgroup stay; the container's own died with its init. A
+	 * cgroup that is no longer the container's is not touched either. */
+	if (cg->shared || cg->stale)
 		return 0;
 	/* Usually empty by now (the init is dead): no freeze round then. */
 	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
 		cgroup_signal_all(cg, SIGKILL);
 	free(pids);
-	/* systemd removes the scope's directories; then ward the rest. */
-	if (cg->unit && sd_unit_stop(cg->unit) < 0)
+	/* systemd removes the scope's directories; then ward the rest. A
+	 * scope already collected (the name may be another's by now) is not
+	 * asked for again. */
+	if (cg->unit && cgroup_alive(cg) && sd_unit_stop(cg->unit) < 0)
 		r = -1;
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 		if (rmdir_in(h) < 0)

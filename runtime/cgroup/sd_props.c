@@ -96,14 +96,19 @@ static int memory_props(const struct oci_memory *m, bool v2, struct sd_props *o)
 		return -1;
 	if (!v2)
 		return 0;
+	/* As cgroup_apply writes them: -1 is "max". */
 	if (m->has_reservation &&
-	    add(o, "MemoryLow", 't', m->reservation < 0 ? 0 : (uint64_t)m->reservation) < 0)
+	    add(o, "MemoryLow", 't', m->reservation < 0 ? SD_INFINITY : (uint64_t)m->reservation) <
+	        0)
 		return -1;
-	/* OCI's swap is memory+swap; MemorySwapMax is swap alone. A swap below
-	 * the limit is left to cgroup_apply, whose error names the field. */
+	/* OCI's swap is memory+swap; MemorySwapMax is swap alone (the swap
+	 * itself without a memory limit). A swap below the limit is left to
+	 * cgroup_apply, whose error names the field. */
 	if (m->has_swap && m->swap < 0)
 		return add(o, "MemorySwapMax", 't', SD_INFINITY);
-	if (m->has_swap && m->has_limit && m->limit >= 0 && m->swap >= m->limit)
+	if (m->has_swap && !(m->has_limit && m->limit >= 0))
+		return add(o, "MemorySwapMax", 't', (uint64_t)m->swap);
+	if (m->has_swap && m->swap >= m->limit)
 		return add(o, "MemorySwapMax", 't', (uint64_t)(m->swap - m->limit));
 	return 0;
 }
@@ -118,7 +123,8 @@ static int cpu_props(const struct oci_cpu *c, bool v2, struct sd_props *o)
 
 		/* systemd keeps the quota per second at 10 ms granularity: round
 		 * up (the exact value goes to cpu.max right after, as runc does). */
-		if (c->has_quota && c->quota > 0) {
+		if (c->has_quota && c->quota > 0 &&
+		    (uint64_t)c->quota <= UINT64_MAX / 1000000 / 2) {
 			q = (uint64_t)c->quota * 1000000 / period;
 			if (q % 10000)
 				q = (q / 10000 + 1) * 10000;
@@ -134,6 +140,38 @@ static int cpu_props(const struct oci_cpu *c, bool v2, struct sd_props *o)
 	if (v2 && c->mems && c->mems[0] &&
 	    add_mask(o, "AllowedMemoryNodes", c->mems, "linux.resources.cpu.mems") < 0)
 		return -1;
+	return 0;
+}
+
+/* linux.resources.unified keys systemd also writes from its properties
+ * (a daemon-reload would undo the file otherwise): "max" or a number. */
+static int unified_props(const struct oci_resources *r, struct sd_props *o)
+{
+	static const struct {
+		const char *key, *prop;
+	} map[] = {{"memory.max", "MemoryMax"},          {"memory.high", "MemoryHigh"},
+	           {"memory.low", "MemoryLow"},          {"memory.min", "MemoryMin"},
+	           {"memory.swap.max", "MemorySwapMax"}, {"pids.max", "TasksMax"},
+	           {"cpu.weight", "CPUWeight"}};
+
+	for (size_t i = 0; i < r->n_unified; i++)
+		for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+			const char *v = r->unified[i].value;
+			char *end;
+			unsigned long long n;
+
+			if (strcmp(r->unified[i].key, map[k].key) != 0)
+				continue;
+			/* Anything else is the file's to refuse (cgroup_apply). */
+			if (strcmp(v, "max") == 0 || strcmp(v, "max\n") == 0) {
+				if (add(o, map[k].prop, 't', SD_INFINITY) < 0)
+					return -1;
+			} else if (v[0] >= '0' && v[0] <= '9' &&
+			           (n = strtoull(v, &end, 10), *end == '\0')) {
+				if (add(o, map[k].prop, 't', n) < 0)
+					return -1;
+			}
+		}
 	return 0;
 }
 
@@ -155,6 +193,8 @@ int sd_props_from_resources(const struct oci_resources *r, bool v2, bool start, 
 		return 0;
 	if ((r->memory && memory_props(r->memory, v2, o) < 0) ||
 	    (r->cpu && cpu_props(r->cpu, v2, o) < 0))
+		goto fail;
+	if (v2 && unified_props(r, o) < 0)
 		goto fail;
 	if (r->block_io && r->block_io->has_weight &&
 	    (v2 ? add(o, "IOWeight", 't', cg2_blkio_to_io_weight(r->block_io->weight))

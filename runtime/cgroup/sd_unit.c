@@ -263,11 +263,13 @@ int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid
 	/* Delegate: the cgroup below the scope is ward's (and the
 	 * container's); DefaultDependencies=no: no ordering against
 	 * shutdown.target that would stop it before the engine does. */
+	/* CollectMode: a scope that ends "failed" (an OOM kill on systemd
+	 * before 253 stops it) is collected too, never left behind. */
 	if (r >= 0)
-		r = lib.sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)", "Description", "s", desc,
-		                              "Slice", "s", slice, "Delegate", "b", 1,
-		                              "DefaultDependencies", "b", 0, "PIDs", "au", 1,
-		                              (uint32_t)pid);
+		r = lib.sd_bus_message_append(m, "(sv)(sv)(sv)(sv)(sv)(sv)", "Description", "s",
+		                              desc, "Slice", "s", slice, "Delegate", "b", 1,
+		                              "DefaultDependencies", "b", 0, "CollectMode", "s",
+		                              "inactive-or-failed", "PIDs", "au", 1, (uint32_t)pid);
 	if (r >= 0)
 		r = append_props(m, &p);
 	if (r >= 0)

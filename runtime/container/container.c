@@ -281,6 +281,22 @@ static int start_supervisor(struct container *c, int rootfd, const struct create
 	return store_write(c, SUPERVISOR_FILE, rec, strlen(rec));
 }
 
+/* systemd's scope starts around a holder process, which counts against
+ * pids.max while the init is made: a limit of 1 would fail the clone. It
+ * starts at 2 then (the copies here), and is set once the holder is gone. */
+static bool holder_limits(const struct oci_linux *l, struct oci_linux *ls, struct oci_resources *rs,
+                          struct oci_pids *ps)
+{
+	if (!l || !l->resources || !l->resources->pids || l->resources->pids->limit != 1)
+		return false;
+	*ls = *l;
+	*rs = *l->resources;
+	*ps = (struct oci_pids){.limit = 2};
+	rs->pids = ps;
+	ls->resources = rs;
+	return true;
+}
+
 /* The rootfs and every bind source as detached trees, cloned from the fds
  * the policy decided on (issue #12: a rename between the check and the
  * mount changes nothing, and the init never looks a host path up again). */
@@ -293,6 +309,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	int *trees = NULL, root_tree = -1, **layers = NULL;
 	size_t *n_layers = NULL;
 	_cleanup_cgroup_ struct cgroup cg = {0};
+	struct oci_linux lin_start;
+	struct oci_resources res_start;
+	struct oci_pids pids_start;
+	const struct oci_linux *lin = cfg->linux;
 	bool have_cg = false;
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
@@ -326,6 +346,11 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if ((o->systemd_cgroup ? cgroup_init_systemd : cgroup_init)(
 	        &cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
 		goto fail;
+	/* Until systemd has made the scope, a unit of that name is nobody's
+	 * to stop (delete --force of a create killed now leaves it alone). */
+	cg.pending = cg.unit != NULL;
+	if (cg.unit && holder_limits(cfg->linux, &lin_start, &res_start, &pids_start))
+		lin = &lin_start;
 	/* Recorded before anything is made: a create killed while making the
 	 * cgroup leaves a container delete --force can clean up. */
 	cgroup_plan(&cg);
@@ -337,13 +362,15 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			goto fail;
 	}
 	/* The systemd driver: the scope, with its limits, made by systemd. */
-	if (cgroup_systemd_start(&cg, o->id, cfg->linux) < 0)
+	if (cgroup_systemd_start(&cg, o->id, lin) < 0)
 		goto fail;
 	have_cg = cg.unit != NULL;
 	/* compat joins a populated cgroup with a warning, as runc does. */
 	if (cgroup_create(&cg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0)
 		goto fail;
 	have_cg = true;
+	if (cgroup_pin(&cg) < 0)
+		goto fail;
 	/* Recorded again with what create found (the same, unless another
 	 * create made a shared parent meanwhile). */
 	{
@@ -353,7 +380,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
 			goto fail;
 	}
-	if (cgroup_apply(&cg, cfg->linux) < 0)
+	if (cgroup_apply(&cg, lin) < 0)
 		goto fail;
 	cgfd = cgroup_unified_fd(&cg);
 	if (cg.unified && cgfd < 0)
@@ -367,7 +394,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		werr(ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (parent_trees(cfg, o->facts, o->bundle, &root_tree, trees) < 0) {
+	/* Mounts that travel back to the host's: compat only, never from a
+	 * user namespace's container. */
+	if (parent_trees(cfg, o->facts, o->bundle, &root_tree, trees,
+	                 !userns && (!o->policy || o->policy->profile == PROFILE_COMPAT)) < 0) {
 		free(trees);
 		trees = NULL;
 		goto fail;
@@ -454,6 +484,13 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (cgroup_add_pid(&cg, pid, cgfd >= 0) < 0)
 		goto fail;
 	cgroup_release_holder(&cg);
+	if (lin == &lin_start) {
+		struct oci_resources r = {.pids = cfg->linux->resources->pids};
+		struct oci_linux l = {.resources = &r};
+
+		if (cgroup_update(&cg, &l) < 0)
+			goto fail;
+	}
 	if (cgfd >= 0)
 		close(cgfd);
 	cgfd = -1;

@@ -41,7 +41,7 @@ int layer_trees(const struct oci_config *cfg, const struct host_facts *h, int **
 			if (!p->resolved)
 				return werr(p->err, "mounts[%zu] (%s): overlay layer %zu", i,
 				            cfg->mounts[i].destination, k);
-			layers[i][k] = tree_clone(p->fd, "", AT_EMPTY_PATH);
+			layers[i][k] = tree_clone(p->fd, "", AT_EMPTY_PATH, false);
 			/* Read-only: the overlay covers the layers' mounts, which
 			 * are never the container's to write. */
 			if (layers[i][k] >= 0 &&
@@ -69,7 +69,7 @@ void free_layers(const struct oci_config *cfg, int **layers, const size_t *n_lay
 }
 
 int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const char *bundle,
-                 int *root_tree, int *trees)
+                 int *root_tree, int *trees, bool peers_ok)
 {
 	struct bind_source *src = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*src));
 	int r;
@@ -106,7 +106,7 @@ int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const
 		free(is_dir);
 	}
 	*root_tree = rootfs_tree(h->root.fd);
-	r = *root_tree < 0 ? -1 : bind_trees_prepare(cfg, src, bundle, trees);
+	r = *root_tree < 0 ? -1 : bind_trees_prepare(cfg, src, bundle, trees, peers_ok);
 	free(src);
 	if (r < 0 && *root_tree >= 0) {
 		close(*root_tree);

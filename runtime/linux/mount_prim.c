@@ -13,13 +13,14 @@
  * container mounts on a volume would appear in the host's bundle and
  * volume directories, and pivot_root refuses a shared new root (EINVAL).
  * A slave still receives the host's later mounts, as runc's rslave
- * default does, and sends none back. */
-int tree_clone(int dfd, const char *path, unsigned int flags)
+ * default does, and sends none back. Only a bind that asks for shared
+ * propagation (CRI's Bidirectional) stays a peer. */
+int tree_clone(int dfd, const char *path, unsigned int flags, bool peer)
 {
 	struct mount_attr slave = {.propagation = MS_SLAVE};
 	int tree = open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 
-	if (tree >= 0 &&
+	if (tree >= 0 && !peer &&
 	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &slave, sizeof(slave)) < 0) {
 		int e = errno;
 
@@ -43,7 +44,7 @@ int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long a
 	struct mount_attr rattr = {.attr_set = rec_set, .attr_clr = rec_clr};
 	int tree, r = 0;
 
-	tree = tree_clone(src_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0));
+	tree = tree_clone(src_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), false);
 	if (tree < 0)
 		return werr(errno, "open_tree");
 	/* Attributes go on the detached copy, so the mount is never visible

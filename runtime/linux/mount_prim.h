@@ -7,9 +7,9 @@
 #include <stdbool.h>
 
 /* open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), the
- * clone made a slave of what it copies (recursively): -1 and errno on
- * failure. Every tree ward hands a container is made here. */
-int tree_clone(int dfd, const char *path, unsigned int flags);
+ * clone made a slave of what it copies (recursively) unless peer: -1 and
+ * errno on failure. Every tree ward hands a container is made here. */
+int tree_clone(int dfd, const char *path, unsigned int flags, bool peer);
 /* Mount a filesystem (not a bind) on the directory at path in the root. */
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
                 unsigned long flags, const char *data);

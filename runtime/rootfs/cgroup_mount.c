@@ -160,7 +160,7 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	fd = root_mkdir_p(rootfd, path, 0755);
 	if (fd < 0)
 		return -1;
-	tree = tree_clone(AT_FDCWD, host, 0);
+	tree = tree_clone(AT_FDCWD, host, 0, false);
 	if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
 	    move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = werr(errno, "binding %s on %s", host, path);

@@ -76,16 +76,25 @@ int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idm
 /* The detached tree of one bind mount, from src (the fd the policy decided
  * on): a copy of the source (with its submounts for rbind), idmapped when
  * the mount asks for it. */
-static int one_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx)
+static int one_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx,
+                    bool peers_ok)
 {
 	const struct oci_linux *l = c->linux;
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_IDMAP};
-	bool rec, rbind = false;
+	bool rec, rbind = false, shared = false;
 	int tree, ns;
 
-	for (size_t i = 0; i < m->n_options; i++)
+	for (size_t i = 0; i < m->n_options; i++) {
 		rbind = rbind || strcmp(m->options[i], "rbind") == 0;
-	tree = tree_clone(src, "", AT_EMPTY_PATH | (rbind ? AT_RECURSIVE : 0));
+		shared = shared || strcmp(m->options[i], "shared") == 0 ||
+		         strcmp(m->options[i], "rshared") == 0;
+	}
+	/* "rshared" asks for mounts to travel both ways (CRI's Bidirectional,
+	 * with rootfsPropagation shared, as runc): a peer of the source, where
+	 * the caller allows it (compat without a user namespace: the tree is
+	 * cloned in the host's namespace, so the kernel's demotion of shared
+	 * mounts for a less privileged namespace would not apply). */
+	tree = tree_clone(src, "", AT_EMPTY_PATH | (rbind ? AT_RECURSIVE : 0), shared && peers_ok);
 	if (tree < 0)
 		return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination, m->source);
 	if (!idmap_wanted(m, &rec))
@@ -118,7 +127,7 @@ static int one_tree(const struct oci_config *c, const struct oci_mount *m, int s
 }
 
 int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src,
-                       const char *bundle, int *trees)
+                       const char *bundle, int *trees, bool peers_ok)
 {
 	for (size_t i = 0; i < c->n_mounts; i++)
 		trees[i] = -1;
@@ -145,7 +154,7 @@ int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src
 			     m->source);
 			goto fail;
 		}
-		trees[i] = one_tree(c, m, src[i].fd, i);
+		trees[i] = one_tree(c, m, src[i].fd, i, peers_ok);
 		if (trees[i] < 0)
 			goto fail;
 	}
@@ -159,7 +168,7 @@ fail:
 
 int rootfs_tree(int root_fd)
 {
-	int tree = tree_clone(root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE);
+	int tree = tree_clone(root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, false);
 
 	return tree < 0 ? werr(errno, "config.json: .root.path: copying the rootfs mount") : tree;
 }

@@ -21,10 +21,11 @@ struct bind_source {
 };
 
 /* For each bind mount, a detached tree of src[i] (idmapped if asked) into
- * trees[i]; -1 for other mounts. A source that could not be opened is an
+ * trees[i]; -1 for other mounts. A tree is a slave of its source, or with
+ * peers_ok and a "shared"/"rshared" option, its peer. A source that could not be opened is an
  * error naming it (bundle: where relative sources start). */
 int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src,
-                       const char *bundle, int *trees);
+                       const char *bundle, int *trees, bool peers_ok);
 /* A detached copy of the rootfs (with its submounts) from the fd the policy
  * decided on. */
 int rootfs_tree(int root_fd);

@@ -609,3 +609,32 @@ n_sleeps() {
 	[ ! -e "$(cgdir pids)" ] || fail "cgroup left behind"
 	assert_no_leftovers
 }
+
+@test "a recorded cgroup that is now another one (removed and made again) is left alone by delete --force" {
+	cmd 'sleep 100'
+	cfg --arg p "/ward-test-$ID" '.linux.cgroupsPath = $p'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	ward kill "$ID" KILL
+	wait_for "the container to stop" sh -c "[ \"\$('$WARD' --root '$ROOT' state '$ID' | jq -r .status)\" = stopped ]"
+	# Someone else's cgroup of that name now, with a process of theirs.
+	local d dirs=()
+	for d in /sys/fs/cgroup/*/ward-test-"$ID" /sys/fs/cgroup/ward-test-"$ID"; do
+		[ -d "$d" ] || continue
+		rmdir "$d"
+		mkdir "$d"
+		if [ -f "$d/cpuset.cpus" ] && [ ! -f "$d/cgroup.controllers" ]; then
+			cat "${d%/*}/cpuset.cpus" >"$d/cpuset.cpus"
+			cat "${d%/*}/cpuset.mems" >"$d/cpuset.mems"
+		fi
+		dirs+=("$d")
+	done
+	[ "${#dirs[@]}" -ge 1 ]
+	sleep 1000 &
+	other=$!
+	track_pid "$other"
+	for d in "${dirs[@]}"; do echo "$other" >"$d/cgroup.procs"; done
+	ward delete --force "$ID"
+	pid_alive "$other" || fail "delete --force killed a process of another cgroup of that name"
+	for d in "${dirs[@]}"; do [ -d "$d" ] || fail "$d was removed"; done
+	kill -9 "$other"
+}

@@ -354,14 +354,14 @@ echo ran-inside'
 	cfg --arg v "$TMP/vol" '.mounts += [{"destination": "/vol", "type": "bind", "source": $v, "options": ["rbind"]}]
 	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
 	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"]'
-	cmd 'echo inside >/vol/marker; mount -t tmpfs t /vol && touch /vol/in-tmpfs; mount -t tmpfs u /mnt; sleep 100'
+	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	cmd 'mount -t tmpfs t /vol && mount -t tmpfs u /mnt && echo mounted; echo inside >/mnt/x; sleep 100'
 	export WARD ROOT BUNDLE ID TMP
 	# The test's own mount namespace, every mount shared, as under systemd.
 	run unshare -m --propagation unchanged sh -c '
 		mount --make-rshared / || exit 1
-		"$WARD" --root "$ROOT" --profile compat run -d --bundle "$BUNDLE" "$ID" || exit 1
-		for i in $(seq 100); do [ -e "$TMP/vol/marker" ] && break; sleep 0.1; done
+		"$WARD" --root "$ROOT" --profile compat run -d --bundle "$BUNDLE" "$ID" >"$TMP/log" 2>&1 || exit 1
+		for i in $(seq 100); do grep -q mounted "$TMP/log" && break; sleep 0.1; done
 		sleep 0.5
 		echo "mounts:"
 		grep -F "$TMP" /proc/self/mountinfo
@@ -369,7 +369,69 @@ echo ran-inside'
 	assert_success
 	assert_line "mounts:"
 	[ "$(tail -n +2 <<<"$output" | grep -c "$TMP")" -eq 0 ] || fail "mounts reached the host: $output"
-	[ -e "$TMP/vol/marker" ] || fail "the container did not run"
-	[ ! -e "$TMP/vol/in-tmpfs" ] || fail "the container's tmpfs is the host's volume"
+	grep -q mounted "$TMP/log" || fail "the container did not mount: $(cat "$TMP/log")"
+	assert_no_leftovers
+}
+
+@test "a bind that asks for rshared (CRI's Bidirectional) carries mounts both ways; a plain bind only from the host" {
+	mkdir -p "$TMP/both/in" "$TMP/both/out" "$TMP/plain/in" "$TMP/plain/out"
+	cfg --arg b "$TMP/both" --arg p "$TMP/plain" '.mounts += [
+	       {"destination": "/both", "type": "bind", "source": $b, "options": ["rbind", "rshared"]},
+	       {"destination": "/plain", "type": "bind", "source": $p, "options": ["rbind"]}]
+	     | .linux.rootfsPropagation = "rshared"
+	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	# From inside: a tmpfs on each volume's "out"; then, once the host has
+	# mounted on each "in", what the container sees there.
+	cmd 'mount -t tmpfs c /both/out && mount -t tmpfs c /plain/out && touch /both/out/from-c /plain/out/from-c
+	     echo >/both/ready
+	     for i in $(seq 100); do [ -e /both/go ] && break; sleep 0.1; done
+	     ls /both/in /plain/in'
+	export WARD ROOT BUNDLE ID TMP
+	run unshare -m --propagation unchanged sh -c '
+		mount --make-rshared / || exit 1
+		"$WARD" --root "$ROOT" --profile compat run -d --bundle "$BUNDLE" "$ID" >"$TMP/log" 2>&1 || exit 1
+		for i in $(seq 100); do [ -e "$TMP/both/ready" ] && break; sleep 0.1; done
+		mount -t tmpfs h "$TMP/both/in" && touch "$TMP/both/in/from-host"
+		mount -t tmpfs h "$TMP/plain/in" && touch "$TMP/plain/in/from-host"
+		ls "$TMP/both/out" "$TMP/plain/out" | sed "s/^/host: /"
+		touch "$TMP/both/go"
+		for i in $(seq 100); do [ "$("$WARD" --root "$ROOT" state "$ID" | jq -r .status)" = stopped ] && break; sleep 0.1; done
+		"$WARD" --root "$ROOT" delete "$ID"
+		umount "$TMP/both/in" "$TMP/plain/in" "$TMP/both/out" 2>/dev/null; true'
+	assert_success
+	# container → host: the shared volume only.
+	assert_line "host: from-c"
+	[ "$(grep -c "host: from-c" <<<"$output")" -eq 1 ] || fail "the plain volume sent its mount back: $output"
+	[ ! -e "$TMP/plain/out/from-c" ]
+	# host → container: both (a slave still receives).
+	run cat "$TMP/log"
+	[ "$(grep -c '^from-host$' <<<"$output")" -eq 2 ] || fail "host mounts did not reach the container: $output"
+	assert_no_leftovers
+}
+
+@test "rshared from a user namespace's container (or outside compat) sends no mount back to the host" {
+	mkdir -p "$TMP/both/out"
+	chmod 777 "$TMP/both" "$TMP/both/out"
+	cfg_userns
+	cfg --arg b "$TMP/both" '.mounts += [{"destination": "/both", "type": "bind", "source": $b, "options": ["rbind", "rshared"]}]
+	     | .linux.rootfsPropagation = "rshared"
+	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	cmd 'mount -t tmpfs c /both/out && echo mounted; sleep 100'
+	export WARD ROOT BUNDLE ID TMP
+	run unshare -m --propagation unchanged sh -c '
+		mount --make-rshared / || exit 1
+		"$WARD" --root "$ROOT" --profile compat run -d --bundle "$BUNDLE" "$ID" >"$TMP/log" 2>&1 || exit 1
+		for i in $(seq 100); do grep -q mounted "$TMP/log" && break; sleep 0.1; done
+		sleep 0.5
+		echo "mounts:"
+		grep -F "$TMP" /proc/self/mountinfo
+		"$WARD" --root "$ROOT" delete --force "$ID"'
+	assert_success
+	grep -q mounted "$TMP/log" || fail "the container did not mount: $(cat "$TMP/log")"
+	[ "$(tail -n +2 <<<"$output" | grep -c "$TMP")" -eq 0 ] || fail "a mount reached the host: $output"
 	assert_no_leftovers
 }

@@ -35,6 +35,7 @@ need_systemd() {
 	skip "systemd is not PID 1 on this host (the VM lane's systemd boot runs this)"
 }
 prop() { systemctl show -P "$2" "$1"; }
+is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 scope_dir() { echo "/sys/fs/cgroup/$SLICE/$UNIT"; }
 # No unit of that name, loaded or failed, and no cgroup left.
 assert_no_unit() {
@@ -85,7 +86,10 @@ assert_no_unit() {
 
 @test "systemd: the container is a delegated scope in its slice, its limits are unit properties and cgroup files, kept across a daemon-reload; delete leaves no unit" {
 	need_systemd
-	cfg '.linux.resources.memory = {"limit": 67108864, "swap": 100663296}
+	v2=false
+	is_v2 && v2=true
+	cfg --argjson v2 "$v2" '.linux.resources.memory = {"limit": 67108864, "swap": 100663296}
+	     | if $v2 then .linux.resources.unified = {"memory.high": "50331648"} else . end
 	     | .linux.resources.pids = {"limit": 50}
 	     | .linux.resources.cpu = {"shares": 512, "quota": 50000, "period": 100000}'
 	cmd 'cat /proc/self/cgroup; echo inside-marker; sleep 100'
@@ -93,24 +97,44 @@ assert_no_unit() {
 	ward create --bundle "$BUNDLE" "$ID"
 	ward start "$ID"
 	pid=$(init_pid "$ID")
-	run cat "/proc/$pid/cgroup"
-	assert_output "0::/$SLICE/$UNIT"
 	[ "$(prop "$UNIT" ActiveState)" = active ]
 	[ "$(prop "$UNIT" Delegate)" = yes ]
 	[ "$(prop "$UNIT" Slice)" = "$SLICE" ]
-	[ "$(prop "$UNIT" MemoryMax)" = 67108864 ]
-	[ "$(prop "$UNIT" MemorySwapMax)" = 33554432 ]
 	[ "$(prop "$UNIT" TasksMax)" = 50 ]
 	[ "$(prop "$UNIT" CPUQuotaPerSecUSec)" = 500ms ]
-	# cgroup2's weight for shares 512: 1 + (512 - 2) * 9999 / 262142.
-	[ "$(prop "$UNIT" CPUWeight)" = 20 ]
-	d=$(scope_dir)
+	if is_v2; then
+		run cat "/proc/$pid/cgroup"
+		assert_output "0::/$SLICE/$UNIT"
+		[ "$(prop "$UNIT" MemoryMax)" = 67108864 ]
+		[ "$(prop "$UNIT" MemorySwapMax)" = 33554432 ]
+		# cgroup2's weight for shares 512: 1 + (512 - 2) * 9999 / 262142.
+		[ "$(prop "$UNIT" CPUWeight)" = 20 ]
+		[ "$(prop "$UNIT" MemoryHigh)" = 50331648 ]
+	else
+		# Hybrid (systemd.unified_cgroup_hierarchy=0): the scope in every
+		# hierarchy, systemd's and the rest; the legacy properties.
+		while IFS=: read -r _ ctl path; do
+			[ "$path" = "/$SLICE/$UNIT" ] || fail "$ctl: the init is in $path"
+		done <"/proc/$pid/cgroup"
+		[ "$(prop "$UNIT" MemoryLimit)" = 67108864 ]
+		[ "$(prop "$UNIT" CPUShares)" = 512 ]
+	fi
 	for round in before after; do
-		[ "$(cat "$d/memory.max")" = 67108864 ] || fail "memory.max $round: $(cat "$d/memory.max")"
-		[ "$(cat "$d/memory.swap.max")" = 33554432 ] || fail "memory.swap.max $round"
-		[ "$(cat "$d/pids.max")" = 50 ] || fail "pids.max $round"
-		[ "$(cat "$d/cpu.max")" = "50000 100000" ] || fail "cpu.max $round: $(cat "$d/cpu.max")"
-		[ "$(cat "$d/cpu.weight")" = 20 ] || fail "cpu.weight $round"
+		if is_v2; then
+			d=$(scope_dir)
+			[ "$(cat "$d/memory.max")" = 67108864 ] || fail "memory.max $round: $(cat "$d/memory.max")"
+			[ "$(cat "$d/memory.swap.max")" = 33554432 ] || fail "memory.swap.max $round"
+			[ "$(cat "$d/pids.max")" = 50 ] || fail "pids.max $round"
+			[ "$(cat "$d/cpu.max")" = "50000 100000" ] || fail "cpu.max $round: $(cat "$d/cpu.max")"
+			[ "$(cat "$d/cpu.weight")" = 20 ] || fail "cpu.weight $round"
+			[ "$(cat "$d/memory.high")" = 50331648 ] || fail "memory.high $round"
+		else
+			d=/sys/fs/cgroup
+			[ "$(cat "$d/memory/$SLICE/$UNIT/memory.limit_in_bytes")" = 67108864 ] || fail "memory $round"
+			[ "$(cat "$d/pids/$SLICE/$UNIT/pids.max")" = 50 ] || fail "pids.max $round"
+			[ "$(cat "$d/cpu,cpuacct/$SLICE/$UNIT/cpu.cfs_quota_us")" = 50000 ] || fail "quota $round"
+			[ "$(cat "$d/cpu,cpuacct/$SLICE/$UNIT/cpu.shares")" = 512 ] || fail "shares $round"
+		fi
 		systemctl daemon-reload
 	done
 	ward delete --force "$ID"
@@ -152,13 +176,17 @@ assert_no_unit() {
 
 @test "systemd: the default unit is system.slice's ward-ID.scope; a container that ends leaves no failed unit, and delete still succeeds" {
 	need_systemd
-	cfg 'del(.linux.cgroupsPath)'
+	# pids.limit 1: the scope's holder process must not take the init's
+	# place while it is made.
+	cfg 'del(.linux.cgroupsPath) | .linux.resources.pids = {"limit": 1}'
 	cmd 'cat /proc/self/cgroup >/dev/null; echo inside-marker; exit 3'
 	WARD_GLOBALS=(--systemd-cgroup)
 	ward create --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
 	run cat "/proc/$pid/cgroup"
 	assert_output "0::/system.slice/ward-$ID.scope"
+	[ "$(prop "ward-$ID.scope" TasksMax)" = 1 ]
+	[ "$(cat "/sys/fs/cgroup/system.slice/ward-$ID.scope/pids.max")" = 1 ]
 	run ward start "$ID"
 	wait_for "the container to stop" sh -c "[ \"\$('$WARD' --root '$ROOT' state '$ID' | jq -r .status)\" = stopped ]"
 	ward delete "$ID"

@@ -158,6 +158,34 @@ static void props(void)
 	       has_u(&p, "MemoryMax", UINT64_MAX) && has_u(&p, "MemorySwapMax", UINT64_MAX),
 	   "-1 is infinity");
 	sd_props_free(&p);
+	mem = (struct oci_memory){
+	    .reservation = -1, .has_reservation = true, .swap = 1 << 20, .has_swap = true};
+	r = (struct oci_resources){.memory = &mem};
+	ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+	       has_u(&p, "MemoryLow", UINT64_MAX) && has_u(&p, "MemorySwapMax", 1 << 20),
+	   "reservation -1 is MemoryLow=infinity; swap without a limit is the swap itself");
+	sd_props_free(&p);
+	cpu = (struct oci_cpu){.quota = INT64_MAX, .has_quota = true};
+	r = (struct oci_resources){.cpu = &cpu};
+	ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+	       has_u(&p, "CPUQuotaPerSecUSec", UINT64_MAX),
+	   "a quota too large to convert is no quota (no overflow)");
+	sd_props_free(&p);
+	{
+		struct jkv u[] = {{"memory.high", "50331648"},
+		                  {"pids.max", "max"},
+		                  {"memory.max", "1e9"},
+		                  {"cpu.weight", "300"},
+		                  {"io.max", "8:0 rbps=1"}};
+
+		r = (struct oci_resources){.unified = u, .n_unified = 5};
+		ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+		       has_u(&p, "MemoryHigh", 50331648) && has_u(&p, "TasksMax", UINT64_MAX) &&
+		       has_u(&p, "CPUWeight", 300) && !prop(&p, "MemoryMax") && p.n == 3,
+		   "unified keys systemd also writes become its properties (not a bad number, "
+		   "not what it has none for)");
+		sd_props_free(&p);
+	}
 	cpu = (struct oci_cpu){.cpus = "0-3,x"};
 	r = (struct oci_resources){.cpu = &cpu};
 	ok(sd_props_from_resources(&r, true, true, &p) < 0 &&
