@@ -17,12 +17,25 @@ static int check_device_rule(void *obj, const struct jpath *p)
 
 		return jerr(&tp, "must be a, c or b (got \"%s\")", d->type);
 	}
-	if (d->access && strspn(d->access, "rwm") != strlen(d->access)) {
-		struct jpath ap = {p, "access", 0};
+	/* Letters, as runc takes them; only r, w and m mean anything. */
+	for (const char *a = d->access; a && *a; a++)
+		if (!((*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z'))) {
+			struct jpath ap = {p, "access", 0};
 
-		return jerr(&ap, "must be made of r, w and m (got \"%s\")", d->access);
-	}
+			return jerr(&ap, "must be letters such as rwm (got \"%s\")", d->access);
+		}
 	return 0;
+}
+
+unsigned oci_device_access(const char *a)
+{
+	unsigned b = 0;
+
+	if (a == NULL || a[0] == '\0')
+		return 7u;
+	for (; *a; a++)
+		b |= *a == 'r' ? 1u : *a == 'w' ? 2u : *a == 'm' ? 4u : 0u;
+	return b;
 }
 
 static const struct jfield device_rule_fields[] = {

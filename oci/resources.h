@@ -100,5 +100,10 @@ struct oci_resources {
 extern const struct jschema oci_resources_schema;
 /* True when nothing at all is asked for. */
 bool oci_resources_empty(const struct oci_resources *r);
+/* A device rule's access as bits: r 1, w 2, m 4; absent or "" is all
+ * three. Other letters count for nothing, as runc reads them (its own
+ * tests deny "rwa"): an allow rule never gains from them, a deny rule
+ * denies what its r, w and m say. */
+unsigned oci_device_access(const char *access);
 
 #endif

@@ -6,17 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static unsigned access_bits(const char *a)
-{
-	unsigned b = 0;
-
-	if (a == NULL || a[0] == '\0')
-		return CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD;
-	for (; *a; a++)
-		b |= *a == 'r' ? CG_DEV_READ : *a == 'w' ? CG_DEV_WRITE : CG_DEV_MKNOD;
-	return b;
-}
-
 /* What every container gets on top of its rules (as runc does): null,
  * zero, full, random, urandom, tty, console, ptmx and the pty slaves. */
 static const struct {
@@ -40,7 +29,7 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 		    .type = d->type ? d->type[0] : 'a',
 		    .major = d->has_major ? d->major : -1,
 		    .minor = d->has_minor ? d->minor : -1,
-		    .access = access_bits(d->access),
+		    .access = oci_device_access(d->access),
 		    .field = "linux.resources.devices",
 		    .index = i,
 		};
@@ -50,6 +39,9 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 			v[k - 1].major = -1;
 		if (v[k - 1].minor < 0)
 			v[k - 1].minor = -1;
+		/* No r, w or m (runc's "a"): a rule about nothing. */
+		if (v[k - 1].access == 0)
+			k--;
 	}
 	for (size_t i = 0; i < nd; i++)
 		v[k++] = (struct cg_dev_rule){true,

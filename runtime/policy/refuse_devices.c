@@ -54,18 +54,6 @@ static const struct {
     {'b', -1, ACC_M},
 };
 
-/* As the cgroup writers read it: absent or "" is rwm. */
-static unsigned access_bits(const char *a)
-{
-	unsigned b = 0;
-
-	if (a == NULL || a[0] == '\0')
-		return ACC_RWM;
-	for (; *a; a++)
-		b |= *a == 'r' ? ACC_R : *a == 'w' ? ACC_W : ACC_M;
-	return b;
-}
-
 static bool std_wildcard(char type, int64_t major, bool any_major, unsigned access)
 {
 	for (size_t i = 0; i < sizeof(std_wildcards) / sizeof(std_wildcards[0]); i++)
@@ -169,7 +157,7 @@ static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_r
 	char field[64], minor[24] = "*";
 
 	if (!d->allow ||
-	    (any_minor && std_wildcard(t, d->major, any_major, access_bits(d->access))))
+	    (any_minor && std_wildcard(t, d->major, any_major, oci_device_access(d->access))))
 		return 0;
 	snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", i);
 	if (any_major) {

@@ -128,6 +128,27 @@ n_sleeps() {
 	assert_no_leftovers
 }
 
+@test "device access letters other than r, w and m count for nothing, as runc reads them (its tests deny \"rwa\")" {
+	WARD_GLOBALS=(--profile compat)
+	[ -b /dev/loop0 ] || skip "no /dev/loop0 to bind"
+	cfg '.mounts += [{"destination": "/dev/x", "type": "bind", "source": "/dev/loop0", "options": ["bind"]}]'
+	cmd '(: </dev/x) 2>/dev/null && echo x-open || echo x-denied'
+	cfg '.linux.resources = {"devices": [{"allow": true, "access": "rwm"}, {"allow": false, "type": "b", "major": 7, "minor": 0, "access": "rwa"}]}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output x-denied
+	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}, {"allow": true, "type": "b", "major": 7, "minor": 0, "access": "rwa"}]}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output x-open
+	# "a" alone grants nothing (it is not "all").
+	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}, {"allow": true, "type": "b", "major": 7, "minor": 0, "access": "a"}]}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output x-denied
+	assert_no_leftovers
+}
+
 @test "pause freezes every process, resume thaws them; status says so" {
 	cmd 'sleep 1000 & sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"

@@ -180,8 +180,8 @@ static const struct err_case errors[] = {
     {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"memory\":{\"swappiness\":101}}}}",
      ".linux.resources.memory.swappiness: must be between 0 and 100"},
     {MIN_HEAD MIN_PROC
-     ",\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"access\":\"rwx\"}]}}}",
-     ".linux.resources.devices[0].access: must be made of r, w and m"},
+     ",\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"access\":\"r w\"}]}}}",
+     ".linux.resources.devices[0].access: must be letters such as rwm"},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"blockIO\":{\"weight\":70000}}}}",
      ".linux.resources.blockIO.weight: out of range"},
     {MIN_HEAD MIN_PROC ",\"linux\":{\"resources\":{\"rdma\":{\"mlx\":{\"hcaHandles\":-1}}}}}",
@@ -444,9 +444,19 @@ static void test_names(void)
 	ok(oci_ns_flag("network") == CLONE_NEWNET && oci_ns_flag("net") == 0, "namespace names");
 }
 
+/* Device access as runc reads it: r, w and m; nothing else counts. */
+static void test_device_access(void)
+{
+	ok(oci_device_access(NULL) == 7 && oci_device_access("") == 7, "absent access is rwm");
+	ok(oci_device_access("rwa") == 3, "rwa is rw (runc's deny rule in its update tests)");
+	ok(oci_device_access("a") == 0 && oci_device_access("x") == 0, "a and x are nothing");
+	ok(oci_device_access("m") == 4 && oci_device_access("mr") == 5, "m and r");
+}
+
 int main(void)
 {
 	test_full();
+	test_device_access();
 	test_errors();
 	test_linux_sections();
 	test_null_and_unknown();
