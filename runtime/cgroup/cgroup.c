@@ -258,23 +258,33 @@ void cgroup_release_holder(struct cgroup *cg)
 	cg->holder = 0;
 }
 
-/* Is the holder in cg->path, in the hierarchy systemd runs (cgroup2, or
- * its name=systemd one on hybrid and v1 hosts)? */
-static bool holder_at(const struct cgroup *cg)
+/* /proc/PID/cgroup into buf (NUL-terminated); false if unreadable. */
+static bool proc_cgroup(pid_t pid, char *buf, size_t len)
 {
-	char f[64], buf[4096];
-	size_t plen = strlen(cg->path);
+	char f[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)cg->holder);
+	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
 	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
+	return true;
+}
+
+/* Is the holder in cg->path, in the hierarchy systemd runs (cgroup2, or
+ * its name=systemd one on hybrid and v1 hosts)? */
+static bool holder_at(const struct cgroup *cg)
+{
+	char buf[8192];
+	size_t plen = strlen(cg->path);
+
+	if (!proc_cgroup(cg->holder, buf, sizeof(buf)))
+		return false;
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
 		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
 		bool systemds = strncmp(l, "0::", 3) == 0 || strstr(l, ":name=systemd:") != NULL;
@@ -485,20 +495,11 @@ int cgroup_freeze(const struct cgroup *cg, bool freeze)
 /* Is pid (still) a member of the container's cgroup, per /proc/pid/cgroup? */
 static bool is_member(const struct cgroup *cg, pid_t pid)
 {
-	char f[64], buf[8192];
+	char buf[8192];
 	size_t plen = strlen(cg->path);
-	ssize_t n;
-	int fd;
 
-	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
-	fd = open(f, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!proc_cgroup(pid, buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	for (char *l = buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
 		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
 

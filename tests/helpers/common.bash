@@ -130,6 +130,9 @@ status_of() {
 	ward state "$1" | jq -r .status
 }
 
+# The container has stopped (for wait_for).
+is_stopped() { [ "$(status_of "$1")" = stopped ]; }
+
 # A pid counts as alive unless gone or a zombie (PID 1 here may not reap).
 pid_alive() {
 	local st

@@ -636,7 +636,7 @@ n_sleeps() {
 	cfg --arg p "/ward-test-$ID" '.linux.cgroupsPath = $p'
 	ward run -d --bundle "$BUNDLE" "$ID"
 	ward kill "$ID" KILL
-	wait_for "the container to stop" sh -c "[ \"\$('$WARD' --root '$ROOT' state '$ID' | jq -r .status)\" = stopped ]"
+	wait_for "the container to stop" is_stopped "$ID"
 	# Someone else's cgroup of that name now, with a process of theirs.
 	local d dirs=()
 	for d in /sys/fs/cgroup/*/ward-test-"$ID" /sys/fs/cgroup/ward-test-"$ID"; do

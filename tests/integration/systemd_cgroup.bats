@@ -188,7 +188,7 @@ assert_no_unit() {
 	[ "$(prop "ward-$ID.scope" TasksMax)" = 1 ]
 	[ "$(cat "/sys/fs/cgroup/system.slice/ward-$ID.scope/pids.max")" = 1 ]
 	run ward start "$ID"
-	wait_for "the container to stop" sh -c "[ \"\$('$WARD' --root '$ROOT' state '$ID' | jq -r .status)\" = stopped ]"
+	wait_for "the container to stop" is_stopped "$ID"
 	ward delete "$ID"
 	SLICE=system.slice assert_no_unit "ward-$ID.scope"
 	# Killed by a signal: the scope may end "failed" in systemd's eyes;
@@ -196,7 +196,7 @@ assert_no_unit() {
 	cmd 'echo inside-marker; sleep 100'
 	ward run -d --bundle "$BUNDLE" "$ID"
 	ward kill "$ID" KILL
-	wait_for "the container to stop" sh -c "[ \"\$('$WARD' --root '$ROOT' state '$ID' | jq -r .status)\" = stopped ]"
+	wait_for "the container to stop" is_stopped "$ID"
 	ward delete "$ID"
 	SLICE=system.slice assert_no_unit "ward-$ID.scope"
 	assert_no_leftovers
@@ -236,4 +236,39 @@ assert_no_unit() {
 	done
 	ward delete --force "$ID"
 	assert_no_unit "$UNIT"
+}
+
+@test "systemd: ward killed while the scope holds only its holder, or in a prestart hook: delete --force leaves no unit, cgroup or process" {
+	need_systemd
+	cmd 'sleep 100'
+	printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 60\n' "$TMP/hook.pid" >"$TMP/hold.sh"
+	chmod +x "$TMP/hold.sh"
+	for at in scope prestart; do
+		rm -f "$TMP/hook.pid"
+		if [ "$at" = prestart ]; then
+			cfg --arg p "$TMP/hold.sh" '.hooks = {"prestart": [{"path": $p}]}'
+		fi
+		"$WARD" --root "$ROOT" --systemd-cgroup create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
+		w=$!
+		track_pid "$w"
+		end=$((SECONDS + 30))
+		if [ "$at" = scope ]; then
+			until [ -d "$(scope_dir)" ]; do
+				[ "$SECONDS" -lt "$end" ] && [ -e "/proc/$w" ] || fail "create never made the scope: $(cat "$TMP/create.out")"
+			done
+		else
+			until [ -s "$TMP/hook.pid" ]; do
+				[ "$SECONDS" -lt "$end" ] && [ -e "/proc/$w" ] || fail "create never ran the hook: $(cat "$TMP/create.out")"
+				sleep 0.05
+			done
+		fi
+		kill -9 "$w"
+		wait "$w" 2>/dev/null || true
+		[ ! -s "$TMP/hook.pid" ] || kill -9 "$(cat "$TMP/hook.pid")" 2>/dev/null
+		run ward delete --force "$ID"
+		assert_success
+		wait_for "systemd to let $UNIT go ($at)" sh -c "[ \"\$(systemctl show -P LoadState '$UNIT')\" = not-found ]"
+		assert_no_unit "$UNIT"
+		assert_no_leftovers
+	done
 }
