@@ -5,6 +5,7 @@
 #include "lib/error.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,6 +70,11 @@ int sd_parse_path(const char *cgroups_path, const char *id, char *path, size_t p
 		return werr(0,
 		            WHAT " \"%s\": the systemd cgroup manager takes \"slice:prefix:name\" "
 		                 "(as runc's --systemd-cgroup), not a cgroupfs path",
+		            given);
+	/* Each part whole or not at all: a cut slice would be another slice. */
+	if (c1 - given >= (ptrdiff_t)sizeof(sl) || c2 - c1 - 1 >= (ptrdiff_t)sizeof(pre) ||
+	    strlen(c2 + 1) >= sizeof(name))
+		return werr(ENAMETOOLONG, WHAT " \"%s\": a part is too long for a unit name",
 		            given);
 	snprintf(sl, sizeof(sl), "%.*s", (int)(c1 - given), given);
 	snprintf(pre, sizeof(pre), "%.*s", (int)(c2 - c1 - 1), c1 + 1);

@@ -239,6 +239,9 @@ static pid_t holder_spawn(void)
 	pid_t parent = getpid(), p = fork();
 
 	if (p == 0) {
+		/* It sits in the container's cgroup: none of ward's fds (the
+		 * state dir, the caller's) with it. */
+		close_range(3, ~0U, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(0);

@@ -128,6 +128,10 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 
 int cgroup_update(const struct cgroup *cg, const struct oci_linux *l)
 {
+	/* A unit is changed only while its cgroup is still the container's:
+	 * the name of one systemd collected may be another's by now. */
+	if (cg->unit && !cgroup_alive(cg))
+		return werr(ESTALE, "cgroup %s is no longer the container's", cg->path);
 	if (cg->unit && sd_unit_set(cg->unit, l->resources, cg->layout == CG_V2) < 0)
 		return -1;
 	return cgroup_apply(cg, l);

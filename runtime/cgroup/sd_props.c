@@ -57,12 +57,13 @@ int sd_cpuset_mask(const char *list, const char *what, uint8_t **mask, size_t *n
 		}
 		for (unsigned long i = lo; i <= hi; i++)
 			(*mask)[i / 8] |= (uint8_t)(1u << (i % 8));
+		/* A comma before the next range; a newline only at the end. */
 		if (*end == ',' && end[1] != '\0')
 			end++;
-		else if (*end != '\0' && *end != '\n')
-			goto bad;
-		else if (*end == '\n')
+		else if (*end == '\n' && end[1] == '\0')
 			end++;
+		else if (*end != '\0')
+			goto bad;
 		p = end;
 	}
 	return 0;

@@ -346,6 +346,13 @@ echo ran-inside'
 	assert_no_leftovers
 }
 
+# The container may mount (compat: CAP_SYS_ADMIN, no seccomp filter).
+cfg_mounter() {
+	cfg '.process.capabilities.bounding += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
+	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+}
+
 # In a mount namespace of the test's own where every mount is shared (as
 # under systemd): run the container (compat) until it says "mounted", then
 # no mount under $TMP may show in that namespace.
@@ -370,10 +377,8 @@ run_in_shared_ns() {
 	# volume) were, so the init's proc and /dev appeared in the host's
 	# bundle and pivot_root failed (EINVAL) on every systemd host.
 	mkdir -p "$TMP/vol"
-	cfg --arg v "$TMP/vol" '.mounts += [{"destination": "/vol", "type": "bind", "source": $v, "options": ["rbind"]}]
-	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	cfg --arg v "$TMP/vol" '.mounts += [{"destination": "/vol", "type": "bind", "source": $v, "options": ["rbind"]}]'
+	cfg_mounter
 	cmd 'mount -t tmpfs t /vol && mount -t tmpfs u /mnt && echo mounted; echo inside >/mnt/x; sleep 100'
 	run_in_shared_ns
 	assert_no_leftovers
@@ -384,10 +389,8 @@ run_in_shared_ns() {
 	cfg --arg b "$TMP/both" --arg p "$TMP/plain" '.mounts += [
 	       {"destination": "/both", "type": "bind", "source": $b, "options": ["rbind", "rshared"]},
 	       {"destination": "/plain", "type": "bind", "source": $p, "options": ["rbind"]}]
-	     | .linux.rootfsPropagation = "rshared"
-	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	     | .linux.rootfsPropagation = "rshared"'
+	cfg_mounter
 	# From inside: a tmpfs on each volume's "out"; then, once the host has
 	# mounted on each "in", what the container sees there.
 	cmd 'mount -t tmpfs c /both/out && mount -t tmpfs c /plain/out && touch /both/out/from-c /plain/out/from-c
@@ -422,10 +425,8 @@ run_in_shared_ns() {
 	chmod 777 "$TMP/both" "$TMP/both/out"
 	cfg_userns
 	cfg --arg b "$TMP/both" '.mounts += [{"destination": "/both", "type": "bind", "source": $b, "options": ["rbind", "rshared"]}]
-	     | .linux.rootfsPropagation = "rshared"
-	     | .process.capabilities.bounding += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
-	     | .process.capabilities.permitted += ["CAP_SYS_ADMIN"] | del(.linux.seccomp)'
+	     | .linux.rootfsPropagation = "rshared"'
+	cfg_mounter
 	cmd 'mount -t tmpfs c /both/out && echo mounted; sleep 100'
 	run_in_shared_ns
 	assert_no_leftovers

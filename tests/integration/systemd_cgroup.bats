@@ -22,6 +22,10 @@ setup() {
 teardown() {
 	ward_teardown
 	if have_systemd; then
+		if [ -d "/run/systemd/system/$UNIT.d" ]; then
+			rm -rf "/run/systemd/system/$UNIT.d"
+			systemctl daemon-reload
+		fi
 		systemctl stop "$UNIT" >/dev/null 2>&1
 		systemctl reset-failed "$UNIT" >/dev/null 2>&1
 	fi
@@ -49,37 +53,22 @@ assert_no_unit() {
 @test "--systemd-cgroup takes runc's slice:prefix:name only: a cgroupfs path is refused, naming the field" {
 	cfg '.linux.cgroupsPath = "/ward/plain"'
 	WARD_GLOBALS=(--systemd-cgroup)
-	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure
-	assert_output --partial '.linux.cgroupsPath "/ward/plain": the systemd cgroup manager takes "slice:prefix:name"'
-	assert_no_leftovers
+	refused_with '.linux.cgroupsPath "/ward/plain": the systemd cgroup manager takes "slice:prefix:name"'
 	cfg '.linux.cgroupsPath = "machine-.slice:p:x"'
-	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure
-	assert_output --partial 'empty level'
-	assert_no_leftovers
+	refused_with 'empty level'
 }
 
 @test "the slice form without the systemd driver is refused, naming --systemd-cgroup" {
-	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure
-	assert_output --partial "needs the systemd cgroup manager: ward's global --systemd-cgroup"
-	assert_no_leftovers
+	refused_with "needs the systemd cgroup manager: ward's global --systemd-cgroup"
 }
 
 @test "where systemd cannot be reached, --systemd-cgroup (or the policy's) fails closed and leaves nothing" {
 	have_systemd && skip "systemd is PID 1 here: the driver works (the tests below)"
 	WARD_GLOBALS=(--systemd-cgroup)
-	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure
-	assert_output --partial "cannot reach systemd"
-	assert_no_leftovers
+	refused_with "cannot reach systemd"
+	WARD_GLOBALS=()
 	policy '{"cgroupManager": "systemd"}'
-	WARD_GLOBALS=(--policy "$POLICY")
-	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure
-	assert_output --partial "cannot reach systemd"
-	assert_no_leftovers
+	refused_with "cannot reach systemd"
 	run "$WARD" features
 	[ "$(echo "$output" | jq .linux.cgroup.systemd)" = true ]
 }
@@ -271,4 +260,15 @@ assert_no_unit() {
 		assert_no_unit "$UNIT"
 		assert_no_leftovers
 	done
+}
+
+@test "systemd: a scope systemd puts elsewhere than ward computed (a drop-in's Slice=) is refused and stopped; nothing left" {
+	need_systemd
+	mkdir -p "/run/systemd/system/$UNIT.d"
+	printf '[Scope]\nSlice=system.slice\n' >"/run/systemd/system/$UNIT.d/10-slice.conf"
+	systemctl daemon-reload
+	WARD_GLOBALS=(--systemd-cgroup)
+	refused_with "systemd put $UNIT elsewhere than /$SLICE/$UNIT: refused"
+	wait_for "systemd to let $UNIT go" sh -c "[ \"\$(systemctl show -P ActiveState '$UNIT')\" != active ]"
+	[ ! -e "/sys/fs/cgroup/system.slice/$UNIT" ] || fail "the misplaced scope stayed"
 }

@@ -56,6 +56,19 @@ static void paths(void)
 		   "\"%s\" is %s in %s at %s (got %s %s %s)", good[i].in, good[i].unit,
 		   good[i].slice, good[i].path, r == 0 ? unit : werr_msg(), slice, path);
 	}
+	{
+		/* A slice too long for a unit name is refused, not cut to
+		 * another slice's name. */
+		char longer[600];
+
+		memset(longer, 'a', 300);
+		snprintf(longer + 300, sizeof(longer) - 300, ".slice:p:x");
+		int r = sd_parse_path(longer, "ID", path, sizeof(path), unit, sizeof(unit), slice,
+		                      sizeof(slice));
+
+		ok(r < 0 && strstr(werr_msg(), "too long"), "a 306-character slice is refused (%s)",
+		   werr_msg());
+	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int r = sd_parse_path(bad[i].in, "ID", path, sizeof(path), unit, sizeof(unit),
 		                      slice, sizeof(slice));
@@ -202,6 +215,11 @@ static void masks(void)
 	ok(sd_cpuset_mask("0,8-9,15", "t", &m, &n) == 0 && n == 2 && m[0] == 0x01 && m[1] == 0x83,
 	   "0,8-9,15 is 01 83");
 	free(m);
+	ok(sd_cpuset_mask("0-1\n", "t", &m, &n) == 0 && n == 1 && m[0] == 0x03,
+	   "a list as the kernel prints it (a newline at the end)");
+	free(m);
+	ok(sd_cpuset_mask("1\n2", "t", &m, &n) < 0 && m == NULL,
+	   "a newline inside the list is refused");
 	for (size_t i = 0; bad[i]; i++)
 		ok(sd_cpuset_mask(bad[i], "t", &m, &n) < 0 && m == NULL, "\"%s\" is no cpu list",
 		   bad[i]);
