@@ -418,6 +418,41 @@ void *jdecode_document(const struct jschema *s, const char *buf, size_t len, uns
 	return obj;
 }
 
+/* Length of the valid UTF-8 sequence at b[0] (RFC 3629: no overlong forms,
+ * no surrogates, nothing past U+10FFFF), or 0. yajl checks strings but not
+ * comments, and a policy's text is copied into create's record as a JSON
+ * string, which exec must be able to read back. */
+static size_t utf8_seq(const unsigned char *b, size_t left)
+{
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (b[0] < 0x80)
+		return 1;
+	if (b[0] >= 0xc2 && b[0] <= 0xdf)
+		n = 2;
+	else if (b[0] >= 0xe0 && b[0] <= 0xef)
+		n = 3;
+	else if (b[0] >= 0xf0 && b[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (b[0] == 0xe0)
+		lo = 0xa0;
+	else if (b[0] == 0xed)
+		hi = 0x9f;
+	else if (b[0] == 0xf0)
+		lo = 0x90;
+	else if (b[0] == 0xf4)
+		hi = 0x8f;
+	if (left < n || b[1] < lo || b[1] > hi)
+		return 0;
+	for (size_t k = 2; k < n; k++)
+		if (b[k] < 0x80 || b[k] > 0xbf)
+			return 0;
+	return n;
+}
+
 yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what)
 {
 	char errbuf[256];
@@ -427,6 +462,16 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 
 	for (size_t i = 0; i < len; i++) {
 		char c = buf[i];
+		size_t seq = utf8_seq((const unsigned char *)buf + i, len - i);
+
+		if (seq == 0) {
+			werr(0, "%s: byte %zu: not UTF-8 (RFC 8259 requires it)", what, i);
+			return NULL;
+		}
+		if (seq > 1) {
+			i += seq - 1;
+			continue;
+		}
 
 		if (c == '\0') {
 			werr(0, "%s: byte %zu: NUL byte in JSON text", what, i);

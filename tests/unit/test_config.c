@@ -227,7 +227,7 @@ static const struct err_case errors[] = {
      ".root.path: must be a non-empty string"},
     {"{\"ociVersion\":\"1.0.0\",\"root\":{\"path\":\"r\"}," MIN_PROC ",\"x\":\"\\u0000\"}",
      "strings must not contain NUL"},
-    {"{\"ociVersion\":\"1.0.0\",\"hostname\":\"\xff\xfe\"}", "invalid JSON"},
+    {"{\"ociVersion\":\"1.0.0\",\"hostname\":\"\xff\xfe\"}", "not UTF-8"},
 };
 
 static void test_errors(void)
@@ -417,6 +417,18 @@ static void test_hostile(void)
 	werr_clear();
 	c = oci_config_parse(buf, len, "config.json");
 	ok(c == NULL && strstr(werr_msg(), "NUL byte"), "NUL byte in the text refused");
+	oci_config_free(c);
+
+	/* Bytes that are not UTF-8, even where yajl does not look (a comment):
+	 * a policy's text is kept in create's record as a JSON string. */
+	c = parse(MIN_HEAD MIN_PROC "} // \x96\x96\n");
+	ok(c == NULL && strstr(werr_msg(), "not UTF-8"), "invalid UTF-8 in a comment refused");
+	oci_config_free(c);
+	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\xed\xa0\x80\"}");
+	ok(c == NULL && strstr(werr_msg(), "not UTF-8"), "a UTF-8 surrogate refused");
+	oci_config_free(c);
+	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}");
+	ok(c != NULL, "two-, three- and four-byte UTF-8 taken");
 	oci_config_free(c);
 
 	/* Huge numbers. */
