@@ -106,7 +106,13 @@ size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char 
 
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		add(h, fixed[i].path, fixed[i].kind);
-	/* /lib, /lib32, /lib64, /libx32, ... whatever this host has. */
+	if (state_root && state_root[0])
+		add(h, state_root, SENS_TREE);
+	add_binary_dir(h);
+	for (size_t i = 0; host_engine_socket_paths[i]; i++)
+		add(h, host_engine_socket_paths[i], SENS_SOCKET);
+	/* /lib, /lib32, /lib64, /libx32, ... whatever this host has (last: a
+	 * host with more of them than fit loses only those). */
 	d = opendir("/");
 	while (d && (de = readdir(d)) != NULL) {
 		char p[NAME_MAX + 2];
@@ -118,11 +124,6 @@ size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char 
 	}
 	if (d)
 		closedir(d);
-	if (state_root && state_root[0])
-		add(h, state_root, SENS_TREE);
-	add_binary_dir(h);
-	for (size_t i = 0; host_engine_socket_paths[i]; i++)
-		add(h, host_engine_socket_paths[i], SENS_SOCKET);
 	return l.n;
 }
 
@@ -374,15 +375,45 @@ static void submounts(struct host_path *p, struct libmnt_table *tb, size_t n_s,
 	mnt_free_iter(it);
 }
 
+/* The chain of one sensitive path: itself, then the directories up to
+ * the root. A non-directory (an engine's socket) has no "..": its chain
+ * goes on from the directory its name is in. */
+static size_t chain_of(const char *path, struct ident *out, size_t max)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	const char *slash = strrchr(path, '/');
+	struct stat st, in_dir;
+	char dir[PATH_MAX];
+	size_t n;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return walk_up(fd, out, max);
+	close(fd);
+	out[0] = (struct ident){st.st_dev, st.st_ino};
+	snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ? (int)(slash - path) : 1, path);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* The directory must still hold the object (a rename in between). */
+	if (fd >= 0 && (fstatat(fd, slash + 1, &in_dir, AT_SYMLINK_NOFOLLOW) < 0 ||
+	                in_dir.st_dev != st.st_dev || in_dir.st_ino != st.st_ino)) {
+		close(fd);
+		fd = -1;
+	}
+	n = fd < 0 ? 0 : walk_up(fd, out + 1, max - 1);
+	return n ? n + 1 : 1;
+}
+
 /* The chains of every sensitive path, for relate(). */
 static void chains_of(const struct host_sensitive *s, size_t n_s, struct ident chains[][64],
                       size_t *n_chain)
 {
-	for (size_t k = 0; k < n_s; k++) {
-		int fd = open(s[k].path, O_PATH | O_CLOEXEC);
-
-		n_chain[k] = fd < 0 ? 0 : walk_up(fd, chains[k], 64);
-	}
+	for (size_t k = 0; k < n_s; k++)
+		n_chain[k] = chain_of(s[k].path, chains[k], 64);
 }
 
 int host_paths_relate(const struct host_sensitive *s, size_t n_s, struct host_path **paths,

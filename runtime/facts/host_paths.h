@@ -25,7 +25,7 @@ struct host_sensitive {
 	enum sens_kind kind;
 };
 
-#define HOST_MAX_SENSITIVE 48
+#define HOST_MAX_SENSITIVE 64
 
 /* Relations of a host path to host_facts.sensitive[k], by identity
  * (device and inode, walking up from each side: spellings, symlinks and

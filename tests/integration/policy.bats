@@ -153,11 +153,22 @@ teardown() {
 	: >"$TMP/run/docker.sock"
 	cmd 'true'
 	ward run --bundle "$BUNDLE" "$ID"
-	# The engine's real socket under another name (a hard link): by inode.
-	if [ -S /run/containerd/containerd.sock ] && ln /run/containerd/containerd.sock "$TMP/run/innocent" 2>/dev/null; then
-		cfg --arg s "$TMP/run/innocent" '.mounts[-1].source = $s'
-		refused_with "is the container engine socket /run/containerd/containerd.sock"
-	fi
+	# The engine's socket under another name (a hard link): by inode. The
+	# socket is where ward looks for containerd's only in a mount namespace
+	# of the test's own (a tmpfs /run there: the host's is not touched).
+	mkdir "$TMP/eng"
+	sock "$TMP/eng/containerd.sock"
+	ln "$TMP/eng/containerd.sock" "$TMP/eng/innocent"
+	cfg --arg s "$TMP/eng/innocent" '.mounts[-1].source = $s'
+	rc=0
+	unshare -m sh -c 'mount -t tmpfs tmpfs /run && mkdir /run/containerd &&
+		mount --bind "$0/eng" /run/containerd &&
+		exec "$1" --root "$2" create --bundle "$3" "$4"' "$TMP" "$WARD" "$ROOT" "$BUNDLE" "$ID" \
+		>"$TMP/out" 2>&1 </dev/null || rc=$?
+	run cat "$TMP/out"
+	[ "$rc" -eq 1 ] || fail "create exited $rc, not refused: $output"
+	assert_output --partial "$TMP/eng/innocent is the container engine socket /run/containerd/containerd.sock"
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	assert_no_leftovers
 }
 
@@ -247,6 +258,30 @@ teardown() {
 	assert_line hi
 	assert_line tmp-noexec
 	assert_line 2
+	assert_no_leftovers
+}
+
+@test "strict limits as the code inside sees them: 64m scratch tmpfs, 512M memory and no swap, one CPU, 256 pids" {
+	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["nosuid", "noexec", "nodev", "ro"]}]'
+	cmd 'df -k /tmp /run | awk "NR > 1 {print \$6, \$2}"; cd /sys/fs/cgroup || exit 9
+	     if [ -e cgroup.controllers ]; then
+	         echo v2; cat memory.max memory.swap.max cpu.max pids.max
+	     else
+	         echo v1; cat memory/memory.limit_in_bytes memory/memory.memsw.limit_in_bytes \
+	             cpu/cpu.cfs_quota_us cpu/cpu.cfs_period_us pids/pids.max
+	     fi'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line '/tmp 65536'
+	assert_line '/run 65536'
+	if [ "${lines[2]}" = v2 ]; then
+		# memory.swap.max is swap beyond memory.max: none.
+		assert_equal "${lines[*]:3}" "536870912 0 100000 100000 256"
+	else
+		assert_equal "${lines[2]}" v1
+		# memsw is memory + swap: the same as the memory limit.
+		assert_equal "${lines[*]:3}" "536870912 536870912 100000 100000 256"
+	fi
 	assert_no_leftovers
 }
 
