@@ -30,6 +30,23 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
+@test "--pid-file: relative to the caller's directory, not the bundle (runc's 'with new CWD'); into a missing directory the run is refused and nothing is left" {
+	cmd 'sleep 100'
+	mkdir "$TMP/pid_file"
+	(cd "$TMP/pid_file" && "$WARD" --root "$ROOT" run -d --pid-file pid.txt -b "$BUNDLE" "$ID") >"$TMP/out" 2>&1
+	run cat "$TMP/out"
+	assert_output ""
+	assert_equal "$(cat "$TMP/pid_file/pid.txt")" "$(init_pid "$ID")"
+	[ ! -e "$BUNDLE/pid.txt" ] || fail "the pid file went to the bundle"
+	ward delete --force "$ID"
+	# As runc: the directory is not made; the container is not left half-made.
+	run ward run -d --pid-file "$TMP/nodir/pid.txt" -b "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: --pid-file $TMP/nodir/pid.txt: No such file or directory"
+	[ ! -e "$TMP/nodir" ] || fail "the directory was made"
+	assert_no_leftovers
+}
+
 @test "state JSON has the runtime-spec fields" {
 	cmd 'sleep 100'
 	cfg '.annotations = {"org.example.k": "v"}'
