@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int cg_openat(int dfd, const char *file, int flags)
@@ -130,4 +131,42 @@ int cg_rdma(const struct cg_res *x)
 			return werr_ctx("linux.resources.rdma.%s", d->device);
 	}
 	return 0;
+}
+
+bool cg_proc_cgroup(pid_t pid, char *buf, size_t len)
+{
+	char f[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
+	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+void cg_sleep_ms(int ms)
+{
+	struct timespec ts = {0, (long)ms * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+bool cg_settles_empty(const struct cg_hier *h, int ms)
+{
+	char ev[256];
+
+	for (int i = 0; h && h->fd >= 0 && i <= ms / 20; i++) {
+		if (cg_read(h, "cgroup.events", ev, sizeof(ev)) < 0)
+			return false;
+		if (strstr(ev, "populated 0"))
+			return true;
+		cg_sleep_ms(20);
+	}
+	return false;
 }

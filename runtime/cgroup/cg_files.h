@@ -7,8 +7,10 @@
 #include "cgroup/cg_hier.h"
 #include "oci/config.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* What a writer gets: the hierarchy serving its controller (with the
  * container's directory in it) and the resources (plus linux.devices for
@@ -31,6 +33,13 @@ int cg_read_at(int dfd, const char *file, char *buf, size_t len);
 int cg_open(const struct cg_hier *h, const char *file, int flags);
 int cg_write(const struct cg_hier *h, const char *file, const char *value);
 int cg_read(const struct cg_hier *h, const char *file, char *buf, size_t len);
+
+/* /proc/PID/cgroup into buf (NUL-terminated); false if unreadable. */
+bool cg_proc_cgroup(pid_t pid, char *buf, size_t len);
+void cg_sleep_ms(int ms);
+/* Does the cgroup2 directory of h hold no process, below it included,
+ * within ms milliseconds? */
+bool cg_settles_empty(const struct cg_hier *h, int ms);
 
 int cg_write_i64(const struct cg_res *x, const char *file, int64_t v);
 /* "max" for a negative value (cgroup2's "no limit"). */

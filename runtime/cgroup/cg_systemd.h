@@ -4,7 +4,7 @@
  * properties (so a daemon-reload keeps them) and written to the cgroup as
  * with cgroupfs. The path form is runc's "slice:prefix:name".
  *
- * cg_systemd.c (paths) and sd_props.c need no systemd; sd_unit.c talks over
+ * sd_config.c (paths, properties) needs no systemd; sd_unit.c talks over
  * D-Bus (sd-bus), and without libsystemd says the driver is unavailable. */
 #ifndef WARD_CG_SYSTEMD_H
 #define WARD_CG_SYSTEMD_H

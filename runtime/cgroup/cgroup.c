@@ -261,24 +261,6 @@ void cgroup_release_holder(struct cgroup *cg)
 	cg->holder = 0;
 }
 
-/* /proc/PID/cgroup into buf (NUL-terminated); false if unreadable. */
-static bool proc_cgroup(pid_t pid, char *buf, size_t len)
-{
-	char f[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
-	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return true;
-}
-
 /* Is the holder in cg->path, in the hierarchy systemd runs (cgroup2, or
  * its name=systemd one on hybrid and v1 hosts)? */
 static bool holder_at(const struct cgroup *cg)
@@ -286,7 +268,7 @@ static bool holder_at(const struct cgroup *cg)
 	char buf[8192];
 	size_t plen = strlen(cg->path);
 
-	if (!proc_cgroup(cg->holder, buf, sizeof(buf)))
+	if (!cg_proc_cgroup(cg->holder, buf, sizeof(buf)))
 		return false;
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
 		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
@@ -380,21 +362,8 @@ int cgroup_unified_fd(const struct cgroup *cg)
 	return fd < 0 ? werr(errno, "%s", h->name) : fd;
 }
 
-int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
-{
-	char v[16];
-
-	snprintf(v, sizeof(v), "%d", (int)pid);
-	for (size_t i = 0; i < cg->n_v1; i++)
-		if (cg_write(&cg->v1[i], "cgroup.procs", v) < 0)
-			return -1;
-	if (cg->unified && !in_unified && cg_write(cg->unified, "cgroup.procs", v) < 0)
-		return -1;
-	return 0;
-}
-
 /* The hierarchy whose cgroup.procs lists the container's processes. */
-static const struct cg_hier *main_hier(const struct cgroup *cg)
+const struct cg_hier *cg_main_hier(const struct cgroup *cg)
 {
 	if (cg->layout == CG_V2)
 		return cg->unified;
@@ -403,172 +372,30 @@ static const struct cg_hier *main_hier(const struct cgroup *cg)
 
 bool cgroup_alive(const struct cgroup *cg)
 {
-	const struct cg_hier *h = main_hier(cg);
+	const struct cg_hier *h = cg_main_hier(cg);
 
 	return !cg->stale && h && h->fd >= 0;
-}
-
-int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
-{
-	const struct cg_hier *h = main_hier(cg);
-	size_t cap = 16;
-	FILE *fp;
-	long v;
-	int fd;
-
-	*n = 0;
-	*pids = malloc(cap * sizeof(**pids));
-	if (*pids == NULL)
-		return werr(ENOMEM, "out of memory");
-	fd = h ? cg_open(h, "cgroup.procs", O_RDONLY) : -1;
-	if (fd < 0)
-		return h == NULL || errno == ENOENT ? 0 : werr(errno, "%s/cgroup.procs", h->name);
-	fp = fdopen(fd, "r");
-	if (fp == NULL) {
-		int e = errno;
-
-		close(fd);
-		return werr(e, "%s/cgroup.procs", h->name);
-	}
-	while (fscanf(fp, "%ld", &v) == 1) {
-		if (*n == cap) {
-			pid_t *np = realloc(*pids, (cap *= 2) * sizeof(**pids));
-
-			if (np == NULL) {
-				fclose(fp);
-				return werr(ENOMEM, "out of memory");
-			}
-			*pids = np;
-		}
-		(*pids)[(*n)++] = (pid_t)v;
-	}
-	fclose(fp);
-	return 0;
-}
-
-bool cgroup_is_frozen(const struct cgroup *cg)
-{
-	const struct cg_hier *fz = cg_v1(cg, "freezer");
-	char buf[256];
-
-	if (fz && cg->layout != CG_V2)
-		return cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
-		       strncmp(buf, "THAWED", 6) != 0;
-	if (cg->unified && cg_read(cg->unified, "cgroup.freeze", buf, sizeof(buf)) == 0)
-		return buf[0] == '1';
-	return false;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {0, (long)ms * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
-int cgroup_freeze(const struct cgroup *cg, bool freeze)
-{
-	const struct cg_hier *fz = cg_v1(cg, "freezer");
-
-	if (fz && cg->layout != CG_V2) {
-		if (cg_write(fz, "freezer.state", freeze ? "FROZEN" : "THAWED") < 0)
-			return -1;
-	} else if (cg->unified) {
-		if (cg_write(cg->unified, "cgroup.freeze", freeze ? "1" : "0") < 0)
-			return -1;
-	} else {
-		return werr(ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
-	}
-	/* Freezing completes asynchronously: wait for it, bounded (5 s). */
-	for (int i = 0; i < 5000; i++) {
-		if (cgroup_is_frozen(cg) == freeze) {
-			if (!freeze || !fz || cg->layout == CG_V2)
-				return 0;
-			char buf[64];
-
-			if (cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
-			    strncmp(buf, "FROZEN", 6) == 0)
-				return 0;
-		}
-		sleep_ms(1);
-	}
-	return werr(ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
-}
-
-/* Is pid (still) a member of the container's cgroup, per /proc/pid/cgroup? */
-static bool is_member(const struct cgroup *cg, pid_t pid)
-{
-	char buf[8192];
-	size_t plen = strlen(cg->path);
-
-	if (!proc_cgroup(pid, buf, sizeof(buf)))
-		return false;
-	for (char *l = buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
-		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
-
-		if (path && strncmp(path + 1, cg->path, plen) == 0 &&
-		    (path[1 + plen] == '\n' || path[1 + plen] == '\0'))
-			return true;
-	}
-	return false;
-}
-
-/* Signal a pid read from cgroup.procs only if it is still the container's:
- * pid numbers are recycled (pid_max 32768 wraps within seconds on a busy
- * host), and a dying process leaves the list only after it has exited. The
- * pidfd pins the process that the membership check then looks at. */
-static void signal_member(const struct cgroup *cg, pid_t pid, int sig)
-{
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-
-	if (fd < 0)
-		return;
-	if (is_member(cg, pid))
-		syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
-	close(fd);
-}
-
-int cgroup_signal_all(const struct cgroup *cg, int sig)
-{
-	bool freeze = cg_v1(cg, "freezer") != NULL || cg->unified != NULL;
-	pid_t *pids = NULL;
-	size_t n;
-	int r;
-
-	/* cgroup2 kills a whole cgroup atomically (Linux ≥ 5.14). */
-	if (sig == SIGKILL && cg->layout == CG_V2 && cg->unified &&
-	    cg_write(cg->unified, "cgroup.kill", "1") == 0)
-		return 0;
-	/* Otherwise freeze, signal each process, thaw: no fork escapes the
-	 * listing in between. */
-	if (freeze && cgroup_freeze(cg, true) < 0) {
-		/* A freeze that did not complete (a task in D state) is undone:
-		 * a frozen v1 task never dies of the SIGKILL sent below. */
-		cgroup_freeze(cg, false);
-		werr_clear();
-		freeze = false;
-	}
-	r = cgroup_pids(cg, &pids, &n);
-	for (size_t i = 0; r == 0 && i < n; i++)
-		signal_member(cg, pids[i], sig);
-	free(pids);
-	if (freeze)
-		cgroup_freeze(cg, false);
-	return r;
 }
 
 /* A recorded cgroup whose directory is now another one is not touched:
  * its fds are closed (as if gone) and it is marked stale. */
 static void verify_identity(struct cgroup *cg)
 {
-	const struct cg_hier *h = main_hier(cg);
+	const struct cg_hier *h = cg_main_hier(cg);
 	struct cg_hier *x;
 	struct stat st;
 
-	/* Recorded before systemd made the scope: the unit of that name (if
-	 * any) is not known to be the container's. */
-	if (cg->unit && cg->pending)
-		goto stale;
+	/* Recorded before systemd made the scope (create was killed then):
+	 * the unit of that name is taken for the container's only once
+	 * nothing lives in it. The holder dies with ward (PDEATHSIG); an
+	 * empty scope of another's loses nothing by being stopped, and
+	 * systemd may keep an emptied scope running (seen with systemd 252
+	 * when the holder died just after the scope started). */
+	if (cg->unit && cg->pending) {
+		if (!cg_settles_empty(cg->unified, 2000))
+			goto stale;
+		return;
+	}
 	if (cg->ino == 0 || h == NULL || h->fd < 0)
 		return;
 	if (fstat(h->fd, &st) == 0 && (unsigned long long)st.st_ino == cg->ino)
@@ -603,7 +430,7 @@ void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 
 int cgroup_pin(struct cgroup *cg)
 {
-	const struct cg_hier *h = main_hier(cg);
+	const struct cg_hier *h = cg_main_hier(cg);
 	struct stat st;
 
 	if (h == NULL || h->fd < 0 || fstat(h->fd, &st) < 0)

@@ -99,6 +99,16 @@ int cgroup_remove_empty(const struct cgroup *cg);
 int cgroup_unified_fd(const struct cgroup *cg);
 /* Write pid into every v1 hierarchy (and cgroup2 when !in_unified). */
 int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified);
+/* exec's runc-style --cgroup arguments, [CONTROLLER[,...]:]PATH (PATH plain
+ * names below the container's cgroup, "/" the cgroup itself): their form
+ * alone, before anything is started. */
+int cgroup_sub_check(char *const *args, size_t n);
+/* Write pid into every hierarchy: the sub-cgroup args give it (the one
+ * naming one of its controllers, else the plain one), else the container's
+ * cgroup; on cgroup2 without args, where the container's cgroup takes no
+ * process (EBUSY: a domain controller is on), the init's sub-cgroup, as
+ * runc does. */
+int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n, pid_t init);
 /* linux.resources (and, with device rules, the devices every container
  * needs: the default nodes and linux.devices). */
 int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l);
@@ -115,6 +125,9 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id);
  * from every hierarchy. */
 int cgroup_destroy(const struct cgroup *cg);
 
+/* The hierarchy whose cgroup.procs lists the container's processes (the
+ * v1 pids one, else the first; cgroup2 on pure v2 hosts). */
+const struct cg_hier *cg_main_hier(const struct cgroup *cg);
 /* The v1 hierarchy of a controller; NULL if none. */
 const struct cg_hier *cg_v1(const struct cgroup *cg, const char *controller);
 /* The hierarchy serving a controller: its v1 one (v1, hybrid hosts), else

@@ -19,10 +19,10 @@
 #include <string.h>
 
 struct exec_cli {
-	const char *process, *pid_file, *console_socket, *cwd, *user, *apparmor, *label, *cgroup;
+	const char *process, *pid_file, *console_socket, *cwd, *user, *apparmor, *label;
 	bool detach, tty, no_new_privs, ignore_paused;
 	int preserve_fds;
-	struct optlist env, caps, gids;
+	struct optlist env, caps, gids, cgroups;
 };
 
 static int parse_u32(const char *s, const char *what, uint32_t *out)
@@ -120,7 +120,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	    {"apparmor", 0, OPT_STR, &ec.apparmor},
 	    {"process-label", 0, OPT_STR, &ec.label},
 	    {"ignore-paused", 0, OPT_FLAG, &ec.ignore_paused},
-	    {"cgroup", 0, OPT_STR, &ec.cgroup},
+	    {"cgroup", 0, OPT_LIST, &ec.cgroups},
 	};
 	struct oci_process *from_file = NULL, proc;
 	struct oci_user user;
@@ -251,7 +251,8 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		                      .console_socket = ec.console_socket,
 		                      .relay_terminal = true,
 		                      .ignore_paused = ec.ignore_paused,
-		                      .sub_cgroup = ec.cgroup};
+		                      .sub_cgroups = ec.cgroups.v,
+		                      .n_sub_cgroups = ec.cgroups.n};
 
 		r = container_exec(&c, cfg, &o);
 	}
@@ -261,6 +262,7 @@ out:
 	free(ec.env.v);
 	free(ec.caps.v);
 	free(ec.gids.v);
+	free(ec.cgroups.v);
 	oci_process_free(from_file);
 	policy_run_free(&pr);
 	oci_config_free(cfg);

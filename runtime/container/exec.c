@@ -108,31 +108,6 @@ static int ns_flags_of(const struct oci_config *cfg)
 	return flags;
 }
 
-/* runc's exec --cgroup PATH: a cgroup below the container's, named relative
- * to it. Every component a plain name: nothing may lead out of the
- * container's cgroup. runc's CONTROLLER:PATH form is not taken. */
-static int sub_cgroup_check(const char *sub)
-{
-	const char *p = sub;
-
-	if (strchr(sub, ':'))
-		return werr(0,
-		            "exec --cgroup %s: the controller:path form is not supported, only a "
-		            "path below the container's cgroup",
-		            sub);
-	do {
-		size_t n = strcspn(p, "/");
-
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return werr(0,
-			            "exec --cgroup %s: must be a relative path of plain names, "
-			            "below the container's cgroup",
-			            sub);
-		p += n;
-	} while (*p++ == '/');
-	return 0;
-}
-
 int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o)
 {
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
@@ -150,7 +125,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		return werr(
 		    0, "container \"%s\" is %s: exec needs a created or running container%s", c->id,
 		    status_name(c->status), c->status == ST_PAUSED ? " (or --ignore-paused)" : "");
-	if (o->sub_cgroup && sub_cgroup_check(o->sub_cgroup) < 0)
+	if (cgroup_sub_check(o->sub_cgroups, o->n_sub_cgroups) < 0)
 		return -1;
 	if (o->proc->terminal && !o->console_socket && !relayed)
 		return werr(0, "exec: a detached process with a terminal needs --console-socket");
@@ -220,19 +195,12 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	if (c->st->cgroup_path) {
 		_cleanup_cgroup_ struct cgroup cg = {0};
 
-		char path[PATH_MAX];
-
-		if ((size_t)snprintf(path, sizeof(path), "%s%s%s", c->st->cgroup_path,
-		                     o->sub_cgroup ? "/" : "",
-		                     o->sub_cgroup ? o->sub_cgroup : "") >= sizeof(path)) {
-			werr(ENAMETOOLONG, "exec --cgroup %s", o->sub_cgroup);
+		if (cgroup_open(&cg, c->st->cgroup_path, c->id) < 0 ||
+		    cgroup_join(&cg, pid, o->sub_cgroups, o->n_sub_cgroups, c->st->pid) < 0)
 			goto kill;
-		}
-		if (cgroup_open(&cg, path, c->id) < 0 || cgroup_add_pid(&cg, pid, false) < 0) {
-			if (o->sub_cgroup)
-				werr_ctx("exec --cgroup %s", o->sub_cgroup);
-			goto kill;
-		}
+	} else if (o->n_sub_cgroups) {
+		werr(0, "exec --cgroup: container \"%s\" has no cgroup", c->id);
+		goto kill;
 	}
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto kill;

@@ -16,8 +16,11 @@ struct exec_opts {
 	/* proc->terminal without console_socket, in the foreground: ward
 	 * relays the terminal itself (runc exec -t). */
 	bool relay_terminal;
-	bool ignore_paused;     /* a paused container too (the process starts frozen) */
-	const char *sub_cgroup; /* --cgroup: a sub-cgroup of the container's, relative */
+	bool ignore_paused; /* a paused container too (the process starts frozen) */
+	/* --cgroup, repeated: [CONTROLLER[,...]:]PATH, sub-cgroups of the
+	 * container's (cgroup_join). */
+	char *const *sub_cgroups;
+	size_t n_sub_cgroups;
 };
 
 /* Start proc in every namespace of the container's init, under the

@@ -423,23 +423,102 @@ n_sleeps() {
 	assert_success
 	# Inside the container's cgroup namespace: its own cgroup is "/".
 	assert_line --regexp '^0::/sub$'
-	for bad in ../x sub/../.. /abs '' memory:sub; do
+	# runc's forms: a leading '/' is the container's cgroup, "/" itself.
+	run ward exec --cgroup /sub "$ID" cat /proc/self/cgroup
+	assert_line --regexp '^0::/sub$'
+	run ward exec --cgroup / "$ID" cat /proc/self/cgroup
+	assert_success
+	assert_line '0::/'
+	for bad in ../x sub/../.. sub/. a//b sub/; do
 		run ward exec --cgroup "$bad" "$ID" true
 		assert_failure 1
+		assert_output --partial "ward: exec --cgroup $bad: "
 	done
 	run ward exec --cgroup ../x "$ID" true
-	assert_output 'ward: exec --cgroup ../x: must be a relative path of plain names, below the container'"'"'s cgroup'
+	assert_output "ward: exec --cgroup ../x: ../x is not a sub cgroup path (plain names below the container's cgroup)"
+	run ward exec --cgroup whaaat:/ "$ID" true
+	assert_failure 1
+	assert_output --partial 'ward: exec --cgroup whaaat:/: unknown controller whaaat ('
+	run ward exec --cgroup a --cgroup b "$ID" true
+	assert_failure 1
+	assert_output 'ward: exec --cgroup: a path without a controller given twice'
+	run ward exec --cgroup pids:a --cgroup memory,pids:b "$ID" true
+	assert_failure 1
+	assert_output 'ward: exec --cgroup: controller pids given twice'
+	run ward exec --cgroup ,pids:a "$ID" true
+	assert_output 'ward: exec --cgroup ,pids:a: an empty controller name'
 	run ward exec --cgroup nosuch "$ID" true
 	assert_failure 1
 	assert_output --regexp '^ward: exec --cgroup nosuch: /sys/fs/cgroup/.*/nosuch/cgroup.procs: No such file or directory$'
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		# One tree: a controller's own sub-cgroup is no v2 thing.
+		run ward exec --cgroup memory:sub "$ID" true
+		assert_failure 1
+		assert_output 'ward: exec --cgroup memory:sub: unknown controller memory (cgroup v2 has one tree: give the path alone)'
+	else
+		# v1: per controller (runc's own test): memory in sub, cpu and
+		# cpuacct (mounted together or apart) in sub2, the rest at the top.
+		for d in /sys/fs/cgroup/cpu,cpuacct/ward/"$ID" /sys/fs/cgroup/cpu/ward/"$ID" /sys/fs/cgroup/cpuacct/ward/"$ID"; do
+			[ -d "$d" ] && mkdir -p "$d/sub2"
+		done
+		run ward exec --cgroup memory:sub --cgroup cpu,cpuacct:sub2 "$ID" cat /proc/self/cgroup
+		assert_success
+		assert_line --regexp '^[0-9]+:memory:/sub$'
+		assert_line --regexp '^[0-9]+:(cpu|cpu,cpuacct|cpuacct,cpu):/sub2$'
+		assert_line --regexp '^[0-9]+:(cpuacct|cpu,cpuacct|cpuacct,cpu):/sub2$'
+		assert_line --regexp '^[0-9]+:pids:/$'
+		assert_line '0::/'
+		if grep -q '^[0-9]*:cpu:' /proc/self/cgroup; then
+			# Apart: each its own.
+			run ward exec --cgroup cpu:sub --cgroup cpuacct:sub2 "$ID" cat /proc/self/cgroup
+			assert_success
+			assert_line --regexp '^[0-9]+:cpu:/sub$'
+			assert_line --regexp '^[0-9]+:cpuacct:/sub2$'
+		else
+			# Together: two paths for one hierarchy cannot be had.
+			run ward exec --cgroup cpu:sub --cgroup cpuacct:sub2 "$ID" true
+			assert_failure 1
+			assert_output --partial 'ward: exec --cgroup cpu:sub and cpuacct:sub2: one hierarchy ('
+		fi
+	fi
 	# The refused exec left no process: only the init is in the cgroup.
 	run ward ps --format json "$ID"
 	assert_output "[$(init_pid "$ID")]"
+	# A process in a sub-cgroup is the container's: ps lists it, kill
+	# --all and delete --force reach it.
+	ward exec -d --pid-file "$TMP/sub.pid" --cgroup sub "$ID" sleep 1000
+	run ward ps --format json "$ID"
+	assert_output --regexp "^\[($(init_pid "$ID"),$(cat "$TMP/sub.pid")|$(cat "$TMP/sub.pid"),$(init_pid "$ID"))\]$"
+	ward kill --all "$ID" STOP
+	wait_for "the sub-cgroup's process to stop" sh -c '[ "$(cut -d" " -f3 "/proc/$0/stat")" = T ]' "$(cat "$TMP/sub.pid")"
+	ward kill --all "$ID" CONT
 	ward delete --force "$ID"
 	assert_no_leftovers
 	for d in /sys/fs/cgroup/ward/"$ID" /sys/fs/cgroup/*/ward/"$ID"; do
 		[ ! -e "$d" ] || fail "left: $d"
 	done
+}
+
+@test "exec on cgroup2 where the container's cgroup takes no process (a domain controller on): into the init's sub-cgroup, as runc; --cgroup / then fails" {
+	[ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] ||
+		skip "needs pure cgroup2 (no controller is on in a hybrid host's cgroup2; the v2 VM lane runs this)"
+	cmd 'exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	d=/sys/fs/cgroup/ward/$ID
+	grep -qw memory "$d/cgroup.controllers" || fail "memory is not delegated to $d"
+	mkdir "$d/foobar"
+	echo "$(init_pid "$ID")" >"$d/foobar/cgroup.procs"
+	echo +memory >"$d/cgroup.subtree_control"
+	run ward exec "$ID" cat /proc/self/cgroup
+	assert_success
+	assert_line '0::/foobar'
+	run ward exec --cgroup / "$ID" true
+	assert_failure 1
+	assert_output --regexp "^ward: exec --cgroup /: writing \"[0-9]+\" to /sys/fs/cgroup/ward/$ID/cgroup.procs: Device or resource busy\$"
+	run ward ps --format json "$ID"
+	assert_output "[$(init_pid "$ID")]"
+	ward delete --force "$ID"
+	assert_no_leftovers
 }
 
 @test "exec --ignore-paused: into a paused container, the process runs once resumed" {

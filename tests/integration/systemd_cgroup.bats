@@ -39,6 +39,14 @@ need_systemd() {
 	skip "systemd is not PID 1 on this host (the VM lane's systemd boot runs this)"
 }
 prop() { systemctl show -P "$2" "$1"; }
+# What systemd and ward say of the unit, when a test fails on it.
+unit_diag() {
+	echo "# unit: $(systemctl show -p LoadState,ActiveState,SubState,Result,Job,ControlGroup "$UNIT" | tr '\n' ' ')"
+	echo "# processes: $(cat "$(scope_dir)/cgroup.procs" 2>&1 | tr '\n' ' ')"
+	echo "# create said: $(cat "$TMP/create.out" 2>/dev/null)"
+	systemctl status --no-pager -l "$UNIT" 2>&1 | sed 's/^/# /'
+	journalctl --no-pager -n 30 -u "$UNIT" 2>&1 | sed 's/^/# /'
+}
 is_v2() { [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; }
 scope_dir() { echo "/sys/fs/cgroup/$SLICE/$UNIT"; }
 # No unit of that name, loaded or failed, and no cgroup left.
@@ -256,7 +264,8 @@ assert_no_unit() {
 		[ ! -s "$TMP/hook.pid" ] || kill -9 "$(cat "$TMP/hook.pid")" 2>/dev/null
 		run ward delete --force "$ID"
 		assert_success
-		wait_for "systemd to let $UNIT go ($at)" sh -c "[ \"\$(systemctl show -P LoadState '$UNIT')\" = not-found ]"
+		wait_for "systemd to let $UNIT go ($at)" sh -c "[ \"\$(systemctl show -P LoadState '$UNIT')\" = not-found ]" ||
+			{ unit_diag; return 1; }
 		assert_no_unit "$UNIT"
 		assert_no_leftovers
 	done

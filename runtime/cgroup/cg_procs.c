@@ -1,0 +1,440 @@
+/* The container's processes: putting them into its cgroup (create's init:
+ * every v1 hierarchy, cgroup2 by CLONE_INTO_CGROUP; exec's, with runc's
+ * --cgroup [CONTROLLER[,CONTROLLER...]:]PATH sub-cgroups), listing them
+ * (sub-cgroups included), signalling and freezing them. */
+#include "cgroup/cgroup.h"
+#include "cgroup/cg_files.h"
+#include "lib/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* How deep listing goes below the container's cgroup: the container may
+ * make sub-cgroups (runc's tests do); deeper than this is an error, not
+ * a process left out of a kill. */
+#define PIDS_MAX_DEPTH 256
+
+int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	for (size_t i = 0; i < cg->n_v1; i++)
+		if (cg_write(&cg->v1[i], "cgroup.procs", v) < 0)
+			return -1;
+	if (cg->unified && !in_unified && cg_write(cg->unified, "cgroup.procs", v) < 0)
+		return -1;
+	return 0;
+}
+
+/* PATH of one --cgroup: plain names below the container's cgroup; leading
+ * slashes say nothing more ("/" is the container's cgroup itself, as in
+ * runc). *rel is where the names start ("" for the top). */
+static int sub_path_check(const char *arg, const char *path, const char **rel)
+{
+	const char *p;
+
+	while (*path == '/')
+		path++;
+	*rel = path;
+	for (p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return werr(
+			    0,
+			    "exec --cgroup %s: %s is not a sub cgroup path (plain names below "
+			    "the container's cgroup)",
+			    arg, path);
+		p += n;
+		if (*p == '/' && *++p == '\0')
+			return werr(0, "exec --cgroup %s: a trailing '/'", arg);
+	}
+	return 0;
+}
+
+/* The CONTROLLER list of arg (up to its ':'), or NULL; *n its length. */
+static const char *ctrls_of(const char *arg, size_t *n)
+{
+	const char *colon = strchr(arg, ':');
+
+	*n = colon ? (size_t)(colon - arg) : 0;
+	return colon ? arg : NULL;
+}
+
+/* Is name one of the comma-separated list's? */
+static bool in_list(const char *list, size_t len, const char *name, size_t nlen)
+{
+	for (size_t i = 0; i < len;) {
+		size_t k = i;
+
+		while (k < len && list[k] != ',')
+			k++;
+		if (k - i == nlen && strncmp(list + i, name, nlen) == 0)
+			return true;
+		i = k + 1;
+	}
+	return false;
+}
+
+int cgroup_sub_check(char *const *args, size_t n)
+{
+	const char *rel;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t clen;
+		const char *c = ctrls_of(args[i], &clen);
+
+		if (sub_path_check(args[i], c ? c + clen + 1 : args[i], &rel) < 0)
+			return -1;
+		for (size_t k = 0; c && k <= clen;) {
+			size_t e = k;
+
+			while (e < clen && c[e] != ',')
+				e++;
+			if (e == k)
+				return werr(0, "exec --cgroup %s: an empty controller name",
+				            args[i]);
+			/* The same controller twice, or the plain form twice. */
+			for (size_t j = 0; j < i; j++) {
+				size_t jl;
+				const char *cj = ctrls_of(args[j], &jl);
+
+				if (cj && in_list(cj, jl, c + k, e - k))
+					return werr(0, "exec --cgroup: controller %.*s given twice",
+					            (int)(e - k), c + k);
+			}
+			k = e + 1;
+		}
+		for (size_t j = 0; c == NULL && j < i; j++) {
+			size_t jl;
+
+			if (ctrls_of(args[j], &jl) == NULL)
+				return werr(
+				    0, "exec --cgroup: a path without a controller given twice");
+		}
+	}
+	return 0;
+}
+
+/* The --cgroup that names one of h's controllers, else the plain one,
+ * else NULL (the container's cgroup). Two for one hierarchy (cpu:a and
+ * cpuacct:b with cpu,cpuacct mounted together) cannot both be had. */
+static int sub_for(const struct cg_hier *h, char *const *args, size_t n, const char **arg,
+                   const char **out)
+{
+	const char *plain = NULL, *named = NULL, *rel;
+
+	*out = *arg = NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t clen;
+		const char *c = ctrls_of(args[i], &clen);
+		bool mine = false;
+
+		if (c == NULL) {
+			plain = args[i];
+			continue;
+		}
+		for (size_t k = 0; k < clen && !mine;) {
+			size_t e = k;
+
+			while (e < clen && c[e] != ',')
+				e++;
+			mine = in_list(h->opts, strlen(h->opts), c + k, e - k);
+			k = e + 1;
+		}
+		if (!mine)
+			continue;
+		if (named && strcmp(strchr(named, ':'), strchr(args[i], ':')) != 0)
+			return werr(0,
+			            "exec --cgroup %s and %s: one hierarchy (%s) cannot have two "
+			            "sub-cgroups",
+			            named, args[i], h->opts);
+		named = args[i];
+	}
+	if (named)
+		sub_path_check(named, strchr(named, ':') + 1, &rel);
+	else if (plain)
+		sub_path_check(plain, plain, &rel);
+	else
+		return 0;
+	*arg = named ? named : plain;
+	*out = rel;
+	return 0;
+}
+
+/* Every controller --cgroup names is one of a v1 hierarchy's (cgroup2 has
+ * no per-controller trees: there only the plain form is taken). */
+static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t clen;
+		const char *c = ctrls_of(args[i], &clen);
+
+		for (size_t k = 0; c && k < clen;) {
+			size_t e = k;
+			bool found = false;
+
+			while (e < clen && c[e] != ',')
+				e++;
+			for (size_t j = 0; j < cg->n_v1 && !found; j++)
+				found =
+				    in_list(cg->v1[j].opts, strlen(cg->v1[j].opts), c + k, e - k);
+			if (!found)
+				return werr(0, "exec --cgroup %s: unknown controller %.*s (%s)",
+				            args[i], (int)(e - k), c + k,
+				            cg->n_v1
+				                ? "no v1 hierarchy has it"
+				                : "cgroup v2 has one tree: give the path alone");
+			k = e + 1;
+		}
+	}
+	return 0;
+}
+
+/* The sub-cgroup (relative) the container's init is in on cgroup2, or
+ * false when it is in the container's cgroup itself or anywhere else. */
+static bool init_sub(const struct cgroup *cg, pid_t init, char *out, size_t len)
+{
+	char buf[4096], *p;
+	size_t plen = strlen(cg->path);
+
+	if (!cg_proc_cgroup(init, buf, sizeof(buf)))
+		return false;
+	p = strncmp(buf, "0::", 3) == 0 ? buf + 3 : strstr(buf, "\n0::");
+	if (p == NULL)
+		return false;
+	if (p != buf + 3)
+		p += 4;
+	p[strcspn(p, "\n")] = '\0';
+	if (strncmp(p, cg->path, plen) != 0 || p[plen] != '/' || strlen(p + plen + 1) >= len)
+		return false;
+	strcpy(out, p + plen + 1);
+	return true;
+}
+
+int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n, pid_t init)
+{
+	char v[16], file[PATH_MAX], sub[PATH_MAX - 32];
+	const char *rel, *arg;
+	struct cg_hier *h;
+
+	if (cgroup_sub_check(args, n) < 0 || ctrls_known(cg, args, n) < 0)
+		return -1;
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
+		if (sub_for(h, args, n, &arg, &rel) < 0)
+			return -1;
+		if ((size_t)snprintf(file, sizeof(file), "%s%scgroup.procs", rel ? rel : "",
+		                     rel && *rel ? "/" : "") >= sizeof(file))
+			return werr(ENAMETOOLONG, "exec --cgroup");
+		if (cg_write(h, file, v) == 0)
+			continue;
+		if (arg)
+			return werr_ctx("exec --cgroup %s", arg);
+		/* runc's fallback on cgroup2: with a domain controller enabled
+		 * in the container's cgroup, the init was moved below it (no
+		 * process may sit beside children then: EBUSY); without
+		 * --cgroup, exec joins the init's cgroup, if still below the
+		 * container's. */
+		if (errno != EBUSY || h != cg->unified || !init_sub(cg, init, sub, sizeof(sub)) ||
+		    sub_path_check("", sub, &rel) < 0)
+			return -1;
+		werr_clear();
+		snprintf(file, sizeof(file), "%s/cgroup.procs", sub);
+		if (cg_write(h, file, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_pid(pid_t **pids, size_t *n, size_t *cap, long v)
+{
+	if (*n == *cap) {
+		pid_t *np = realloc(*pids, (*cap *= 2) * sizeof(**pids));
+
+		if (np == NULL)
+			return werr(ENOMEM, "out of memory");
+		*pids = np;
+	}
+	(*pids)[(*n)++] = (pid_t)v;
+	return 0;
+}
+
+/* The pids of dfd's cgroup.procs, then of every cgroup below it. A cgroup
+ * gone meanwhile (ENOENT) has none. */
+static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, size_t *n,
+                      size_t *cap)
+{
+	int fd = cg_openat(dfd, "cgroup.procs", O_RDONLY), r = 0;
+	struct dirent *e;
+	FILE *fp;
+	DIR *d;
+	long v;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : werr(errno, "%s/cgroup.procs", name);
+	if (depth > PIDS_MAX_DEPTH) {
+		close(fd);
+		return werr(ELOOP, "%s: cgroups nested more than %d levels below the container's",
+		            name, PIDS_MAX_DEPTH);
+	}
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return werr(errno, "%s/cgroup.procs", name);
+	}
+	while (r == 0 && fscanf(fp, "%ld", &v) == 1)
+		r = add_pid(pids, n, cap, v);
+	fclose(fp);
+	fd = r < 0 ? -1 : cg_openat(dfd, ".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return r < 0 || errno == ENOENT ? r : werr(errno, "%s", name);
+	}
+	while (r == 0 && (e = readdir(d)) != NULL) {
+		int sub;
+
+		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0)
+			continue;
+		sub = cg_openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY);
+		if (sub < 0) {
+			r = errno == ENOENT ? 0 : werr(errno, "%s/%s", name, e->d_name);
+			continue;
+		}
+		r = pids_below(sub, name, depth + 1, pids, n, cap);
+		close(sub);
+	}
+	closedir(d);
+	return r;
+}
+
+int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
+{
+	const struct cg_hier *h = cg_main_hier(cg);
+	size_t cap = 16;
+
+	*n = 0;
+	*pids = malloc(cap * sizeof(**pids));
+	if (*pids == NULL)
+		return werr(ENOMEM, "out of memory");
+	if (h == NULL)
+		return 0;
+	if (h->fd < 0)
+		return h->err == ENOENT ? 0 : werr(h->err ? h->err : EBADF, "%s", h->name);
+	return pids_below(h->fd, h->name, 0, pids, n, &cap);
+}
+
+bool cgroup_is_frozen(const struct cgroup *cg)
+{
+	const struct cg_hier *fz = cg_v1(cg, "freezer");
+	char buf[256];
+
+	if (fz && cg->layout != CG_V2)
+		return cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
+		       strncmp(buf, "THAWED", 6) != 0;
+	if (cg->unified && cg_read(cg->unified, "cgroup.freeze", buf, sizeof(buf)) == 0)
+		return buf[0] == '1';
+	return false;
+}
+
+int cgroup_freeze(const struct cgroup *cg, bool freeze)
+{
+	const struct cg_hier *fz = cg_v1(cg, "freezer");
+
+	if (fz && cg->layout != CG_V2) {
+		if (cg_write(fz, "freezer.state", freeze ? "FROZEN" : "THAWED") < 0)
+			return -1;
+	} else if (cg->unified) {
+		if (cg_write(cg->unified, "cgroup.freeze", freeze ? "1" : "0") < 0)
+			return -1;
+	} else {
+		return werr(ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
+	}
+	/* Freezing completes asynchronously: wait for it, bounded (5 s). */
+	for (int i = 0; i < 5000; i++) {
+		if (cgroup_is_frozen(cg) == freeze) {
+			if (!freeze || !fz || cg->layout == CG_V2)
+				return 0;
+			char buf[64];
+
+			if (cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
+			    strncmp(buf, "FROZEN", 6) == 0)
+				return 0;
+		}
+		cg_sleep_ms(1);
+	}
+	return werr(ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
+}
+
+/* Is pid (still) a member of the container's cgroup or one below it, per
+ * /proc/pid/cgroup? */
+static bool is_member(const struct cgroup *cg, pid_t pid)
+{
+	char buf[8192];
+	size_t plen = strlen(cg->path);
+
+	if (!cg_proc_cgroup(pid, buf, sizeof(buf)))
+		return false;
+	for (char *l = buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
+		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
+
+		if (path && strncmp(path + 1, cg->path, plen) == 0 &&
+		    (path[1 + plen] == '\n' || path[1 + plen] == '\0' || path[1 + plen] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* Signal a pid read from cgroup.procs only if it is still the container's:
+ * pid numbers are recycled (pid_max 32768 wraps within seconds on a busy
+ * host), and a dying process leaves the list only after it has exited. The
+ * pidfd pins the process that the membership check then looks at. */
+static void signal_member(const struct cgroup *cg, pid_t pid, int sig)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		return;
+	if (is_member(cg, pid))
+		syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+	close(fd);
+}
+
+int cgroup_signal_all(const struct cgroup *cg, int sig)
+{
+	bool freeze = cg_v1(cg, "freezer") != NULL || cg->unified != NULL;
+	pid_t *pids = NULL;
+	size_t n;
+	int r;
+
+	/* cgroup2 kills a whole cgroup atomically (Linux ≥ 5.14). */
+	if (sig == SIGKILL && cg->layout == CG_V2 && cg->unified &&
+	    cg_write(cg->unified, "cgroup.kill", "1") == 0)
+		return 0;
+	/* Otherwise freeze, signal each process, thaw: no fork escapes the
+	 * listing in between. */
+	if (freeze && cgroup_freeze(cg, true) < 0) {
+		/* A freeze that did not complete (a task in D state) is undone:
+		 * a frozen v1 task never dies of the SIGKILL sent below. */
+		cgroup_freeze(cg, false);
+		werr_clear();
+		freeze = false;
+	}
+	/* What was listed is signalled even if the listing failed part-way. */
+	r = cgroup_pids(cg, &pids, &n);
+	for (size_t i = 0; i < n; i++)
+		signal_member(cg, pids[i], sig);
+	free(pids);
+	if (freeze)
+		cgroup_freeze(cg, false);
+	return r;
+}
