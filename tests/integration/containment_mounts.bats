@@ -224,6 +224,12 @@ refused() {
 		# root.path: the same rules.
 		cfg '.root.path = "/etc"'
 		refused "$p" ".root.path" "/etc is the host's /etc" mount:/etc
+		# The host's own root as the container's (the host's files,
+		# programs and /etc, writable where the config says so).
+		cfg '.root.path = "/"'
+		refused "$p" ".root.path" "/ is the host's root filesystem" mount:/
+		cfg --arg l "$TMP/rootlink" '.root.path = $l'
+		refused "$p" ".root.path" "$TMP/rootlink is the host's root filesystem" mount:/
 		cfg '.root.path = "rootfs"'
 	done
 	# What is allowed works: /etc/hosts (a file engines give containers),

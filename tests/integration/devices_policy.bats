@@ -23,13 +23,19 @@ setup() {
 		mknod "$d/kvm" c 10 232
 		mknod "$d/loop" b 7 0
 		mknod "$d/zero" c 1 5
+		# tun, and /dev/mem, kmem, port (raw memory and I/O ports): the
+		# device cgroup answers before any driver, present or not.
+		mknod "$d/tun" c 10 200
+		mknod "$d/mem" c 1 1
+		mknod "$d/kmem" c 1 2
+		mknod "$d/port" c 1 4
 		[ -z "$UFFD" ] || mknod "$d/uffd" c 10 "$UFFD"
 		chmod 666 "$d"/*
 	done
 	cfg --arg v "$TMP/vol" '.mounts += [{"destination": "/vol", "type": "bind", "source": $v, "options": ["bind"]}]'
 	# No device rules at all: no linux.resources object.
 	cfg 'del(.linux.resources)'
-	cmd 'for d in mnt vol; do for n in fuse kvm uffd loop zero; do [ -e /$d/$n ] && echo "$d/$n $(sysprobe open @/$d/$n 2)"; done; done
+	cmd 'for d in mnt vol; do for n in fuse kvm uffd loop zero tun mem kmem port; do [ -e /$d/$n ] && echo "$d/$n $(sysprobe open @/$d/$n 2)"; done; done
 	     echo x >/dev/null && echo null-ok; head -c 3 /dev/urandom | wc -c; echo inside-marker'
 }
 
@@ -52,6 +58,10 @@ assert_denied_by_cgroup() {
 	assert_line "$1/fuse errno 1"
 	assert_line "$1/kvm errno 1"
 	assert_line "$1/loop errno 1"
+	assert_line "$1/tun errno 1"
+	assert_line "$1/mem errno 1"
+	assert_line "$1/kmem errno 1"
+	assert_line "$1/port errno 1"
 	[ -z "$UFFD" ] || assert_line "$1/uffd errno 1"
 	assert_line "$1/zero ok 3"
 	assert_line null-ok
@@ -138,7 +148,12 @@ assert_denied_for() {
 	assert_fuse_opens mnt
 	assert_fuse_opens vol
 	assert_line 'vol/zero ok 3'
+	# Without the device cgroup nothing answers EPERM: the driver does
+	# (or its absence: ENXIO, ENODEV).
+	assert_line --regexp '^vol/tun (ok 3|errno (6|19))$'
 	assert_line inside-marker
+	[ -z "$(grep -E '^(mnt|vol)/(tun|mem|kmem|port) errno 1$' <<<"$output")" ] ||
+		fail "EPERM without a device cgroup: $output"
 	cmd 'sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"
 	if ! is_v2; then
