@@ -453,6 +453,39 @@ static size_t utf8_seq(const unsigned char *b, size_t left)
 	return n;
 }
 
+/* The value of 4 hex digits at p (of left bytes), or -1. */
+static long hex4(const char *p, size_t left)
+{
+	long v = 0;
+
+	if (left < 4)
+		return -1;
+	for (int k = 0; k < 4; k++) {
+		char c = p[k];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
+
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+bool json_utf8_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t seq = utf8_seq((const unsigned char *)s + i, n - i);
+
+		if (seq == 0)
+			return false;
+		i += seq;
+	}
+	return true;
+}
+
 yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what)
 {
 	char errbuf[256];
@@ -479,11 +512,27 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 		}
 		if (in_str) {
 			if (c == '\\' && i + 1 < len) {
-				if (buf[i + 1] == 'u' && i + 5 < len &&
-				    strncmp(buf + i + 2, "0000", 4) == 0) {
+				long u = buf[i + 1] == 'u' ? hex4(buf + i + 2, len - i - 2) : -1;
+
+				if (u == 0) {
 					werr(0,
 					     "%s: byte %zu: strings must not contain NUL (\\u0000)",
 					     what, i);
+					return NULL;
+				}
+				/* A high surrogate escape must be followed by a low one;
+				 * a lone low one would decode to bytes that are not
+				 * UTF-8 (yajl takes it), and a lone high one to '?'. */
+				if (u >= 0xd800 && u <= 0xdbff && i + 7 < len &&
+				    buf[i + 6] == '\\' && buf[i + 7] == 'u' &&
+				    hex4(buf + i + 8, len - i - 8) >= 0xdc00 &&
+				    hex4(buf + i + 8, len - i - 8) <= 0xdfff) {
+					i += 11;
+					continue;
+				}
+				if (u >= 0xd800 && u <= 0xdfff) {
+					werr(0, "%s: byte %zu: a lone UTF-16 surrogate (\\u%04lx)",
+					     what, i, u);
 					return NULL;
 				}
 				i++;

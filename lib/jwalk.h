@@ -98,6 +98,9 @@ int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p
  * recurses). what names the source in errors, e.g. "config.json". */
 yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what);
 
+/* Is s (n bytes) UTF-8 as RFC 3629 has it (what JSON text must be)? */
+bool json_utf8_ok(const char *s, size_t n);
+
 /* jparse_document + jwalk_object into a calloc'd struct of s->size bytes;
  * NULL with werr ("<what>: <path>: <problem>") on any error. Free with
  * jwalk_free + free. */

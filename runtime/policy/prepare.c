@@ -32,6 +32,13 @@ int policy_record_gen(const struct policy_run *run, char **out, size_t *len)
 
 	if (g == NULL)
 		return werr(ENOMEM, "out of memory");
+	/* exec must be able to read the record back (the text was parsed as
+	 * UTF-8 already; the path is any bytes). */
+	if (run->pol_text && !json_utf8_ok(run->pol_source, strlen(run->pol_source))) {
+		yajl_gen_free(g);
+		return werr(EILSEQ, "the policy's path \"%s\" is not UTF-8, which JSON must be",
+		            run->pol_source);
+	}
 	yajl_gen_map_open(g);
 	gen_str(g, REC_PROFILE);
 	gen_str(g, profile_name(run->x.profile));

@@ -115,6 +115,31 @@ create_fails_with() {
 	assert_no_leftovers
 }
 
+@test "text that is not UTF-8 is refused, in config.json (a lone surrogate escape) or the bundle's path; nothing is left, and ward can still read its state" {
+	cmd 'sleep 100'
+	cp "$BUNDLE/config.json" "$TMP/good.json"
+	# yajl would decode \udc00 into bytes that are not UTF-8.
+	cfg '.hostname = "LONE-SURROGATE"'
+	sed -i 's/LONE-SURROGATE/\\udc00/' "$BUNDLE/config.json"
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp "^ward: bundle $BUNDLE: config.json: byte [0-9]+: a lone UTF-16 surrogate \\(.udc00\\)\$"
+	assert_no_leftovers
+	cp "$TMP/good.json" "$BUNDLE/config.json"
+	bad="$TMP/b$(printf '\377')"
+	mv "$BUNDLE" "$bad"
+	run ward create --bundle "$bad" "$ID"
+	assert_failure 1
+	assert_output --partial "is not UTF-8, which JSON must be"
+	mv "$bad" "$BUNDLE"
+	assert_no_leftovers
+	# A good one still works beside it.
+	ward run -d --bundle "$BUNDLE" "$ID"
+	assert_equal "$(status_of "$ID")" running
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
 @test "a failing mount in the container is reported by the parent" {
 	cfg '.mounts += [{"destination": "/data", "type": "bind", "source": "/nonexistent-ward-src"}]'
 	create_fails_with "ward: mounts[7] (/data): source /nonexistent-ward-src: No such file or directory"

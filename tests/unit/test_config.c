@@ -430,6 +430,20 @@ static void test_hostile(void)
 	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}");
 	ok(c != NULL, "two-, three- and four-byte UTF-8 taken");
 	oci_config_free(c);
+	/* \u escapes: yajl decodes a lone low surrogate into bytes that are
+	 * not UTF-8 (which ward would then write into state.json). */
+	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"a\\udc00\"}");
+	ok(c == NULL && strstr(werr_msg(), "a lone UTF-16 surrogate (\\udc00)"),
+	   "a lone low surrogate escape refused");
+	oci_config_free(c);
+	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\\uD83D x\"}");
+	ok(c == NULL && strstr(werr_msg(), "a lone UTF-16 surrogate (\\ud83d)"),
+	   "a lone high surrogate escape refused");
+	oci_config_free(c);
+	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\\ud83d\\ude00\\u00e9\"}");
+	ok(c != NULL && strcmp(c->hostname, "\xf0\x9f\x98\x80\xc3\xa9") == 0,
+	   "a surrogate pair escape taken, as its code point");
+	oci_config_free(c);
 
 	/* Huge numbers. */
 	c = parse(MIN_HEAD "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"a\"],"
