@@ -16,11 +16,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* How deep listing goes below the container's cgroup: the container may
- * make sub-cgroups (runc's tests do); deeper than this is an error, not
- * a process left out of a kill. */
-#define PIDS_MAX_DEPTH 256
-
 int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
 {
 	char v[16];
@@ -269,7 +264,10 @@ static int add_pid(pid_t **pids, size_t *n, size_t *cap, long v)
 }
 
 /* The pids of dfd's cgroup.procs, then of every cgroup below it. A cgroup
- * gone meanwhile (ENOENT) has none. */
+ * gone meanwhile (ENOENT) has none. A subtree that cannot be read (or is
+ * deeper than CG_MAX_SUBTREE_DEPTH) is an error, but its siblings are still
+ * listed: a container's odd cgroup must not hide the others from a kill.
+ * -2: out of memory, nothing more is read. */
 static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, size_t *n,
                       size_t *cap)
 {
@@ -281,40 +279,72 @@ static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, s
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : werr(errno, "%s/cgroup.procs", name);
-	if (depth > PIDS_MAX_DEPTH) {
-		close(fd);
-		return werr(ELOOP, "%s: cgroups nested more than %d levels below the container's",
-		            name, PIDS_MAX_DEPTH);
-	}
 	if ((fp = fdopen(fd, "r")) == NULL) {
 		close(fd);
 		return werr(errno, "%s/cgroup.procs", name);
 	}
-	while (r == 0 && fscanf(fp, "%ld", &v) == 1)
-		r = add_pid(pids, n, cap, v);
+	while (fscanf(fp, "%ld", &v) == 1)
+		if (add_pid(pids, n, cap, v) < 0) {
+			fclose(fp);
+			return -2;
+		}
 	fclose(fp);
-	fd = r < 0 ? -1 : cg_openat(dfd, ".", O_RDONLY | O_DIRECTORY);
+	fd = cg_openat(dfd, ".", O_RDONLY | O_DIRECTORY);
 	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
 		if (fd >= 0)
 			close(fd);
-		return r < 0 || errno == ENOENT ? r : werr(errno, "%s", name);
+		return errno == ENOENT ? 0 : werr(errno, "%s", name);
 	}
-	while (r == 0 && (e = readdir(d)) != NULL) {
-		int sub;
+	while ((e = readdir(d)) != NULL) {
+		int sub, k;
 
 		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0)
 			continue;
+		if (depth >= CG_MAX_SUBTREE_DEPTH) {
+			r = werr(ELOOP,
+			         "%s: cgroups nested more than %d levels below the container's",
+			         name, CG_MAX_SUBTREE_DEPTH);
+			break;
+		}
 		sub = cg_openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY);
 		if (sub < 0) {
-			r = errno == ENOENT ? 0 : werr(errno, "%s/%s", name, e->d_name);
+			if (errno != ENOENT)
+				r = werr(errno, "%s/%s", name, e->d_name);
 			continue;
 		}
-		r = pids_below(sub, name, depth + 1, pids, n, cap);
+		k = pids_below(sub, name, depth + 1, pids, n, cap);
 		close(sub);
+		if (k == -2) {
+			r = -2;
+			break;
+		}
+		if (k < 0)
+			r = -1;
 	}
 	closedir(d);
 	return r;
+}
+
+bool cg_subtree_busy(const struct cg_hier *h, pid_t except)
+{
+	size_t n = 0, cap = 16;
+	pid_t *pids = malloc(cap * sizeof(*pids));
+	bool busy;
+	int r;
+
+	if (pids == NULL || h->fd < 0) {
+		free(pids);
+		return pids == NULL; /* fail closed; a cgroup not there holds nothing */
+	}
+	r = pids_below(h->fd, h->name, 0, &pids, &n, &cap);
+	busy = r < 0;
+	for (size_t i = 0; i < n && !busy; i++)
+		busy = pids[i] != except;
+	free(pids);
+	if (r < 0)
+		werr_clear();
+	return busy;
 }
 
 int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
@@ -330,7 +360,7 @@ int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
 		return 0;
 	if (h->fd < 0)
 		return h->err == ENOENT ? 0 : werr(h->err ? h->err : EBADF, "%s", h->name);
-	return pids_below(h->fd, h->name, 0, pids, n, &cap);
+	return pids_below(h->fd, h->name, 0, pids, n, &cap) < 0 ? -1 : 0;
 }
 
 bool cgroup_is_frozen(const struct cgroup *cg)

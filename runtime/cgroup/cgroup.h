@@ -22,6 +22,12 @@ enum cg_layout { CG_V1, CG_V2, CG_HYBRID };
 
 #define CG_MAX_V1 16
 
+/* How deep ward walks below the container's cgroup (listing its processes,
+ * removing it): the container may make sub-cgroups (runc's tests do);
+ * a deeper tree is an error, reported, never silently cut. Each level
+ * holds a directory fd or two. */
+#define CG_MAX_SUBTREE_DEPTH 256
+
 struct cgroup {
 	enum cg_layout layout;
 	char *path;         /* "/ward/<id>" or cgroupsPath, normalised */
@@ -125,6 +131,9 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id);
  * from every hierarchy. */
 int cgroup_destroy(const struct cgroup *cg);
 
+/* Does h's directory, or a cgroup below it, hold a process other than
+ * except? (true too when that cannot be read: fail closed) */
+bool cg_subtree_busy(const struct cg_hier *h, pid_t except);
 /* The hierarchy whose cgroup.procs lists the container's processes (the
  * v1 pids one, else the first; cgroup2 on pure v2 hosts). */
 const struct cg_hier *cg_main_hier(const struct cgroup *cg);

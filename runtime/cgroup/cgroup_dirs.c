@@ -153,21 +153,48 @@ void cgroup_plan(struct cgroup *cg)
 }
 
 /* Does the cgroup hold a process other than except (0: any)? */
-static bool has_procs(const struct cg_hier *h, pid_t except)
+/* A level above the leaf that was there before create (h->kept) and has
+ * processes of its own, none of them ward's: another container's cgroup
+ * (or a service's). The container's would sit under its limits, and be
+ * signalled and killed with it. (A relative cgroupsPath is below ward's
+ * caller's cgroup: that one holds ward itself.) The level's name goes to
+ * out. */
+static bool busy_ancestor(const struct cg_hier *h, const char *path, char *out, size_t len)
 {
-	char buf[4096];
+	char buf[PATH_MAX], sofar[PATH_MAX] = "", procs[4096];
+	unsigned level = 0, levels = 0;
+	size_t n = 0;
 
-	if (cg_read(h, "cgroup.procs", buf, sizeof(buf)) < 0)
-		return false;
-	for (char *p = buf; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
+	for (const char *c = path; *c; c++)
+		levels += *c == '/';
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		char f[PATH_MAX * 2];
+		bool mine = false, others = false;
+		int fd;
+		ssize_t r;
 
-		if (end == p)
+		if (++level >= levels || level > h->kept)
 			break;
-		if (v != (long)except)
+		n += (size_t)snprintf(sofar + n, sizeof(sofar) - n, "/%s", t);
+		snprintf(f, sizeof(f), "%s%s/cgroup.procs", h->mnt, sofar);
+		if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		r = read(fd, procs, sizeof(procs) - 1);
+		close(fd);
+		procs[r > 0 ? r : 0] = '\0';
+		for (char *p = procs, *end; *p; p = end + (*end != '\0')) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			mine = mine || v == (long)getpid();
+			others = others || v != (long)getpid();
+		}
+		if (others && !mine) {
+			snprintf(out, len, "%s%s", h->mnt, sofar);
 			return true;
-		p = end + (*end != '\0');
+		}
 	}
 	return false;
 }
@@ -192,6 +219,7 @@ static void undo(const struct cgroup *cg, const struct made *m)
 int cgroup_create(struct cgroup *cg, bool shared_ok)
 {
 	struct made m = {0};
+	const struct cg_hier *h;
 	bool existed_any = false, existed;
 	char msg[WERR_MAX];
 	int e;
@@ -214,16 +242,31 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 	 * same path in a v1 hierarchy systemd does not run may hold others. */
 	if (cg->unit)
 		keep_parents(cg);
+	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
+		char above[PATH_MAX * 2];
+
+		if (!busy_ancestor(h, cg->path, above, sizeof(above)))
+			continue;
+		if (!shared_ok) {
+			werr(EBUSY,
+			     "cgroup %s: %s above it has processes of its own (another "
+			     "container's or a service's cgroup)",
+			     h->name, above);
+			goto fail;
+		}
+		log_warn("cgroup %s: %s above it has processes of its own", h->name, above);
+	}
 	if (existed_any) {
-		/* A pre-existing cgroup is joined only if nobody lives there
-		 * (its processes would share the container's limits and be
-		 * killed with it), except in compat, where runc only warns. */
+		/* A pre-existing cgroup is joined only if nobody lives there,
+		 * below it included (its processes would share the container's
+		 * limits and be killed with it: "/ward" would hold every other
+		 * container), except in compat, where runc only warns. */
 		const struct cg_hier *busy = NULL;
 
 		for (size_t i = 0; i < cg->n_v1 && !busy; i++)
-			if (has_procs(&cg->v1[i], cg->holder))
+			if (cg_subtree_busy(&cg->v1[i], cg->holder))
 				busy = &cg->v1[i];
-		if (!busy && cg->unified && has_procs(cg->unified, cg->holder))
+		if (!busy && cg->unified && cg_subtree_busy(cg->unified, cg->holder))
 			busy = cg->unified;
 		if (busy && !shared_ok) {
 			werr(EBUSY, "cgroup %s already has processes", busy->name);
@@ -281,7 +324,7 @@ static int rmdir_below(int dfd, int depth)
 		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0)
 			continue;
-		if (depth >= 32) {
+		if (depth >= CG_MAX_SUBTREE_DEPTH) {
 			errno = ELOOP;
 			r = -1;
 			break;
@@ -347,14 +390,17 @@ int cgroup_destroy(const struct cgroup *cg)
 	 * cgroup that is no longer the container's is not touched either. */
 	if (cg->shared || cg->stale)
 		return 0;
-	/* Usually empty by now (the init is dead): no freeze round then. */
-	if (cgroup_pids(cg, &pids, &n) < 0 || n > 0)
+	/* Usually empty by now (the init is dead): no freeze round then. A
+	 * scope recorded as pending was found empty (verify_identity): there
+	 * is nothing of the container's to kill in it. */
+	if (!cg->pending && (cgroup_pids(cg, &pids, &n) < 0 || n > 0))
 		cgroup_signal_all(cg, SIGKILL);
 	free(pids);
 	/* systemd removes the scope's directories; then ward the rest. A
 	 * scope already collected (the name may be another's by now) is not
-	 * asked for again. */
-	if (cg->unit && cgroup_alive(cg) && sd_unit_stop(cg->unit) < 0)
+	 * asked for again, nor a pending one that is no longer empty. */
+	if (cg->unit && cgroup_alive(cg) && (!cg->pending || cg_settles_empty(cg->unified, 0)) &&
+	    sd_unit_stop(cg->unit) < 0)
 		r = -1;
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 		if (rmdir_in(h) < 0)

@@ -674,6 +674,32 @@ n_sleeps() {
 	assert_no_leftovers
 }
 
+@test "a cgroupsPath inside another container's cgroup, or above it, is refused: its kill and delete would reach the other (compat warns, as runc runs it)" {
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID-a"
+	# Inside: ID-a's init has its own cgroup's processes.
+	cfg --arg p "/ward/$ID-a/evil" '.linux.cgroupsPath = $p'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp "^ward: cgroup /sys/fs/cgroup(/[^ ]*)?/ward/$ID-a/evil: /sys/fs/cgroup(/[^ ]*)?/ward/$ID-a above it has processes of its own \(another container's or a service's cgroup\): Device or resource busy\$"
+	# Above: /ward holds every container, ID-a's among them.
+	cfg '.linux.cgroupsPath = "/ward"'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp "^ward: cgroup /sys/fs/cgroup(/[^ ]*)?/ward already has processes: Device or resource busy\$"
+	[ "$(status_of "$ID-a")" = running ] || fail "the other container was touched"
+	[ ! -d "$ROOT/$ID" ] || fail "state left"
+	# compat runs the nested one with a warning; ID-a's delete then
+	# reaches it, as runc's would.
+	cfg --arg p "/ward/$ID-a/nested" '.linux.cgroupsPath = $p'
+	run ward --profile compat run -d --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output --partial "above it has processes of its own"
+	ward delete --force "$ID"
+	ward delete --force "$ID-a"
+	assert_no_leftovers
+}
+
 @test "delete removes the parents create made, and a create killed midway" {
 	# An absolute path under a parent that did not exist: both go on delete.
 	cfg --arg p "/ward-test-$ID/c" '.linux.cgroupsPath = $p'
