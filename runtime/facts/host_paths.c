@@ -377,14 +377,15 @@ static void submounts(struct host_path *p, struct libmnt_table *tb, size_t n_s,
 
 /* The chain of one sensitive path: itself, then the directories up to
  * the root. A non-directory (an engine's socket) has no "..": its chain
- * goes on from the directory its name is in. */
+ * goes on from the directory it really is in (the name may be a link to
+ * it: Docker Desktop's /run/docker.sock), checked to still hold it. */
 static size_t chain_of(const char *path, struct ident *out, size_t max)
 {
 	int fd = open(path, O_PATH | O_CLOEXEC);
-	const char *slash = strrchr(path, '/');
 	struct stat st, in_dir;
-	char dir[PATH_MAX];
-	size_t n;
+	char real[PATH_MAX], link[64], *slash;
+	ssize_t n;
+	size_t k;
 
 	if (fd < 0)
 		return 0;
@@ -394,18 +395,25 @@ static size_t chain_of(const char *path, struct ident *out, size_t max)
 	}
 	if (S_ISDIR(st.st_mode))
 		return walk_up(fd, out, max);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
 	close(fd);
 	out[0] = (struct ident){st.st_dev, st.st_ino};
-	snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ? (int)(slash - path) : 1, path);
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	/* The directory must still hold the object (a rename in between). */
+	if (n <= 0)
+		return 1;
+	real[n] = '\0';
+	slash = strrchr(real, '/');
+	if (real[0] != '/' || slash == NULL)
+		return 1;
+	*slash = '\0';
+	fd = open(real[0] ? real : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0 && (fstatat(fd, slash + 1, &in_dir, AT_SYMLINK_NOFOLLOW) < 0 ||
 	                in_dir.st_dev != st.st_dev || in_dir.st_ino != st.st_ino)) {
 		close(fd);
 		fd = -1;
 	}
-	n = fd < 0 ? 0 : walk_up(fd, out + 1, max - 1);
-	return n ? n + 1 : 1;
+	k = fd < 0 ? 0 : walk_up(fd, out + 1, max - 1);
+	return k + 1;
 }
 
 /* The chains of every sensitive path, for relate(). */

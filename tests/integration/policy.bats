@@ -169,6 +169,20 @@ teardown() {
 	[ "$rc" -eq 1 ] || fail "create exited $rc, not refused: $output"
 	assert_output --partial "$TMP/eng/innocent is the container engine socket /run/containerd/containerd.sock"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
+	# The engine's socket name a link to where the socket is (as Docker
+	# Desktop's /run/docker.sock): the directory really holding it is
+	# refused too, not only the socket.
+	mkdir -p "$TMP/eng2/d/e/f"
+	sock "$TMP/eng2/d/e/f/bk"
+	cfg --arg s "$TMP/eng2" '.mounts[-1] = {"destination": "/x", "type": "bind", "source": $s, "options": ["rbind"]}'
+	rc=0
+	unshare -m sh -c 'mount -t tmpfs tmpfs /run && mkdir /run/buildkit &&
+		ln -s "$0/eng2/d/e/f/bk" /run/buildkit/buildkitd.sock &&
+		exec "$1" --root "$2" create --bundle "$3" "$4"' "$TMP" "$WARD" "$ROOT" "$BUNDLE" "$ID" \
+		>"$TMP/out" 2>&1 </dev/null || rc=$?
+	run cat "$TMP/out"
+	[ "$rc" -eq 1 ] || fail "create exited $rc, not refused: $output"
+	assert_output --partial "$TMP/eng2 contains the container engine socket /run/buildkit/buildkitd.sock"
 	assert_no_leftovers
 }
 
