@@ -156,9 +156,8 @@ void cgroup_plan(struct cgroup *cg)
 /* A level above the leaf that was there before create (h->kept) and has
  * processes of its own, none of them ward's: another container's cgroup
  * (or a service's). The container's would sit under its limits, and be
- * signalled and killed with it. (A relative cgroupsPath is below ward's
- * caller's cgroup: that one holds ward itself.) The level's name goes to
- * out. */
+ * signalled and killed with it. (A level holding ward itself is where
+ * ward was started from, not another's.) The level's name goes to out. */
 static bool busy_ancestor(const struct cg_hier *h, const char *path, char *out, size_t len)
 {
 	char buf[PATH_MAX], sofar[PATH_MAX] = "", procs[4096];
