@@ -157,8 +157,11 @@ void cgroup_plan(struct cgroup *cg)
  * processes of its own, none of them ward's: another container's cgroup
  * (or a service's). The container's would sit under its limits, and be
  * signalled and killed with it. (A level holding ward itself is where
- * ward was started from, not another's.) The level's name goes to out. */
-static bool busy_ancestor(const struct cg_hier *h, const char *path, char *out, size_t len)
+ * ward was started from, not another's; systemd puts the scope's holder
+ * in the slice of a v1 hierarchy it has not realized the scope in yet.)
+ * The level's name goes to out. */
+static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holder, char *out,
+                          size_t len)
 {
 	char buf[PATH_MAX], sofar[PATH_MAX] = "", procs[4096];
 	unsigned level = 0, levels = 0;
@@ -188,7 +191,7 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, char *out, 
 			if (end == p)
 				break;
 			mine = mine || v == (long)getpid();
-			others = others || v != (long)getpid();
+			others = others || (v != (long)getpid() && v != (long)holder);
 		}
 		if (others && !mine) {
 			snprintf(out, len, "%s%s", h->mnt, sofar);
@@ -241,19 +244,22 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 	 * same path in a v1 hierarchy systemd does not run may hold others. */
 	if (cg->unit)
 		keep_parents(cg);
-	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
+	/* In the hierarchy that says which processes are the container's (a
+	 * v1 host's other ones may keep a service's processes in its slice:
+	 * systemd places them in the controllers it does not account). */
+	if ((h = cg_main_hier(cg)) != NULL) {
 		char above[PATH_MAX * 2];
 
-		if (!busy_ancestor(h, cg->path, above, sizeof(above)))
-			continue;
-		if (!shared_ok) {
-			werr(EBUSY,
-			     "cgroup %s: %s above it has processes of its own (another "
-			     "container's or a service's cgroup)",
-			     h->name, above);
-			goto fail;
+		if (busy_ancestor(h, cg->path, cg->holder, above, sizeof(above))) {
+			if (!shared_ok) {
+				werr(EBUSY,
+				     "cgroup %s: %s above it has processes of its own (another "
+				     "container's or a service's cgroup)",
+				     h->name, above);
+				goto fail;
+			}
+			log_warn("cgroup %s: %s above it has processes of its own", h->name, above);
 		}
-		log_warn("cgroup %s: %s above it has processes of its own", h->name, above);
 	}
 	if (existed_any) {
 		/* A pre-existing cgroup is joined only if nobody lives there,
