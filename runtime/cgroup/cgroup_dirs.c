@@ -30,7 +30,7 @@ static void sleep_ms(int ms)
  * point, leaving h->fd on the leaf. v1 cpuset: a new cgroup starts with no
  * CPUs and no memory nodes, so each level copies its parent's. cgroup2:
  * the parent delegates its controllers to the new level. */
-static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed)
+static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed)
 {
 	char sofar[PATH_MAX] = "", buf[PATH_MAX];
 	unsigned level = 0;
@@ -104,6 +104,23 @@ static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2,
 	h->fd = dfd;
 	h->err = 0;
 	return 0;
+}
+
+/* A parent that was there (EEXIST) can be gone a moment later: another
+ * container's delete removes the parents its create made once they are
+ * empty ("/ward" itself). The path is then made again, a few times. */
+static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed)
+{
+	int r = -1;
+
+	for (int i = 0; i < 5; i++) {
+		if (i)
+			werr_clear();
+		r = mkdir_path_once(path, h, cpuset, v2, existed);
+		if (r == 0 || werr_errno() != ENOENT)
+			break;
+	}
+	return r;
 }
 
 /* How many leading levels of path exist in h now (UINT32_MAX: all). */
