@@ -435,6 +435,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .userns = userns,
 		                      .preserve_fds = o->preserve_fds,
 		                      .console_sock = console,
+		                      .relayed = o->console_fd != NULL,
 		                      .root_tree = root_tree,
 		                      .trees = trees,
 		                      .layers = layers,

@@ -40,6 +40,7 @@ struct exec_child {
 	bool userns;
 	int sync_fd;
 	int console_sock;
+	bool relayed; /* the pty is relayed by this ward: sized as its terminal */
 	const struct oci_linux *linux;
 };
 
@@ -83,7 +84,7 @@ static _Noreturn void child(const struct exec_child *x)
 		/* Paths resolved inside the container's root: /dev/pts is theirs. */
 		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		int r = root < 0 ? werr(errno, "/")
-		                 : console_setup(root, x->console_sock, x->o->proc, 0);
+		                 : console_setup(root, x->console_sock, x->o->proc, 0, x->relayed);
 
 		if (root >= 0)
 			close(root);
@@ -174,6 +175,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		                       .userns = (flags & CLONE_NEWUSER) != 0,
 		                       .sync_fd = sv[1],
 		                       .console_sock = console,
+		                       .relayed = relayed,
 		                       .linux = cfg->linux};
 		struct clone_args ca = {.flags = CLONE_PIDFD,
 		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,

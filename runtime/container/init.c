@@ -97,7 +97,7 @@ static int before_pivot(void *arg, int rootfd)
 	struct oci_state st;
 
 	if (a->console_sock >= 0) {
-		if (console_setup(rootfd, a->console_sock, a->cfg->process, 1) < 0)
+		if (console_setup(rootfd, a->console_sock, a->cfg->process, 1, a->relayed) < 0)
 			return -1;
 		close(a->console_sock);
 	}

@@ -19,6 +19,7 @@ struct init_args {
 	bool userns;
 	int preserve_fds;
 	int console_sock;   /* --console-socket, connected by the parent; -1: none */
+	bool relayed;       /* console_sock is ward's own relay (sized as its terminal) */
 	int root_tree;      /* the rootfs, from the parent (idmap.c) */
 	const int *trees;   /* per mount: the bind source's tree, or -1 */
 	int *const *layers; /* per overlay mount: its layers' trees */

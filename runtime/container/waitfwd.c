@@ -1,6 +1,7 @@
 #include "container/waitfwd.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
+#include "linux/console.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +44,8 @@ static void relay_winsize(const struct relay *r)
 {
 	struct winsize ws;
 
-	if (ioctl(0, TIOCGWINSZ, &ws) == 0 || ioctl(1, TIOCGWINSZ, &ws) == 0)
+	/* The same size again sends nothing (the kernel compares). */
+	if (console_caller_size(&ws) == 0)
 		ioctl(r->master, TIOCSWINSZ, &ws);
 }
 

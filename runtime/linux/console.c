@@ -95,8 +95,15 @@ static int bind_console(int rootfd, int peer)
 	return r < 0 ? werr_ctx("/dev/console") : 0;
 }
 
-int console_setup(int rootfd, int sock, const struct oci_process *p, int want_console)
+int console_caller_size(struct winsize *ws)
 {
+	return ioctl(0, TIOCGWINSZ, ws) == 0 || ioctl(1, TIOCGWINSZ, ws) == 0 ? 0 : -1;
+}
+
+int console_setup(int rootfd, int sock, const struct oci_process *p, int want_console,
+                  bool caller_size)
+{
+	struct winsize ws;
 	char name[32];
 	int master, peer, ptn, unlock = 0, r = -1;
 
@@ -120,10 +127,17 @@ int console_setup(int rootfd, int sock, const struct oci_process *p, int want_co
 		werr(errno, "opening the pty peer");
 		goto out;
 	}
-	if (p->console_size) {
-		struct winsize ws = {.ws_row = (unsigned short)p->console_size->height,
-		                     .ws_col = (unsigned short)p->console_size->width};
-
+	/* Sized before the process runs: a later change would send it a
+	 * SIGWINCH it did not ask for (and a program that reads the size at
+	 * start would see 0x0). Still ours here: fds 0-2 are ward's. */
+	if (caller_size && console_caller_size(&ws) == 0) {
+		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
+			werr(errno, "sizing the pty");
+			goto out_peer;
+		}
+	} else if (p->console_size) {
+		ws = (struct winsize){.ws_row = (unsigned short)p->console_size->height,
+		                      .ws_col = (unsigned short)p->console_size->width};
 		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
 			werr(errno, "process.consoleSize");
 			goto out_peer;

@@ -101,6 +101,30 @@ drive() { # drive STEP... -- ARGS (of ward)
 	assert_no_leftovers
 }
 
+@test "a relayed terminal has the caller's size before the process runs: no SIGWINCH, no 0x0 at start" {
+	# Sized after the start, the process would read 0x0 at once, and a
+	# WINCH trap set early would fire for a resize nobody made.
+	cfg '.process.terminal = true'
+	cmd 'trap "echo spurious-winch" WINCH; stty size; sleep 0.3; echo end'
+	drive size:27:91 'expect:end' -- run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'exit=0\nrestored=yes'
+	run tr -d '\r' <"$TMP/pty.log"
+	assert_line '27 91'
+	refute_line --partial spurious
+	cfg '.process.terminal = false'
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	drive size:26:88 'expect:26 88' -- exec --tty "$ID" stty size
+	assert_success
+	run tr -d '\r' <"$TMP/pty.log"
+	refute_line '0 0'
+	assert_line '26 88'
+	ward kill "$ID" KILL
+	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
 @test "run relays: input ends with EOF, and the terminal is restored after the container is killed" {
 	cfg '.process.terminal = true'
 	cmd 'echo ready; read line; echo "line=[$line]"; read more || echo got-eof; sleep 100'
