@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/log.h"
 #include "container/reexec.h"
+#include "rootless/rootless.h"
 #include "supervisor/supervisor.h"
 
 #include <errno.h>
@@ -84,7 +85,8 @@ static void cli_usage(int fd)
 	dprintf(fd, "usage: ward [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
 	            "ward is an OCI container runtime with strict defaults for untrusted code.\n\n"
 	            "global options:\n"
-	            "  --root DIR            state directory (default /run/ward)\n"
+	            "  --root DIR            state directory (default /run/ward; not root:\n"
+	            "                        $XDG_RUNTIME_DIR/ward)\n"
 	            "  --log FILE            write log messages to FILE\n"
 	            "  --log-format FORMAT   text or json\n"
 	            "  --log-level LEVEL     error, warning, info or debug\n"
@@ -185,7 +187,8 @@ static int fds_to_record(int argc, char **argv, int idx)
 
 int main(int argc, char **argv)
 {
-	struct globals g = {.root = "/run/ward", .rootfd = -1, .argv0 = argv[0]};
+	struct globals g = {.rootfd = -1, .argv0 = argv[0]};
+	char user_root[PATH_MAX];
 	bool version = false, help = false;
 	const struct command *cmd = NULL;
 	int idx, r;
@@ -231,6 +234,23 @@ int main(int argc, char **argv)
 			printf("usage: ward %s\n\n%s\n", cmd->usage, cmd->summary);
 			return 0;
 		}
+	/* Not root: the caller's runtime directory, as runc and crun use it
+	 * (spec and features need no state); root inside another user
+	 * namespace (rootless Podman's) too, when it is set and its own.
+	 * Asked here, before any namespace is entered, and kept. */
+	if (g.root == NULL && rootless_caller()) {
+		if (rootless_state_root(user_root, sizeof(user_root)) == 0)
+			g.root = user_root;
+		else if (strcmp(cmd->name, "spec") != 0 && strcmp(cmd->name, "features") != 0) {
+			log_fatal(werr_msg());
+			return 1;
+		}
+	} else if (g.root == NULL && rootless_cgroups() && getenv("XDG_RUNTIME_DIR") &&
+	           rootless_state_root(user_root, sizeof(user_root)) == 0)
+		g.root = user_root;
+	if (g.root == NULL)
+		g.root = "/run/ward";
+	werr_clear();
 	if (cmd->builds_container && reexec_sealed(argv, environ) < 0) {
 		log_fatal(werr_msg());
 		return 1;

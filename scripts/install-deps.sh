@@ -8,7 +8,8 @@ PKGS="build-essential autoconf automake libtool pkg-config
       bats bats-support bats-assert busybox-static jq python3-jsonschema
       clang clang-format cppcheck
       qemu-system-x86 binutils
-      podman conmon catatonit containernetworking-plugins iptables containerd iproute2 uidmap python3-grpcio"
+      podman conmon catatonit containernetworking-plugins iptables containerd iproute2 uidmap python3-grpcio
+      slirp4netns passt"
 # For benchmarks only; skipped when not available.
 OPTIONAL="crun runc hyperfine"
 

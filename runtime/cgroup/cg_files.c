@@ -150,6 +150,23 @@ bool cg_proc_cgroup(pid_t pid, char *buf, size_t len)
 	return true;
 }
 
+bool cgroup_v2_path_of(pid_t pid, char *out, size_t len)
+{
+	char buf[8192], *p;
+
+	if (!cg_proc_cgroup(pid, buf, sizeof(buf)))
+		return false;
+	p = strncmp(buf, "0::", 3) == 0 ? buf : strstr(buf, "\n0::");
+	if (p == NULL)
+		return false;
+	p += p == buf ? 3 : 4;
+	p[strcspn(p, "\n")] = '\0';
+	if (p[0] != '/' || strlen(p) >= len)
+		return false;
+	strcpy(out, p);
+	return true;
+}
+
 void cg_sleep_ms(int ms)
 {
 	struct timespec ts = {0, (long)ms * 1000000L};

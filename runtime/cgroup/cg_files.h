@@ -36,6 +36,8 @@ int cg_read(const struct cg_hier *h, const char *file, char *buf, size_t len);
 
 /* /proc/PID/cgroup into buf (NUL-terminated); false if unreadable. */
 bool cg_proc_cgroup(pid_t pid, char *buf, size_t len);
+/* PID's cgroup2 path (the "0::" line of /proc/PID/cgroup): false if none. */
+bool cgroup_v2_path_of(pid_t pid, char *out, size_t len);
 void cg_sleep_ms(int ms);
 /* Does the cgroup2 directory of h hold no process, below it included,
  * within ms milliseconds? */

@@ -198,17 +198,11 @@ static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n)
  * false when it is in the container's cgroup itself or anywhere else. */
 static bool init_sub(const struct cgroup *cg, pid_t init, char *out, size_t len)
 {
-	char buf[4096], *p;
+	char p[PATH_MAX];
 	size_t plen = strlen(cg->path);
 
-	if (!cg_proc_cgroup(init, buf, sizeof(buf)))
+	if (!cgroup_v2_path_of(init, p, sizeof(p)))
 		return false;
-	p = strncmp(buf, "0::", 3) == 0 ? buf + 3 : strstr(buf, "\n0::");
-	if (p == NULL)
-		return false;
-	if (p != buf + 3)
-		p += 4;
-	p[strcspn(p, "\n")] = '\0';
 	if (strncmp(p, cg->path, plen) != 0 || p[plen] != '/' || strlen(p + plen + 1) >= len)
 		return false;
 	strcpy(out, p + plen + 1);

@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "linux/console.h"
 #include "policy/prepare.h"
+#include "rootless/rootless.h"
 #include "lib/sha256.h"
 #include "supervisor/supervisor.h"
 
@@ -154,6 +155,14 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		free(json);
 		return -1;
 	}
+	/* Not root: the user namespace the container needs, entered before
+	 * anything looks at host paths (the fds decided on must be of the
+	 * mount namespace ward then makes the mounts in). */
+	if (rootless_caller() && (rootless_config(cfg, bundle) < 0 || rootless_enter(cfg) < 0)) {
+		oci_config_free(cfg);
+		free(json);
+		return -1;
+	}
 	/* The hardening policy: refuse, or fill the gaps (recorded). */
 	r = policy_prepare(&pin, cfg, &pr);
 	if (r == 0 && pr.x.n_refused)
@@ -166,6 +175,16 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
 	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
 		r = pin_hooks(&pr.facts);
+	o.systemd_cgroup = g->systemd_cgroup || policy_systemd_cgroup(pr.pol);
+	o.userns_entered = rootless_caller();
+	if (r == 0 && rootless_cgroups()) {
+		bool use;
+
+		r = rootless_cgroup_decide(
+		    cfg, id, o.systemd_cgroup,
+		    pr.x.profile == PROFILE_STRICT && !policy_rootless_limits_warn(pr.pol), &use);
+		o.no_cgroup = !use;
+	}
 	if (r == 0 && pr.x.supervise && (r = sup_plan_make(g, &pr, cfg, bundle, &sp)) == 0)
 		o.sup = &sp;
 	if (r == 0 && cfg->process->terminal && !cc->console_socket) {
@@ -177,7 +196,6 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		o.config_len = len;
 		o.policy = &pr.x;
 		o.facts = &pr.facts;
-		o.systemd_cgroup = g->systemd_cgroup || policy_systemd_cgroup(pr.pol);
 		r = container_create(g->rootfd, &o, cfg, c, pidfd);
 		relay[1] = -1;
 	}

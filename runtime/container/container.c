@@ -1,4 +1,5 @@
 #include "container/container.h"
+#include "rootless/rootless.h"
 #include "policy/policy.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
@@ -61,7 +62,7 @@ static int clone_flags(const struct oci_config *c)
 /* Open the namespaces to join, checking each is of the type it is listed
  * as; the user namespace goes first (the others may belong to it). A pid
  * namespace is joined here: it applies to our next child, the init. */
-static int open_joined(const struct oci_config *c, struct init_args *a)
+static int open_joined(const struct oci_config *c, struct init_args *a, bool userns_entered)
 {
 	const struct oci_linux *l = c->linux;
 
@@ -71,7 +72,8 @@ static int open_joined(const struct oci_config *c, struct init_args *a)
 			const struct oci_namespace *n = &l->namespaces[i];
 			int fd, type;
 
-			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER))
+			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER) ||
+			    (userns_entered && n->flag == CLONE_NEWUSER))
 				continue;
 			fd = open(n->path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
@@ -141,11 +143,11 @@ static int record_state(struct container *c, const struct create_opts *o,
 		log_timestamp(ts, sizeof(ts));
 		s->created = strdup(ts);
 	}
-	s->owner = strdup("root");
-	s->cgroup_path = strdup(cgroup_path);
+	s->owner = strdup(rootless_owner());
+	s->cgroup_path = cgroup_path ? strdup(cgroup_path) : NULL;
 	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
 	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||
-	    !s->annotations || !s->cgroup_path)
+	    !s->annotations || (cgroup_path && !s->cgroup_path))
 		return werr(ENOMEM, "out of memory");
 	for (size_t i = 0; i < cfg->n_annotations; i++) {
 		s->annotations[i].key = strdup(cfg->annotations[i].key);
@@ -317,6 +319,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
 	bool userns = oci_config_namespace(cfg, CLONE_NEWUSER) != NULL;
+	int cflags = clone_flags(cfg) & ~(o->userns_entered ? CLONE_NEWUSER : 0);
 	pid_t pid = -1;
 
 	memset(c, 0, sizeof(*c));
@@ -342,49 +345,52 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (o->policy && save_policy(c, o) < 0)
 		goto fail;
-	/* The cgroup and its limits exist before the init does. */
-	if ((o->systemd_cgroup ? cgroup_init_systemd : cgroup_init)(
-	        &cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
-		goto fail;
-	/* Until systemd has made the scope, a unit of that name is nobody's
-	 * to stop (delete --force of a create killed now leaves it alone). */
-	cg.pending = cg.unit != NULL;
-	if (cg.unit && holder_limits(cfg->linux, &lin_start, &res_start, &pids_start))
-		lin = &lin_start;
-	/* Recorded before anything is made: a create killed while making the
-	 * cgroup leaves a container delete --force can clean up. */
-	cgroup_plan(&cg);
-	{
-		char rec[PATH_MAX * 2 + 4];
+	/* The cgroup and its limits exist before the init does (a rootless
+	 * container may have none: rootless_cgroup_decide). */
+	if (!o->no_cgroup) {
+		if ((o->systemd_cgroup ? cgroup_init_systemd : cgroup_init)(
+		        &cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
+			goto fail;
+		/* Until systemd has made the scope, a unit of that name is nobody's
+		 * to stop (delete --force of a create killed now leaves it alone). */
+		cg.pending = cg.unit != NULL;
+		if (cg.unit && holder_limits(cfg->linux, &lin_start, &res_start, &pids_start))
+			lin = &lin_start;
+		/* Recorded before anything is made: a create killed while making the
+		 * cgroup leaves a container delete --force can clean up. */
+		cgroup_plan(&cg);
+		{
+			char rec[PATH_MAX * 2 + 4];
 
-		cgroup_record(&cg, rec, sizeof(rec));
-		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+			cgroup_record(&cg, rec, sizeof(rec));
+			if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+				goto fail;
+		}
+		/* The systemd driver: the scope, with its limits, made by systemd. */
+		if (cgroup_systemd_start(&cg, o->id, lin) < 0)
+			goto fail;
+		have_cg = cg.unit != NULL;
+		/* compat joins a populated cgroup with a warning, as runc does. */
+		if (cgroup_create(&cg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0)
+			goto fail;
+		have_cg = true;
+		if (cgroup_pin(&cg) < 0)
+			goto fail;
+		/* Recorded again with what create found (the same, unless another
+		 * create made a shared parent meanwhile). */
+		{
+			char rec[PATH_MAX * 2 + 4];
+
+			cgroup_record(&cg, rec, sizeof(rec));
+			if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+				goto fail;
+		}
+		if (cgroup_apply(&cg, lin) < 0)
+			goto fail;
+		cgfd = cgroup_unified_fd(&cg);
+		if (cg.unified && cgfd < 0)
 			goto fail;
 	}
-	/* The systemd driver: the scope, with its limits, made by systemd. */
-	if (cgroup_systemd_start(&cg, o->id, lin) < 0)
-		goto fail;
-	have_cg = cg.unit != NULL;
-	/* compat joins a populated cgroup with a warning, as runc does. */
-	if (cgroup_create(&cg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0)
-		goto fail;
-	have_cg = true;
-	if (cgroup_pin(&cg) < 0)
-		goto fail;
-	/* Recorded again with what create found (the same, unless another
-	 * create made a shared parent meanwhile). */
-	{
-		char rec[PATH_MAX * 2 + 4];
-
-		cgroup_record(&cg, rec, sizeof(rec));
-		if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
-			goto fail;
-	}
-	if (cgroup_apply(&cg, lin) < 0)
-		goto fail;
-	cgfd = cgroup_unified_fd(&cg);
-	if (cg.unified && cgfd < 0)
-		goto fail;
 	if (o->console_fd)
 		console = *o->console_fd;
 	else if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
@@ -432,7 +438,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .sync_fd = sv[1],
 		                      .fifo_fd = fifo,
 		                      .no_pivot = o->no_pivot,
-		                      .userns = userns,
+		                      /* Or in a user namespace already (root in
+		                       * rootless Podman's): no mknod, no setgroups. */
+		                      .userns = userns || rootless_cgroups(),
 		                      .preserve_fds = o->preserve_fds,
 		                      .console_sock = console,
 		                      .relayed = o->console_fd != NULL,
@@ -444,7 +452,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		a.join_user_fd = -1;
-		if (open_joined(cfg, &a) < 0) {
+		if (open_joined(cfg, &a, o->userns_entered) < 0) {
 			close_joined(&a);
 			goto fail;
 		}
@@ -456,7 +464,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			close_joined(&a);
 			goto fail;
 		}
-		pid = spawn_init(&a, clone_flags(cfg), &pidfd, close_in_child, &cg, cgfd);
+		pid = spawn_init(&a, cflags, &pidfd, close_in_child, &cg, cgfd);
 		close_joined(&a);
 	}
 	if (pid < 0)
@@ -495,7 +503,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (cgfd >= 0)
 		close(cgfd);
 	cgfd = -1;
-	if ((clone_flags(cfg) & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
+	if ((cflags & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
 		goto fail;
 	/* Sysctls of the pid namespace (vm.memfd_noexec): only the host's
 	 * root can write them, before the init runs anything. */

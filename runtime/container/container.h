@@ -37,6 +37,10 @@ struct create_opts {
 	const struct sup_plan *sup;
 	/* The systemd cgroup driver (--systemd-cgroup, or the policy's). */
 	bool systemd_cgroup;
+	/* Rootless (rootless/rootless.h): ward is in the container's user
+	 * namespace already (it is neither made nor joined again), and the
+	 * container may have no cgroup (none delegated to its user). */
+	bool userns_entered, no_cgroup;
 };
 
 /* Build the container up to the start fifo and save its state. On success

@@ -1,4 +1,5 @@
 #include "container/exec.h"
+#include "rootless/rootless.h"
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "container/container.h"
@@ -160,6 +161,16 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		werr(errno, "socketpair");
 		goto out;
 	}
+	/* Rootless: the container's user namespace (create made it; the saved
+	 * config does not list it) first, here: joining its pid namespace
+	 * wants CAP_SYS_ADMIN where we are too. */
+	if (rootless_caller()) {
+		if (setns(init_pidfd, CLONE_NEWUSER) < 0) {
+			werr(errno, "joining the container's user namespace");
+			goto out;
+		}
+		flags &= ~CLONE_NEWUSER;
+	}
 	/* A pid namespace is entered by the children of whoever joins it: join
 	 * it here, so that the process is our own child, to wait for. */
 	if ((flags & CLONE_NEWPID) && setns(init_pidfd, CLONE_NEWPID) < 0) {
@@ -172,7 +183,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		                       .seccomp = sc ? &prog : NULL,
 		                       .init_pidfd = init_pidfd,
 		                       .ns_flags = flags & ~CLONE_NEWPID,
-		                       .userns = (flags & CLONE_NEWUSER) != 0,
+		                       .userns = (flags & CLONE_NEWUSER) != 0 || rootless_caller(),
 		                       .sync_fd = sv[1],
 		                       .console_sock = console,
 		                       .relayed = relayed,

@@ -179,8 +179,10 @@ int container_start(struct container *c)
 }
 
 /* Every process in the container's pid namespace, found by comparing
- * /proc/N/ns/pid with the init's. Without a cgroup this is the complete set. */
-static int signal_pid_ns(pid_t init, int sig)
+ * /proc/N/ns/pid with the init's, each pinned by a pidfd before the check
+ * (a recycled pid is never taken) and handed to fn with it. Without a
+ * cgroup this is the complete set. */
+static int each_in_pid_ns(pid_t init, void (*fn)(int pidfd, pid_t pid, void *arg), void *arg)
 {
 	char path[64];
 	struct stat ns, st;
@@ -196,20 +198,87 @@ static int signal_pid_ns(pid_t init, int sig)
 	while ((de = readdir(d)) != NULL) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
+		int fd;
 
-		if (*end || pid <= 0 || pid == init)
+		if (*end || pid <= 0)
 			continue;
-		/* Pinned by a pidfd, then checked: a recycled pid is not signalled. */
-		int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
-
+		fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
 		if (fd < 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
 		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
-			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+			fn(fd, (pid_t)pid, arg);
 		close(fd);
 	}
 	closedir(d);
+	return 0;
+}
+
+struct sig_arg {
+	pid_t init;
+	int sig;
+};
+
+static void signal_one(int pidfd, pid_t pid, void *arg)
+{
+	const struct sig_arg *a = arg;
+
+	if (pid != a->init)
+		syscall(SYS_pidfd_send_signal, pidfd, a->sig, NULL, 0);
+}
+
+static int signal_pid_ns(pid_t init, int sig)
+{
+	struct sig_arg a = {init, sig};
+
+	return each_in_pid_ns(init, signal_one, &a);
+}
+
+struct pid_list {
+	pid_t *v;
+	size_t n, cap;
+	bool oom;
+};
+
+static void list_one(int pidfd, pid_t pid, void *arg)
+{
+	struct pid_list *l = arg;
+
+	(void)pidfd;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		pid_t *v = realloc(l->v, cap * sizeof(*v));
+
+		if (v == NULL) {
+			l->oom = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = pid;
+}
+
+/* The container's processes without a cgroup (rootless): its pid
+ * namespace's, when it has one of its own (else they cannot be told from
+ * the host's). */
+static int pid_ns_pids(pid_t init, pid_t **pids, size_t *n)
+{
+	struct stat own, its;
+	char path[64];
+	struct pid_list l = {0};
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	if (stat("/proc/self/ns/pid", &own) < 0 || stat(path, &its) < 0)
+		return werr(errno, "%s", path);
+	if (own.st_ino == its.st_ino && own.st_dev == its.st_dev)
+		return werr(0, "it has neither a cgroup nor a pid namespace of its own");
+	if (each_in_pid_ns(init, list_one, &l) < 0 || l.oom) {
+		free(l.v);
+		return l.oom ? werr(ENOMEM, "out of memory") : -1;
+	}
+	*pids = l.v;
+	*n = l.n;
 	return 0;
 }
 
@@ -323,6 +392,7 @@ int container_pids(struct container *c, pid_t **pids, size_t *n)
 	if (c->status == ST_STOPPED || c->status == ST_CREATING)
 		return werr(0, "container \"%s\" is %s", c->id, status_name(c->status));
 	if (!container_cgroup(c, &cg))
-		return werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+		return pid_ns_pids(c->st->pid, pids, n) < 0 ? werr_ctx("container \"%s\"", c->id)
+		                                            : 0;
 	return cgroup_pids(&cg, pids, n);
 }

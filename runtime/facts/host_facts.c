@@ -85,8 +85,9 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->root.fd = -1;
 	h->cgroup_v1 = cgroup_init(&cg, NULL, "x") == 0 && cg.layout != CG_V2;
 	/* The kernel has it, and create sets it from the parent (in a user
-	 * namespace the init cannot: linux/sysctl.h). */
-	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0;
+	 * namespace the init cannot: linux/sysctl.h), which only the host's
+	 * root may (a rootless ward cannot: strict goes without it). */
+	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", W_OK) == 0;
 	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
 	if (cfg->n_mounts) {
 		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));

@@ -76,6 +76,12 @@ bool policy_systemd_cgroup(const struct policy *p)
 	return p && p->cgroup_manager && strcmp(p->cgroup_manager, "systemd") == 0;
 }
 
+bool policy_rootless_limits_warn(const struct policy *p)
+{
+	return p && p->strict && p->strict->rootless_limits &&
+	       strcmp(p->strict->rootless_limits, "warn") == 0;
+}
+
 long long policy_strict_timeout_ms(const struct policy *p)
 {
 	long long ms;
@@ -119,6 +125,7 @@ static const struct jfield strict_fields[] = {
     FLD("timeout", JK_STR, struct policy_strict, timeout, 0),
     FLD_HAS("usernsHostID", JK_U32, struct policy_strict, userns_host_id, 0),
     FLD_HAS("usernsSize", JK_U32, struct policy_strict, userns_size, 0),
+    FLD("rootlessLimits", JK_STR, struct policy_strict, rootless_limits, 0),
 };
 
 static int check_strict(void *obj, const struct jpath *p)
@@ -133,6 +140,12 @@ static int check_strict(void *obj, const struct jpath *p)
 		return jerr(p, "usernsSize must be at least 1");
 	if (s->has_userns_host_id && s->userns_host_id == 0)
 		return jerr(p, "usernsHostID 0 would map container root to host root");
+	if (s->rootless_limits && strcmp(s->rootless_limits, "require") != 0 &&
+	    strcmp(s->rootless_limits, "warn") != 0) {
+		fp.key = "rootlessLimits";
+		return jerr(&fp, "must be \"require\" or \"warn\" (got \"%s\")",
+		            s->rootless_limits);
+	}
 	if (s->tmpfs_size && strspn(s->tmpfs_size, "0123456789kmgKMG%") != strlen(s->tmpfs_size)) {
 		fp.key = "tmpfsSize";
 		return jerr(&fp, "must be a tmpfs size such as 64m");

@@ -18,6 +18,9 @@ struct policy_strict {
 	int64_t pids_limit;
 	char *tmpfs_size; /* "64m": size= of /tmp and /run */
 	char *timeout;    /* the wall-clock limit ("10m") */
+	/* A rootless container without a delegated cgroup: "require" (the
+	 * default: refused) or "warn" (runs without the limits). */
+	char *rootless_limits;
 	uint32_t userns_host_id, userns_size;
 	bool has_memory_limit, has_cpu_quota, has_cpu_period, has_pids_limit;
 	bool has_userns_host_id, has_userns_size;
@@ -66,6 +69,8 @@ bool policy_hook_listed(const struct policy *p, const char *path);
 int64_t policy_pids_limit(const struct policy *p);
 bool policy_supervise_always(const struct policy *p);
 bool policy_systemd_cgroup(const struct policy *p);
+/* strict.rootlessLimits is "warn". */
+bool policy_rootless_limits_warn(const struct policy *p);
 long long policy_strict_timeout_ms(const struct policy *p); /* default 10 min */
 long long policy_timeout_grace_ms(const struct policy *p);  /* default 5 s */
 int64_t policy_report_keep(const struct policy *p);         /* default 1000 */

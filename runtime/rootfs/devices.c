@@ -190,9 +190,12 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 
 		if (src < 0 || fstat(src, &st) < 0 || (st.st_mode & S_IFMT) != node_type(d->type) ||
 		    (d->type[0] != 'p' && st.st_rdev != dev))
-			r = werr(src < 0 ? errno : ENODEV,
-			         "linux.devices[%zu] %s: the host has no such device to bind", idx,
-			         d->path);
+			r = werr(
+			    src < 0 ? errno : ENODEV,
+			    "config.json: .linux.devices[%zu]: %s: in a user namespace (always, "
+			    "rootless) no device node can be made, and the host has none of "
+			    "that type and number at that path to bind",
+			    idx, d->path);
 		if (r == 0) {
 			dst = openat(dfd, base,
 			             O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -33,44 +33,9 @@ bool idmap_wanted(const struct oci_mount *m, bool *recursive)
 int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idmap *gid,
                  size_t n_gid)
 {
-	struct oci_linux maps = {.uid_mappings = (struct oci_idmap *)uid,
-	                         .n_uid_mappings = n_uid,
-	                         .gid_mappings = (struct oci_idmap *)gid,
-	                         .n_gid_mappings = n_gid};
-	struct clone_args ca = {.flags = CLONE_NEWUSER | CLONE_PIDFD, .exit_signal = SIGCHLD};
-	char path[64];
-	int pidfd = -1, fd = -1;
-	int pipefd[2];
-	pid_t pid;
+	int fd = userns_make(uid, n_uid, gid, n_gid);
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return werr(errno, "pipe");
-	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
-	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
-	if (pid == 0) {
-		char b;
-
-		/* Only here to own the namespace until it is mapped and opened. */
-		close(pipefd[1]);
-		while (read(pipefd[0], &b, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(pipefd[0]);
-	if (pid < 0) {
-		close(pipefd[1]);
-		return werr(errno, "creating a user namespace for an idmapped mount");
-	}
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	if (userns_write_maps(pid, &maps) == 0) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			werr(errno, "%s", path);
-	}
-	close(pipefd[1]);
-	waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);
-	close(pidfd);
-	return fd;
+	return fd < 0 ? werr_ctx("a user namespace for an idmapped mount") : fd;
 }
 
 /* The detached tree of one bind mount, from src (the fd the policy decided

@@ -327,6 +327,7 @@ static int setup(struct sup *s)
 {
 	char rec[PATH_MAX * 2 + 4];
 	int p[2], fd;
+	bool no_record;
 	ssize_t n;
 	sigset_t set;
 
@@ -336,6 +337,7 @@ static int setup(struct sup *s)
 	if (sup_plan_read(s->dirfd, &s->plan) < 0)
 		return -1;
 	fd = openat(s->dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	no_record = fd < 0 && errno == ENOENT;
 	n = fd >= 0 ? read(fd, rec, sizeof(rec) - 1) : -1;
 	if (fd >= 0)
 		close(fd);
@@ -343,7 +345,10 @@ static int setup(struct sup *s)
 		rec[n] = '\0';
 		s->have_cg = cgroup_from_record(&s->cg, rec, s->id) == 0;
 	}
-	if (!s->have_cg)
+	/* No record at all: a rootless container create made without a
+	 * cgroup (none delegated); the figures then come without the
+	 * cgroup's, and killing the init ends its pid namespace. */
+	if (!s->have_cg && !no_record)
 		return werr_ctx("the container's cgroup");
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -66,6 +67,29 @@ static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, int noti
 	_exit(127);
 }
 
+/* create may have joined a config's pid namespace for its children (the
+ * init): the supervisor must be in ward's own, where the container can
+ * neither see nor signal it. Only when it was: setns wants CAP_SYS_ADMIN
+ * in the user namespace we are in, which a rootless ward (in the
+ * container's) lacks. */
+static int own_pidns_for_children(void)
+{
+	struct stat own, kids;
+	int ns, r;
+
+	if (stat("/proc/self/ns/pid", &own) == 0 &&
+	    stat("/proc/self/ns/pid_for_children", &kids) == 0 && own.st_ino == kids.st_ino &&
+	    own.st_dev == kids.st_dev)
+		return 0;
+	ns = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+	r = ns < 0 ? -1 : setns(ns, CLONE_NEWPID);
+	if (r < 0)
+		werr(errno, "the supervisor's pid namespace");
+	if (ns >= 0)
+		close(ns);
+	return r;
+}
+
 int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
               const struct sup_plan *plan, struct sup_proc *out)
 {
@@ -79,21 +103,8 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_
 	out->pidfd = -1;
 	if (sup_plan_write(dirfd, plan) < 0)
 		return -1;
-	/* create may have joined a config's pid namespace for its children
-	 * (the init): the supervisor must be in ward's own, where the
-	 * container can neither see nor signal it. */
-	{
-		int ns = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
-
-		if (ns < 0 || setns(ns, CLONE_NEWPID) < 0) {
-			int e = errno;
-
-			if (ns >= 0)
-				close(ns);
-			return werr(e, "the supervisor's pid namespace");
-		}
-		close(ns);
-	}
+	if (own_pidns_for_children() < 0)
+		return -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0)
 		return werr(errno, "the supervisor's channel");
 	mid = fork();

@@ -29,7 +29,7 @@ load ../helpers/common
 	cfg '.linux.devices = [{"type": "c", "path": "/dev/not-on-host", "major": 1, "minor": 5}]'
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output --partial 'linux.devices[0] /dev/not-on-host: the host has no such device to bind'
+	assert_output --partial '.linux.devices[0]: /dev/not-on-host: in a user namespace (always, rootless) no device node can be made'
 	assert_no_leftovers
 }
 

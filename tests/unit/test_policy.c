@@ -28,7 +28,7 @@ int main(void)
 	    "[\"seccomp-none\"], \"missingNetwork\": \"isolate\", \"pidsLimit\": 100, "
 	    "\"strict\": {\"memoryLimit\": 1048576, \"cpuQuota\": 5000, \"cpuPeriod\": 10000, "
 	    "\"pidsLimit\": 10, \"tmpfsSize\": \"8m\", \"usernsHostID\": 300000, "
-	    "\"usernsSize\": 1000}, \"secretEnv\": [\"X_*\"]}");
+	    "\"usernsSize\": 1000, \"rootlessLimits\": \"warn\"}, \"secretEnv\": [\"X_*\"]}");
 
 	ok(p != NULL, "a full policy parses (%s)", p ? "" : werr_msg());
 	if (p) {
@@ -42,11 +42,13 @@ int main(void)
 		       strcmp(p->strict->tmpfs_size, "8m") == 0,
 		   "strict limits");
 		ok(p->has_secret_env && p->n_secret_env == 1, "secretEnv replaces the defaults");
+		ok(policy_rootless_limits_warn(p), "strict.rootlessLimits warn");
 	}
 	policy_free(p);
 	p = parse("{}");
-	ok(p && policy_pids_limit(p) == 4096 && policy_refuses_missing_network(p),
-	   "empty policy: the defaults");
+	ok(p && policy_pids_limit(p) == 4096 && policy_refuses_missing_network(p) &&
+	       !policy_rootless_limits_warn(p),
+	   "empty policy: the defaults (rootless limits required)");
 	policy_free(p);
 	ok(profile_from_name("lax") < 0 && strcmp(profile_name(PROFILE_BASELINE), "baseline") == 0,
 	   "profile names");
@@ -63,6 +65,8 @@ int main(void)
 	refused("{\"strict\": {\"tmpfsSize\": \"8m,exec\"}}",
 	        ".strict.tmpfsSize: must be a tmpfs size");
 	refused("{\"strict\": {\"memoryLimit\": -1}}", "limits must be positive");
+	refused("{\"strict\": {\"rootlessLimits\": \"ignore\"}}",
+	        ".strict.rootlessLimits: must be \"require\" or \"warn\" (got \"ignore\")");
 	refused("{\"secretEnv\": [\"\"]}", ".secretEnv[0]: must not be empty");
 	refused("[]", "must be a JSON object");
 	refused("{\"profile\": ", "policy.json");

@@ -1,0 +1,326 @@
+#!/usr/bin/env bats
+# Rootless (issue #16): ward run by users made for the test, one with
+# subordinate ids (/etc/subuid, /etc/subgid) and one without. Each test
+# proves the container ran (a marker from inside) before it looks at what
+# the host kept; the container's root must have no authority over the host.
+
+load ../helpers/common
+load ../helpers/rootless
+
+setup_file() {
+	rootless_users
+}
+
+setup() {
+	ward_setup
+	U=$RL
+	# Everything the user needs, where it can reach it: the binary, the
+	# bundle, its runtime directory.
+	UTMP=$(mktemp -d /tmp/ward-rl.XXXXXX)
+	rootless_binary "$UTMP"
+	UXDG="$UTMP/xdg"
+	UB="$UTMP/bundle"
+	mkdir -p "$UB" "$UTMP/xdg"
+	cp -a "$ROOTFS_CACHE" "$UB/rootfs"
+	"$WARD" spec --bundle "$UB"
+	chmod 700 "$UTMP/xdg"
+	chown -R "$U:" "$UTMP/xdg" "$UB"
+	POLICY="$UTMP/policy.json"
+}
+
+teardown() {
+	local c p
+	for u in "$RL" "$RL_NOSUB"; do
+		U=$u
+		for c in $(ls "$UTMP/xdg/ward" 2>/dev/null); do
+			uward delete --force "$c" >/dev/null 2>&1 || true
+		done
+	done
+	for u in "$RL" "$RL_NOSUB"; do
+		pkill -9 -u "$u" 2>/dev/null || true
+	done
+	for d in /sys/fs/cgroup/ward-test-rl-"$ID"; do
+		[ -d "$d" ] || continue
+		find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+	done
+	rm -rf "$UTMP"
+	ward_teardown
+}
+
+# ward as the test's user ($U).
+uward() { as_user -- "$UBIN" "$@"; }
+
+# Edit the user's config.json with a jq filter.
+ucfg() {
+	jq "$@" "$UB/config.json" >"$UB/config.json.new"
+	mv "$UB/config.json.new" "$UB/config.json"
+	chown "$U:" "$UB/config.json"
+}
+
+ucmd() { ucfg --arg s "$1" '.process.args = ["sh", "-c", $s]'; }
+
+# The user's state root holds nothing, and no process of the user runs
+# (a zombie waits for the host's pid 1 to reap it: it runs nothing). The
+# supervisor's last steps may take a moment after the run returns.
+assert_user_clean() {
+	local p left
+	run ls "$UTMP/xdg/ward"
+	assert_output ""
+	for _ in $(seq 50); do
+		left=
+		for p in $(pgrep -u "$U"); do
+			pid_alive "$p" && left="$left $p"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	fail "processes of $U still run:$left"
+}
+
+@test "rootless: a user runs, execs, kills and deletes; container root is the caller, the rest its subordinate ids" {
+	local uid sub pid
+	uid=$(id -u "$U")
+	sub=$(awk -F: -v u="$U" '$1 == u {print $2; exit}' /etc/subuid)
+	ucmd 'echo uid=$(id -u); cat /proc/self/uid_map'
+	run uward run --bundle "$UB" "$ID"
+	assert_success
+	assert_line uid=0
+	assert_line --regexp "^ +0 +$uid +1\$"
+	assert_line --regexp "^ +1 +$sub +65535\$"
+	# The state root is the user's runtime directory's.
+	[ -d "$UTMP/xdg/ward" ]
+	ucfg '.process.args = ["sleep", "100"]'
+	# The init keeps ward's stdout: a file, not bats' pipe.
+	uward run -d --bundle "$UB" "$ID" >"$UTMP/run-d.out" 2>&1
+	run uward state "$ID"
+	assert_success
+	assert_output --partial '"status": "running"'
+	assert_output --partial "\"owner\": \"$U\""
+	pid=$(uward state "$ID" | jq .pid)
+	# On the host the container's root is the user itself.
+	[ "$(stat -c %u "/proc/$pid")" = "$uid" ]
+	run uward exec "$ID" sh -c 'echo in-exec uid=$(id -u) pid1=$(cat /proc/1/comm)'
+	assert_success
+	assert_output "in-exec uid=0 pid1=sleep"
+	# ps: the container's processes (by its pid namespace where no cgroup
+	# is delegated).
+	run uward ps --format json "$ID"
+	assert_success
+	[ "$(jq length <<<"$output")" -ge 1 ]
+	jq -e --argjson p "$pid" 'index($p) != null' <<<"$output"
+	run uward kill "$ID" KILL
+	assert_success
+	for _ in $(seq 50); do
+		[ "$(uward state "$ID" | jq -r .status)" = stopped ] && break
+		sleep 0.1
+	done
+	run uward delete "$ID"
+	assert_success
+	wait_dead "$pid"
+	assert_user_clean
+}
+
+@test "rootless: the container's root has no authority over the host, even under compat" {
+	local d="$UTMP/hostdir"
+	mkdir -p "$d/sub"
+	echo host-file >"$d/file"
+	chmod 755 "$d"
+	ucfg --arg d "$d" '.mounts += [{"destination": "/host", "type": "bind", "source": $d, "options": ["rbind", "rw"]}]'
+	ucmd 'echo ran; echo x >> /host/file || echo append-refused; touch /host/new || echo create-refused;
+	      chown 0 /host/file || echo chown-refused; mknod /tmp/sda b 8 0 || echo mknod-refused;
+	      echo 1 > /proc/sys/vm/overcommit_memory || echo sysctl-refused;
+	      mount -t tmpfs x /host || echo mount-host-refused; cat /host/file'
+	run uward --profile compat run --bundle "$UB" "$ID"
+	assert_success
+	assert_line ran
+	assert_line append-refused
+	assert_line create-refused
+	assert_line chown-refused
+	assert_line mknod-refused
+	assert_line sysctl-refused
+	assert_line host-file
+	[ "$(cat "$d/file")" = host-file ]
+	[ ! -e "$d/new" ]
+	[ "$(stat -c %u "$d/file")" = 0 ]
+	assert_user_clean
+}
+
+@test "rootless: a bind source the user cannot read is refused, naming the field; nothing is left" {
+	local d="$UTMP/private"
+	mkdir -m 700 "$d"
+	ucfg --arg d "$d" '.mounts += [{"destination": "/private", "type": "bind", "source": $d, "options": ["rbind", "ro"]}]'
+	ucmd 'echo ran'
+	run uward run --bundle "$UB" "$ID"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$UB/config.json")].source: $d: uid $(id -u "$U") cannot read it"
+	assert_user_clean
+}
+
+@test "rootless: without subordinate ids a single-id map; ids the user does not own or its own id unmapped are refused" {
+	local uid
+	U=$RL_NOSUB
+	chown -R "$U:" "$UTMP/xdg" "$UB"
+	uid=$(id -u "$U")
+	ucmd 'echo uid=$(id -u) maps=$(wc -l < /proc/self/uid_map); cat /proc/self/uid_map'
+	run uward run --bundle "$UB" "$ID"
+	assert_success
+	assert_line "uid=0 maps=1"
+	assert_line --regexp "^ +0 +$uid +1\$"
+	# More than its own id: only through newuidmap, which refuses ranges
+	# that are not the user's.
+	ucfg --argjson u "$uid" '.linux.namespaces += [{"type": "user"}]
+	     | .linux.uidMappings = [{"containerID": 0, "hostID": $u, "size": 1}, {"containerID": 1, "hostID": 500000, "size": 10}]
+	     | .linux.gidMappings = [{"containerID": 0, "hostID": $u, "size": 1}]'
+	run uward run --bundle "$UB" "$ID"
+	assert_failure 1
+	assert_output --partial "config.json: .linux.uidMappings"
+	assert_output --partial "newuidmap"
+	refute_line --partial "uid=0"
+	# Its own id must be mapped: ward works inside as that id.
+	ucfg '.linux.uidMappings = [{"containerID": 0, "hostID": 500000, "size": 10}]'
+	run uward run --bundle "$UB" "$ID"
+	assert_failure 1
+	assert_output --partial "config.json: .linux.uidMappings: a rootless container must map the caller's uid $uid"
+	assert_user_clean
+}
+
+@test "rootless: with no runtime directory the error says how to give a state root; --root works" {
+	[ ! -e "/run/user/$(id -u "$U")" ] || skip "/run/user/$(id -u "$U") exists on this host"
+	ucmd 'echo ran'
+	run setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin \
+		"$UBIN" run --bundle "$UB" "$ID"
+	assert_failure 1
+	assert_output --partial "XDG_RUNTIME_DIR is not set"
+	assert_output --partial "--root"
+	refute_line ran
+	run setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin \
+		"$UBIN" --root "$UTMP/xdg/other" run --bundle "$UB" "$ID"
+	assert_success
+	assert_line ran
+	run ls "$UTMP/xdg/other"
+	assert_output ""
+}
+
+@test "rootless: strict still applies; without a delegated cgroup its limits are required unless the policy says warn" {
+	ucmd 'echo ran; cat /proc/self/uid_map; touch /x || echo ro-root
+	      echo sys_admin=$(( (0x$(awk "/CapEff/ {print \$2}" /proc/self/status) >> 21) & 1 ))'
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		skip "pure cgroup2 host: the delegated case is tested below"
+	fi
+	run uward --profile strict run --bundle "$UB" "$ID"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial 'config.json: .linux.resources: strict enforces limits, and a rootless container here has no cgroup'
+	assert_output --partial '"rootlessLimits": "warn"'
+	policy '{"strict": {"rootlessLimits": "warn"}}'
+	chmod 644 "$POLICY"
+	run uward --policy "$POLICY" --profile strict run --bundle "$UB" "$ID"
+	assert_success
+	assert_line ran
+	assert_line ro-root
+	assert_line sys_admin=0
+	assert_line --partial "warning: config.json: .linux.resources: not enforced"
+	assert_user_clean
+}
+
+@test "rootless: baseline warns once that limits go unenforced without a delegated cgroup" {
+	[ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ] || skip "pure cgroup2 host: see the delegated test"
+	ucmd 'echo ran'
+	run uward run --bundle "$UB" "$ID"
+	assert_success
+	assert_line ran
+	run grep -c "not enforced" <<<"$output"
+	assert_output 1
+}
+
+@test "rootless: a sysctl only the host's root can set and a device the host lacks are refused, naming the field" {
+	ucmd 'echo ran'
+	ucfg '.linux.sysctl = {"vm.memfd_noexec": "2"}'
+	run uward run --bundle "$UB" "$ID"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial "config.json: .linux.sysctl.vm.memfd_noexec: only the host's root can set it"
+	ucfg 'del(.linux.sysctl) | .linux.devices = [{"type": "c", "path": "/dev/not-on-host", "major": 1, "minor": 5}]'
+	run uward run --bundle "$UB" "$ID"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial "config.json: .linux.devices[0]: /dev/not-on-host"
+	# A namespaced sysctl of the container's own network namespace is fine.
+	ucfg 'del(.linux.devices) | .linux.sysctl = {"net.ipv4.ip_forward": "1"}'
+	ucmd 'echo ran fwd=$(cat /proc/sys/net/ipv4/ip_forward)'
+	run uward run --bundle "$UB" "$ID"
+	assert_success
+	assert_line "ran fwd=1"
+	assert_user_clean
+}
+
+@test "rootless: where the host allows no user namespaces the error names the setting; nothing runs or is left" {
+	local go="$UTMP/go" pid end rc
+	end=$(awk -F: -v u="$U" '$1 == u {print $2 + $3; exit}' /etc/subuid)
+	# user.max_user_namespaces = 0, set in a user namespace of the test's
+	# own (the host's setting is untouched): the user's ward runs inside it.
+	mkfifo "$go"
+	ucmd 'echo ran'
+	unshare --user sh -c 'read x <"$1"; exec sh -c "echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --reuid $2 --regid $2 --clear-groups env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR=$3 $4 run --bundle $5 $6"' \
+		sh "$go" "$U" "$UTMP/xdg" "$UBIN" "$UB" "$ID" >"$TMP/out" 2>&1 &
+	pid=$!
+	# Mapped once it is in its namespace (until then the file is the
+	# host's).
+	for _ in $(seq 100); do
+		[ "$(readlink "/proc/$pid/ns/user")" != "$(readlink /proc/self/ns/user)" ] && break
+		sleep 0.02
+	done
+	echo "0 0 $end" >"/proc/$pid/uid_map"
+	echo "0 0 $end" >"/proc/$pid/gid_map"
+	echo go >"$go"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ]
+	run cat "$TMP/out"
+	refute_line ran
+	assert_output --partial "user.max_user_namespaces = 0"
+	assert_output --partial "sysctl -w user.max_user_namespaces="
+	assert_user_clean
+}
+
+@test "rootless: Debian's kernel.unprivileged_userns_clone = 0 gives the explanatory error; the setting is restored" {
+	local f=/proc/sys/kernel/unprivileged_userns_clone old
+	[ -e "$f" ] || skip "this kernel has no kernel.unprivileged_userns_clone (Debian's kernels do: the VM lane runs this)"
+	old=$(cat "$f")
+	ucmd 'echo ran'
+	echo 0 >"$f"
+	run uward run --bundle "$UB" "$ID"
+	echo "$old" >"$f"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial "kernel.unprivileged_userns_clone = 0"
+	assert_output --partial "sysctl -w kernel.unprivileged_userns_clone=1"
+	[ "$(cat "$f")" = "$old" ]
+	assert_user_clean
+}
+
+@test "rootless: in a delegated cgroup2 subtree the container gets its cgroup and the limits hold" {
+	[ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] ||
+		skip "hybrid host: v1 hierarchies are never delegated (the cgroup2 VM lane runs this)"
+	local base="/sys/fs/cgroup/ward-test-rl-$ID" f
+	# What systemd's Delegate= hands a user: a subtree, its controllers
+	# on, the directory and its procs and subtree_control the user's.
+	mkdir -p "$base/launch"
+	echo "+memory +pids" >"$base/cgroup.subtree_control"
+	chown "$U" "$base" "$base/cgroup.procs" "$base/cgroup.subtree_control" "$base/cgroup.threads" \
+		"$base/launch" "$base/launch/cgroup.procs"
+	ucfg '.process.args = ["sleep", "100"] | .linux.resources.memory.limit = 67108864 | .linux.resources.pids.limit = 42'
+	# ward starts inside the subtree, as a delegated user's shell would.
+	sh -c "echo \$\$ >$base/launch/cgroup.procs && exec setpriv --reuid $U --regid $U --clear-groups env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR=$UTMP/xdg $UBIN run -d --bundle $UB $ID" >"$UTMP/run-d.out" 2>&1
+	run cat "$UTMP/run-d.out"
+	refute_output --partial "not enforced"
+	f="$base/ward-$ID"
+	[ "$(cat "$f/memory.max")" = 67108864 ]
+	[ "$(cat "$f/pids.max")" = 42 ]
+	grep -qx "$(uward state "$ID" | jq .pid)" "$f/cgroup.procs"
+	run uward delete --force "$ID"
+	assert_success
+	[ ! -e "$f" ]
+	assert_user_clean
+}
