@@ -36,6 +36,10 @@ teardown() {
 			uward delete --force "$c" >/dev/null 2>&1 || true
 		done
 	done
+	if [ -e "$UTMP/linger" ]; then
+		loginctl disable-linger "$RL" || true
+		loginctl terminate-user "$RL" 2>/dev/null || true
+	fi
 	for u in "$RL" "$RL_NOSUB"; do
 		pkill -9 -u "$u" 2>/dev/null || true
 	done
@@ -203,11 +207,9 @@ assert_user_clean() {
 }
 
 @test "rootless: strict still applies; without a delegated cgroup its limits are required unless the policy says warn" {
+	# (Here ward's own cgroup's parent is root's: nothing is delegated.)
 	ucmd 'echo ran; cat /proc/self/uid_map; touch /x || echo ro-root
 	      echo sys_admin=$(( (0x$(awk "/CapEff/ {print \$2}" /proc/self/status) >> 21) & 1 ))'
-	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
-		skip "pure cgroup2 host: the delegated case is tested below"
-	fi
 	run uward --profile strict run --bundle "$UB" "$ID"
 	assert_failure 1
 	refute_line ran
@@ -225,7 +227,6 @@ assert_user_clean() {
 }
 
 @test "rootless: baseline warns once that limits go unenforced without a delegated cgroup" {
-	[ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ] || skip "pure cgroup2 host: see the delegated test"
 	ucmd 'echo ran'
 	run uward run --bundle "$UB" "$ID"
 	assert_success
@@ -312,7 +313,8 @@ assert_user_clean() {
 		"$base/launch" "$base/launch/cgroup.procs"
 	ucfg '.process.args = ["sleep", "100"] | .linux.resources.memory.limit = 67108864 | .linux.resources.pids.limit = 42'
 	# ward starts inside the subtree, as a delegated user's shell would.
-	sh -c "echo \$\$ >$base/launch/cgroup.procs && exec setpriv --reuid $U --regid $U --clear-groups env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR=$UTMP/xdg $UBIN run -d --bundle $UB $ID" >"$UTMP/run-d.out" 2>&1
+	sh -c "echo \$\$ >$base/launch/cgroup.procs && exec setpriv --reuid $U --regid $U --clear-groups env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR=$UTMP/xdg $UBIN run -d --bundle $UB $ID" >"$UTMP/run-d.out" 2>&1 ||
+		{ cat "$UTMP/run-d.out"; false; }
 	run cat "$UTMP/run-d.out"
 	refute_output --partial "not enforced"
 	f="$base/ward-$ID"
@@ -323,4 +325,36 @@ assert_user_clean() {
 	assert_success
 	[ ! -e "$f" ]
 	assert_user_clean
+}
+
+@test "rootless: in a systemd user session the container's cgroup is beside ward's, in the delegated subtree, and limits hold" {
+	[ "$(cat /proc/1/comm)" = systemd ] || skip "systemd is not PID 1 here (the cgroup2 VM lane runs this)"
+	[ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] || skip "not a pure cgroup2 host"
+	local uid pid cg
+	uid=$(id -u "$U")
+	# A lingering user: its manager (user@UID.service) runs, its subtree
+	# delegated to the user by systemd.
+	loginctl enable-linger "$U"
+	touch "$UTMP/linger"
+	wait_for "the user's manager" test -S "/run/user/$uid/systemd/private"
+	ucfg '.process.args = ["sleep", "100"] | .linux.resources.memory.limit = 67108864 | .linux.resources.pids.limit = 42'
+	# ward in a scope of the user's manager, as a user's shell runs it.
+	setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin \
+		XDG_RUNTIME_DIR="/run/user/$uid" DBUS_SESSION_BUS_ADDRESS="unix:path=/run/user/$uid/bus" \
+		systemd-run --user --scope --quiet "$UBIN" --root "$UXDG/ward" run -d --bundle "$UB" "$ID" \
+		>"$UTMP/run-d.out" 2>&1 || { cat "$UTMP/run-d.out"; false; }
+	run cat "$UTMP/run-d.out"
+	refute_output --partial "not enforced"
+	pid=$(uward --root "$UXDG/ward" state "$ID" | jq .pid)
+	cg=$(sed -n 's/^0:://p' "/proc/$pid/cgroup")
+	[[ "$cg" == "/user.slice/user-$uid.slice/user@$uid.service/"*"/ward-$ID" ]] || fail "cgroup $cg"
+	[ "$(cat "/sys/fs/cgroup$cg/memory.max")" = 67108864 ]
+	[ "$(cat "/sys/fs/cgroup$cg/pids.max")" = 42 ]
+	run uward --root "$UXDG/ward" delete --force "$ID"
+	assert_success
+	[ ! -e "/sys/fs/cgroup$cg" ]
+	# (The user's manager runs on: the container alone must be gone.)
+	run ls "$UXDG/ward"
+	assert_output ""
+	wait_dead "$pid"
 }
