@@ -53,7 +53,23 @@ const char *const oci_default_masked[] = {"/proc/acpi",
 const char *const oci_default_readonly[] = {
     "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger", NULL};
 
-int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g))
+static void idmap(yajl_gen g, const char *key, uint32_t host)
+{
+	S(g, key);
+	yajl_gen_array_open(g);
+	yajl_gen_map_open(g);
+	S(g, "containerID");
+	yajl_gen_integer(g, 0);
+	S(g, "hostID");
+	yajl_gen_integer(g, host);
+	S(g, "size");
+	yajl_gen_integer(g, 1);
+	yajl_gen_map_close(g);
+	yajl_gen_array_close(g);
+}
+
+int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
+                     const struct oci_spec_rootless *rootless)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -116,9 +132,10 @@ int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g))
 	mount(g, "/dev", "tmpfs", "tmpfs",
 	      (const char *const[]){"nosuid", "noexec", "strictatime", "mode=755", "size=65536k",
 	                            NULL});
+	/* tty (5) is no group of a single-id user namespace. */
 	mount(g, "/dev/pts", "devpts", "devpts",
 	      (const char *const[]){"nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620",
-	                            "gid=5", NULL});
+	                            rootless ? NULL : "gid=5", NULL});
 	mount(g, "/dev/shm", "tmpfs", "shm",
 	      (const char *const[]){"nosuid", "noexec", "nodev", "mode=1777", "size=65536k", NULL});
 	mount(g, "/dev/mqueue", "mqueue", "mqueue",
@@ -140,7 +157,16 @@ int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g))
 		kv(g, "type", *ns);
 		yajl_gen_map_close(g);
 	}
+	if (rootless) {
+		yajl_gen_map_open(g);
+		kv(g, "type", "user");
+		yajl_gen_map_close(g);
+	}
 	yajl_gen_array_close(g);
+	if (rootless) {
+		idmap(g, "uidMappings", rootless->uid);
+		idmap(g, "gidMappings", rootless->gid);
+	}
 	strings(g, "maskedPaths", oci_default_masked);
 	strings(g, "readonlyPaths", oci_default_readonly);
 	if (seccomp_gen) {

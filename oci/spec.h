@@ -2,14 +2,22 @@
 #define WARD_OCI_SPEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <yajl/yajl_gen.h>
+
+/* runc's spec --rootless: a user namespace mapping the caller alone. */
+struct oci_spec_rootless {
+	uint32_t uid, gid;
+};
 
 /* The default config.json `ward spec` writes: a busybox-style `sh` in new
  * namespaces with a read-only root, few capabilities and no_new_privs.
  * seccomp_gen writes the value of linux.seccomp (ward's built-in profile
- * lives with the runtime, not in the OCI model); NULL leaves it out. The
- * caller frees *out. */
-int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g));
+ * lives with the runtime, not in the OCI model); NULL leaves it out. With
+ * rootless, a user namespace mapping those ids to 0, and devpts without
+ * gid=5. The caller frees *out. */
+int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
+                     const struct oci_spec_rootless *rootless);
 
 /* The masked and read-only paths `ward spec` writes, and the policy's
  * floor: runc's defaults plus newer leaks (/proc/interrupts, powercap's

@@ -65,7 +65,7 @@ static const struct command commands[] = {
     {"events", cmd_events, "events [--stats] [--interval DURATION] ID",
      "resource figures (and OOM kills) of a container as JSON lines", false},
     {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
-    {"spec", cmd_spec, "spec [--bundle DIR]",
+    {"spec", cmd_spec, "spec [--bundle DIR] [--rootless]",
      "write a default config.json into the bundle directory", false},
     {"check", cmd_check, "check [--profile P] [--format text|json] BUNDLE",
      "what the container would reach, and what the policy would change or refuse (exit 0 "

@@ -14,7 +14,10 @@
 int cmd_spec(struct globals *g, int argc, char **argv)
 {
 	const char *bundle = ".";
-	const struct opt opts[] = {{"bundle", 'b', OPT_STR, &bundle}};
+	bool rootless = false;
+	const struct opt opts[] = {{"bundle", 'b', OPT_STR, &bundle},
+	                           {"rootless", 0, OPT_FLAG, &rootless}};
+	const struct oci_spec_rootless ids = {(uint32_t)geteuid(), (uint32_t)getegid()};
 	char path[PATH_MAX];
 	size_t n_pos, len;
 	_cleanup_free_ char *json = NULL;
@@ -22,11 +25,11 @@ int cmd_spec(struct globals *g, int argc, char **argv)
 	ssize_t n;
 
 	(void)g;
-	if (cli_parse(argc, argv, opts, 1, NULL, 0, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false) < 0)
 		return -1;
 	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path))
 		return werr(ENAMETOOLONG, "--bundle");
-	if (oci_spec_default(&json, &len, oci_seccomp_default_gen) < 0)
+	if (oci_spec_default(&json, &len, oci_seccomp_default_gen, rootless ? &ids : NULL) < 0)
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)

@@ -124,6 +124,23 @@ assert_user_clean() {
 	assert_user_clean
 }
 
+@test "rootless: spec --rootless maps the caller alone, as runc's; a user runs it as it is" {
+	local uid
+	uid=$(id -u "$U")
+	rm "$UB/config.json"
+	chmod 777 "$UB"
+	run as_user -- "$UBIN" spec --rootless --bundle "$UB"
+	assert_success
+	run jq -c '[.linux.uidMappings, .linux.gidMappings, (.linux.namespaces | map(.type) | index("user") != null),
+	            (.mounts[] | select(.type == "devpts") | .options | index("gid=5"))]' "$UB/config.json"
+	assert_output "[[{\"containerID\":0,\"hostID\":$uid,\"size\":1}],[{\"containerID\":0,\"hostID\":$(id -g "$U"),\"size\":1}],true,null]"
+	ucmd 'echo ran maps=$(wc -l < /proc/self/uid_map)'
+	run uward run --bundle "$UB" "$ID"
+	assert_success
+	assert_line "ran maps=1"
+	assert_user_clean
+}
+
 @test "rootless: the container's root has no authority over the host, even under compat" {
 	local d="$UTMP/hostdir"
 	mkdir -p "$d/sub"

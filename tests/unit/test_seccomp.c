@@ -166,7 +166,7 @@ static void test_default_profile(void)
 	size_t len;
 	int r;
 
-	if (!ok(oci_spec_default(&json, &len, oci_seccomp_default_gen) == 0,
+	if (!ok(oci_spec_default(&json, &len, oci_seccomp_default_gen, NULL) == 0,
 	        "ward spec's config is generated")) {
 		diag("%s", werr_msg());
 		return;
