@@ -275,6 +275,17 @@ static const struct jfield resources_fields[] = {
 const struct jschema oci_resources_schema =
     SCHEMA(struct oci_resources, resources_fields, check_resources, free_resources);
 
+void oci_resources_drop_devices(struct oci_resources *r)
+{
+	for (size_t i = 0; i < r->n_devices; i++) {
+		free(r->devices[i].type);
+		free(r->devices[i].access);
+	}
+	free(r->devices);
+	r->devices = NULL;
+	r->n_devices = 0;
+}
+
 bool oci_resources_empty(const struct oci_resources *r)
 {
 	return r == NULL || (r->n_devices == 0 && r->memory == NULL && r->cpu == NULL &&

@@ -98,6 +98,8 @@ struct oci_resources {
 };
 
 extern const struct jschema oci_resources_schema;
+/* Free the device rules and leave none. */
+void oci_resources_drop_devices(struct oci_resources *r);
 /* True when nothing at all is asked for. */
 bool oci_resources_empty(const struct oci_resources *r);
 /* A device rule's access as bits: r 1, w 2, m 4; absent or "" is all

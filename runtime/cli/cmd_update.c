@@ -201,13 +201,7 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	if (r->n_devices) {
 		log_debug("update: linux.resources.devices ignored: the device rules are "
 		          "create's");
-		for (size_t i = 0; i < r->n_devices; i++) {
-			free(r->devices[i].type);
-			free(r->devices[i].access);
-		}
-		free(r->devices);
-		r->devices = NULL;
-		r->n_devices = 0;
+		oci_resources_drop_devices(r);
 	}
 	{
 		struct oci_linux l = {.resources = r};

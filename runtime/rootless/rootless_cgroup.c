@@ -31,17 +31,6 @@ static bool limits_asked(const struct oci_config *cfg)
 	return !oci_resources_empty(&r);
 }
 
-static void drop_device_rules(struct oci_resources *r)
-{
-	for (size_t i = 0; i < r->n_devices; i++) {
-		free(r->devices[i].type);
-		free(r->devices[i].access);
-	}
-	free(r->devices);
-	r->devices = NULL;
-	r->n_devices = 0;
-}
-
 /* Delegated: the nearest existing level of the cgroup's path is ours to
  * write (a directory we may make children in, and its cgroup.procs and
  * cgroup.subtree_control), as systemd's Delegate= hands it over. */
@@ -112,7 +101,7 @@ int rootless_cgroup_decide(struct oci_config *cfg, const char *id, bool systemd,
 	 * crun skip it. In a user namespace no node can be made, and the ones
 	 * bound in keep the host's permissions. */
 	if (*use && cfg->linux && cfg->linux->resources)
-		drop_device_rules(cfg->linux->resources);
+		oci_resources_drop_devices(cfg->linux->resources);
 	if (*use || !limits_asked(cfg))
 		return 0;
 	if (require_limits)

@@ -20,30 +20,43 @@ pm() {
 		--runtime "$WARD" --cgroup-manager cgroupfs --events-backend file "$@"
 }
 
-pm_setup_file() {
-	pm_env
-	mkdir -p "$PM/net" "$PM/tmp" "$PM/hooks"
-	# This host lacks CAP_SYS_RESOURCE: Podman's default nofile/nproc
-	# ulimits (above the hard limits) could not be applied; ward is named
-	# in runtime_supports_json so Podman passes --log-format=json --log.
-	cat >"$CONTAINERS_CONF" <<-EOF
+# containers.conf for a test's Podman: default ulimits within this host's
+# hard limits (it lacks CAP_SYS_RESOURCE), cgroupfs and file events (no
+# systemd here), ward named in runtime_supports_json so that Podman passes
+# --log-format=json --log; then LINE... (more [engine] keys, sections).
+pm_conf() { # pm_conf FILE [LINE...]
+	local f=$1
+	shift
+	cat >"$f" <<-EOF
 	[containers]
 	default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
 	[engine]
 	cgroup_manager = "cgroupfs"
 	events_logger = "file"
 	runtime_supports_json = ["crun", "runc", "ward"]
-	hooks_dir = ["$PM/hooks"]
 	init_path = "/usr/bin/catatonit"
-	[network]
-	network_config_dir = "$PM/net"
 	EOF
-	cat >"$CONTAINERS_STORAGE_CONF" <<-EOF
+	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$f"
+}
+
+pm_storage_conf() { # pm_storage_conf FILE GRAPHROOT RUNROOT
+	cat >"$1" <<-EOF
 	[storage]
 	driver = "overlay"
-	graphroot = "$PM/root"
-	runroot = "$PM/runroot"
+	graphroot = "$2"
+	runroot = "$3"
 	EOF
+}
+
+pm_setup_file() {
+	pm_env
+	mkdir -p "$PM/net" "$PM/tmp" "$PM/hooks"
+	# This host lacks CAP_SYS_RESOURCE: Podman's default nofile/nproc
+	# ulimits (above the hard limits) could not be applied; ward is named
+	# in runtime_supports_json so Podman passes --log-format=json --log.
+	pm_conf "$CONTAINERS_CONF" "hooks_dir = [\"$PM/hooks\"]" \
+		"[network]" "network_config_dir = \"$PM/net\""
+	pm_storage_conf "$CONTAINERS_STORAGE_CONF" "$PM/root" "$PM/runroot"
 	: >"$CONTAINERS_REGISTRIES_CONF"
 	rm -rf "$PM/rootfs"
 	"$WARD_SRCDIR/tests/helpers/mkrootfs.sh" "$BUSYBOX" "$PM/rootfs"

@@ -5,7 +5,7 @@
 # cgroupfs, with none delegated here; networking is slirp4netns, as Podman
 # 4.3 sets it up for a user.
 
-load ../helpers/env
+load podman
 load ../helpers/rootless
 bats_require_minimum_version 1.5.0
 
@@ -20,21 +20,8 @@ setup_file() {
 	rootless_binary "$P"
 	mkdir -p "$P/home" "$P/xdg" "$P/conf"
 	chmod 700 "$P/xdg"
-	cat >"$P/conf/containers.conf" <<-EOF
-	[containers]
-	default_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]
-	[engine]
-	cgroup_manager = "cgroupfs"
-	events_logger = "file"
-	runtime_supports_json = ["crun", "runc", "ward"]
-	init_path = "/usr/bin/catatonit"
-	EOF
-	cat >"$P/conf/storage.conf" <<-EOF
-	[storage]
-	driver = "overlay"
-	graphroot = "$P/home/storage"
-	runroot = "$P/xdg/containers"
-	EOF
+	pm_conf "$P/conf/containers.conf"
+	pm_storage_conf "$P/conf/storage.conf" "$P/home/storage" "$P/xdg/containers"
 	: >"$P/conf/registries.conf"
 	chmod -R a+rX "$P/conf"
 	chown -R "$U:" "$P/home" "$P/xdg"
