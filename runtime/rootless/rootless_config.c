@@ -3,6 +3,7 @@
 #include "rootless/rootless.h"
 #include "lib/error.h"
 #include "oci/config_edit.h"
+#include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"
 
 #include <errno.h>
@@ -270,6 +271,17 @@ int rootless_config(struct oci_config *cfg, const char *bundle)
 			    "the caller's gid %u",
 			    (unsigned)getegid());
 		devpts_gid(cfg);
+	}
+	/* An idmapped mount's namespace would be made from inside the
+	 * container's, where the config's host ids mean other ids. */
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		bool rec;
+
+		if (idmap_wanted(&cfg->mounts[i], &rec))
+			return werr(0,
+			            "config.json: .mounts[%zu].options: idmapped mounts are not "
+			            "supported rootless yet",
+			            i);
 	}
 	/* The pid namespace's sysctls are written from the host's side, by
 	 * its root alone (linux/sysctl.h). */

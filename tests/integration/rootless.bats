@@ -252,7 +252,7 @@ assert_user_clean() {
 	assert_output 1
 }
 
-@test "rootless: a sysctl only the host's root can set and a device the host lacks are refused, naming the field" {
+@test "rootless: a sysctl only the host's root can set, a device the host lacks, an idmapped mount are refused, naming the field" {
 	ucmd 'echo ran'
 	ucfg '.linux.sysctl = {"vm.memfd_noexec": "2"}'
 	run uward run --bundle "$UB" "$ID"
@@ -264,6 +264,12 @@ assert_user_clean() {
 	assert_failure 1
 	refute_line ran
 	assert_output --partial "config.json: .linux.devices[0]: /dev/not-on-host"
+	ucfg 'del(.linux.devices) | .mounts += [{"destination": "/mnt", "type": "bind", "source": "/tmp", "options": ["rbind", "ro", "idmap"]}]'
+	run uward run --bundle "$UB" "$ID"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$UB/config.json")].options: idmapped mounts are not supported rootless yet"
+	ucfg 'del(.mounts[-1])'
 	# A namespaced sysctl of the container's own network namespace is fine.
 	ucfg 'del(.linux.devices) | .linux.sysctl = {"net.ipv4.ip_forward": "1"}'
 	ucmd 'echo ran fwd=$(cat /proc/sys/net/ipv4/ip_forward)'
