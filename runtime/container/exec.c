@@ -170,6 +170,12 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 			goto out;
 		}
 		flags &= ~CLONE_NEWUSER;
+		/* There the container's root has our uid: not dumpable, as
+		 * create (rootless_enter). */
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+			werr(errno, "PR_SET_DUMPABLE");
+			goto out;
+		}
 	}
 	/* A pid namespace is entered by the children of whoever joins it: join
 	 * it here, so that the process is our own child, to wait for. */

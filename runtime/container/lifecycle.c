@@ -227,10 +227,31 @@ static void signal_one(int pidfd, pid_t pid, void *arg)
 		syscall(SYS_pidfd_send_signal, pidfd, a->sig, NULL, 0);
 }
 
+/* The init's pid namespace is the one ward is in (the config listed none):
+ * then its members cannot be told from the host's. 1, 0, or -1 with werr. */
+static int shares_our_pid_ns(pid_t init)
+{
+	struct stat own, its;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
+	if (stat("/proc/self/ns/pid", &own) < 0 || stat(path, &its) < 0)
+		return werr(errno, "%s", path);
+	return own.st_ino == its.st_ino && own.st_dev == its.st_dev;
+}
+
+/* Never the host's pid namespace: every process the caller may signal
+ * would be (a rootless container without a pid namespace of its own has
+ * no cgroup either). */
 static int signal_pid_ns(pid_t init, int sig)
 {
 	struct sig_arg a = {init, sig};
+	int shared = shares_our_pid_ns(init);
 
+	if (shared)
+		return shared < 0 ? -1
+		                  : werr(0, "it has neither a cgroup nor a pid namespace of its "
+		                            "own: its processes cannot be told from the host's");
 	return each_in_pid_ns(init, signal_one, &a);
 }
 
@@ -264,15 +285,13 @@ static void list_one(int pidfd, pid_t pid, void *arg)
  * the host's). */
 static int pid_ns_pids(pid_t init, pid_t **pids, size_t *n)
 {
-	struct stat own, its;
-	char path[64];
 	struct pid_list l = {0};
+	int shared = shares_our_pid_ns(init);
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
-	if (stat("/proc/self/ns/pid", &own) < 0 || stat(path, &its) < 0)
-		return werr(errno, "%s", path);
-	if (own.st_ino == its.st_ino && own.st_dev == its.st_dev)
-		return werr(0, "it has neither a cgroup nor a pid namespace of its own");
+	if (shared)
+		return shared < 0 ? -1
+		                  : werr(0, "it has neither a cgroup nor a pid namespace of its "
+		                            "own: its processes cannot be told from the host's");
 	if (each_in_pid_ns(init, list_one, &l) < 0 || l.oom) {
 		free(l.v);
 		return l.oom ? werr(ENOMEM, "out of memory") : -1;
@@ -315,7 +334,9 @@ int container_signal(struct container *c, int sig, bool all)
 	/* --all: every process of the container's cgroup (exec'd ones too). */
 	if (all)
 		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig)
-		                             : signal_pid_ns(c->st->pid, sig);
+		    : signal_pid_ns(c->st->pid, sig) < 0
+		        ? werr_ctx("container \"%s\": kill --all", c->id)
+		        : 0;
 	/* After --all the init may be gone already (cgroup.kill is
 	 * immediate): that is what was asked for. */
 	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && !(all && errno == ESRCH))
@@ -345,8 +366,9 @@ int container_destroy(struct container *c, bool force)
 		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
 
 		if (pidfd >= 0) {
-			if (!have_cg)
-				signal_pid_ns(c->st->pid, SIGKILL);
+			/* (Without a pid namespace of its own: the init alone.) */
+			if (!have_cg && signal_pid_ns(c->st->pid, SIGKILL) < 0)
+				werr_clear();
 			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
 				close(pidfd);
 				return werr(errno, "container \"%s\": killing init", c->id);

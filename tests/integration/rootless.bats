@@ -191,6 +191,46 @@ assert_user_clean() {
 	assert_user_clean
 }
 
+@test "rootless: ward is not open to the container's root, which has its uid: no ptrace, no /proc fds (create and exec)" {
+	local bystander
+	# No pid namespace (compat; the host's /proc bound at /hostproc, as
+	# proc cannot be mounted for a pid namespace the user does not own):
+	# the container sees ward, its parent.
+	ucfg '.linux.namespaces |= map(select(.type != "pid"))
+	      | .mounts |= map(select(.destination != "/proc"))
+	      | .mounts += [{"destination": "/hostproc", "type": "bind", "source": "/proc", "options": ["rbind"]}]'
+	local probe='w=$PPID; echo ward=$(cat /hostproc/$w/comm 2>/dev/null)
+	ls /hostproc/$w/fd/ >/dev/null 2>&1 && echo fds-open || echo fds-denied
+	cat /hostproc/$w/environ >/dev/null 2>&1 && echo environ-open || echo environ-denied
+	ls /hostproc/$w/cwd/ >/dev/null 2>&1 && echo cwd-open || echo cwd-denied'
+	ucmd "$probe"
+	run uward --profile compat run --bundle "$UB" "$ID"
+	assert_success
+	assert_line --regexp '^ward=.+'
+	assert_line fds-denied
+	assert_line environ-denied
+	assert_line cwd-denied
+	ucfg '.process.args = ["sleep", "100"]'
+	uward --profile compat run -d --bundle "$UB" "$ID" >"$UTMP/run-d.out" 2>&1
+	run uward exec "$ID" sh -c "$probe"
+	assert_success
+	assert_line fds-denied
+	assert_line environ-denied
+	assert_line cwd-denied
+	# Nothing tells its processes from the user's others: kill --all says
+	# so, and delete --force kills the init alone, never the rest of the
+	# user's processes.
+	bystander=$(as_user -- sh -c 'sleep 60 >/dev/null 2>&1 3>&- & echo $!')
+	run uward kill --all "$ID" KILL
+	assert_failure 1
+	assert_output --partial "neither a cgroup nor a pid namespace of its own"
+	run uward delete --force "$ID"
+	assert_success
+	pid_alive "$bystander"
+	kill -9 "$bystander"
+	assert_user_clean
+}
+
 @test "rootless: a bind source the user cannot read is refused, naming the field; nothing is left" {
 	local d="$UTMP/private"
 	mkdir -m 700 "$d"
