@@ -61,7 +61,10 @@ bool rootless_cgroups(void)
 		return answer;
 	if (rootless_caller())
 		return (answer = 1);
-	/* The initial user namespace maps every id onto itself. */
+	/* The initial user namespace maps every id onto itself. Unreadable:
+	 * taken as the initial one (cgroups then must work, or create fails:
+	 * never limits dropped on a guess). */
+	initial = true;
 	f = fopen("/proc/self/uid_map", "re");
 	if (f) {
 		initial = fgets(buf, sizeof(buf), f) &&
