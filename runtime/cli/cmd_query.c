@@ -92,7 +92,9 @@ int cmd_list(struct globals *g, int argc, char **argv)
 		return -1;
 	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
 		return werr(0, "list: --format must be table or json (got \"%s\")", format);
-	if (cli_root(g) < 0 || (fd = dup(g->rootfd)) < 0 || (d = fdopendir(fd)) == NULL)
+	if (cli_root(g) < 0)
+		return -1;
+	if ((fd = dup(g->rootfd)) < 0 || (d = fdopendir(fd)) == NULL)
 		return werr(errno, "listing %s", g->root);
 	if (strcmp(format, "json") == 0) {
 		gen = yajl_gen_alloc(NULL);

@@ -165,17 +165,18 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	 * config does not list it) first, here: joining its pid namespace
 	 * wants CAP_SYS_ADMIN where we are too. */
 	if (rootless_caller()) {
+		/* There the container's root has our uid and may hold
+		 * CAP_SYS_PTRACE: not dumpable first (the child inherits it,
+		 * until its execve), as create (rootless_enter). */
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+			werr(errno, "PR_SET_DUMPABLE");
+			goto out;
+		}
 		if (setns(init_pidfd, CLONE_NEWUSER) < 0) {
 			werr(errno, "joining the container's user namespace");
 			goto out;
 		}
 		flags &= ~CLONE_NEWUSER;
-		/* There the container's root has our uid: not dumpable, as
-		 * create (rootless_enter). */
-		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-			werr(errno, "PR_SET_DUMPABLE");
-			goto out;
-		}
 	}
 	/* A pid namespace is entered by the children of whoever joins it: join
 	 * it here, so that the process is our own child, to wait for. */

@@ -25,6 +25,7 @@ const char *status_name(enum container_status s)
 int store_open_root(const char *root)
 {
 	char buf[4096];
+	struct stat st;
 	int fd;
 
 	if (root[0] != '/')
@@ -48,6 +49,29 @@ int store_open_root(const char *root)
 	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return werr(errno, "cannot open state root %s", root);
+	/* The state says which process to signal and whose namespaces to
+	 * enter: only a root that no other user could have written (a user's
+	 * forged state.json would aim root's kill, delete and exec anywhere;
+	 * a root's exec into a user's container would run as the host's
+	 * root). */
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		return werr(e, "state root %s", root);
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(fd);
+		return st.st_uid != geteuid()
+		           ? werr(
+		                 0,
+		                 "state root %s belongs to uid %u: ward trusts only a state root "
+		                 "of its own user (%u; run ward as the user whose containers these "
+		                 "are)",
+		                 root, (unsigned)st.st_uid, (unsigned)geteuid())
+		           : werr(0, "state root %s is writable by others (mode %03o)", root,
+		                  (unsigned)(st.st_mode & 0777));
+	}
 	return fd;
 }
 

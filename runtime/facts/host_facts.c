@@ -86,8 +86,10 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->cgroup_v1 = cgroup_init(&cg, NULL, "x") == 0 && cg.layout != CG_V2;
 	/* The kernel has it, and create sets it from the parent (in a user
 	 * namespace the init cannot: linux/sysctl.h), which only the host's
-	 * root may (a rootless ward cannot: strict goes without it). */
-	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", W_OK) == 0;
+	 * root may (a rootless ward, denied, goes without it under strict; a
+	 * read-only /proc/sys still fails loudly at create). */
+	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
+	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
 	if (cfg->n_mounts) {
 		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));

@@ -178,7 +178,10 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 		}
 		r = werr(errno, "linux.devices[%zu] %s", idx, d->path);
 	}
-	if (r == 0 && !userns) {
+	/* A fifo is made in a user namespace too (no privilege needed),
+	 * never bound from the host: any host fifo of that path could be
+	 * another's (a container's start fifo). */
+	if (r == 0 && (!userns || node_type(d->type) == S_IFIFO)) {
 		if (mknodat(dfd, base, node_type(d->type) | (mode & 07777), dev) < 0)
 			r = werr(errno, "linux.devices[%zu] mknod %s", idx, d->path);
 	} else if (r == 0) {

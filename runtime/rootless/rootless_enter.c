@@ -88,6 +88,16 @@ int rootless_enter(const struct oci_config *cfg)
 		if (fd < 0)
 			return blocked(werr_errno(), "making the container's user namespace");
 	}
+	/* In there ward has the same uid as the container's root: not
+	 * dumpable (before it joins), so that the container cannot ptrace it
+	 * or read its /proc entries (CVE-2016-9962's lesson) where it sees
+	 * ward, nor its children before their execve. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		int e = errno;
+
+		close(fd);
+		return werr(e, "PR_SET_DUMPABLE");
+	}
 	if (setns(fd, CLONE_NEWUSER) < 0) {
 		int e = errno;
 
@@ -96,12 +106,6 @@ int rootless_enter(const struct oci_config *cfg)
 		return blocked(e, "entering the container's user namespace");
 	}
 	close(fd);
-	/* In there ward has the same uid as the container's root: not
-	 * dumpable, so that the container cannot ptrace it or read its
-	 * /proc entries (CVE-2016-9962's lesson) where it sees ward (no pid
-	 * namespace of its own). */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return werr(errno, "PR_SET_DUMPABLE");
 	/* A mount namespace of the container's user namespace for all ward
 	 * prepares; as a copy made for a less privileged namespace, its
 	 * mounts receive from the host's and never send to them, and they

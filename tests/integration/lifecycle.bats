@@ -337,3 +337,16 @@ has_init() {
 	assert_success
 	assert_no_leftovers
 }
+
+@test "a state root another user owns, or others may write, is refused before anything is read" {
+	mkdir -m 0777 "$TMP/open-root"
+	chmod 0777 "$TMP/open-root"
+	run "$WARD" --root "$TMP/open-root" list
+	assert_failure 1
+	assert_output "ward: state root $TMP/open-root is writable by others (mode 777)"
+	mkdir -m 0700 "$TMP/theirs"
+	chown 65534 "$TMP/theirs"
+	run "$WARD" --root "$TMP/theirs" list
+	assert_failure 1
+	assert_output --partial "state root $TMP/theirs belongs to uid 65534: ward trusts only a state root of its own user (0;"
+}

@@ -114,6 +114,11 @@ assert_user_clean() {
 	assert_success
 	[ "$(jq length <<<"$output")" -ge 1 ]
 	jq -e --argjson p "$pid" 'index($p) != null' <<<"$output"
+	# Root does not take the user's state for its own: a forged state.json
+	# would aim root's signals and namespaces anywhere.
+	run "$WARD" --root "$UXDG/ward" exec "$ID" true
+	assert_failure 1
+	assert_output --partial "state root $UXDG/ward belongs to uid $uid: ward trusts only a state root of its own user"
 	run uward kill "$ID" KILL
 	assert_success
 	for _ in $(seq 50); do
@@ -335,6 +340,14 @@ assert_user_clean() {
 	refute_line ran
 	assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$UB/config.json")].options: idmapped mounts are not supported rootless yet"
 	ucfg 'del(.mounts[-1])'
+	# A fifo is made inside, never bound from the host.
+	ucfg '.linux.devices = [{"type": "p", "path": "/dev/ward-fifo"}]'
+	ucmd '[ -p /dev/ward-fifo ] && echo fifo-made'
+	run uward run --bundle "$UB" "$ID"
+	assert_success
+	assert_line fifo-made
+	ucfg 'del(.linux.devices)'
+	ucmd 'echo ran'
 	# A namespaced sysctl of the container's own network namespace is fine.
 	ucfg 'del(.linux.devices) | .linux.sysctl = {"net.ipv4.ip_forward": "1"}'
 	ucmd 'echo ran fwd=$(cat /proc/sys/net/ipv4/ip_forward)'
