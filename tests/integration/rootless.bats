@@ -236,6 +236,28 @@ assert_user_clean() {
 	assert_user_clean
 }
 
+@test "rootless: exec's process is never open to a container root with CAP_SYS_PTRACE before it runs (its /proc root stays closed)" {
+	local marker="ward-rl-marker-$ID"
+	: >"$UTMP/$marker"
+	chmod 644 "$UTMP/$marker"
+	# A prober in the container: CAP_SYS_PTRACE in its user namespace,
+	# looking through every process's /proc root for a file of the host's.
+	ucfg '.process.capabilities.bounding += ["CAP_SYS_PTRACE"] | .process.capabilities.effective += ["CAP_SYS_PTRACE"] | .process.capabilities.permitted += ["CAP_SYS_PTRACE"]'
+	ucmd "end=\$((\$(date +%s) + 8)); while [ \$(date +%s) -lt \$end ]; do
+	        for p in /proc/[0-9]*; do [ -e \$p/root$UTMP/$marker ] && echo escaped-via-\$p >/tmp/found; done
+	      done; echo done >/tmp/probed; sleep 100"
+	uward --profile compat run -d --bundle "$UB" "$ID" >"$UTMP/run-d.out" 2>&1
+	for _ in $(seq 30); do
+		uward --profile compat exec "$ID" true
+	done
+	WAIT_FOR_SECS=20 wait_for "the prober" uward exec "$ID" test -e /tmp/probed
+	run uward exec "$ID" cat /tmp/found
+	assert_failure
+	refute_output --partial escaped
+	run uward delete --force "$ID"
+	assert_success
+}
+
 @test "rootless: a bind source the user cannot read is refused, naming the field; nothing is left" {
 	local d="$UTMP/private"
 	mkdir -m 700 "$d"
