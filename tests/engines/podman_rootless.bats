@@ -100,7 +100,7 @@ upm() {
 }
 
 @test "rootless podman: slirp4netns networking reaches a listener on the host's loopback" {
-	local port=$((20000 + RANDOM % 20000))
+	local port=$((20000 + RANDOM % 20000)) listener
 	# The user's listener, on the host's loopback only.
 	as_user -- timeout 20 python3 -c 'import socket, sys
 s = socket.socket()
@@ -108,6 +108,7 @@ s.bind(("127.0.0.1", int(sys.argv[1])))
 s.listen(1)
 c, _ = s.accept()
 sys.stdout.write(c.recv(100).decode())' "$port" >"$BATS_TEST_TMPDIR/got" 3>&- &
+	listener=$!
 	for _ in $(seq 50); do
 		ss -ltn | grep -q "127.0.0.1:$port " && break
 		sleep 0.1
@@ -117,7 +118,8 @@ sys.stdout.write(c.recv(100).decode())' "$port" >"$BATS_TEST_TMPDIR/got" 3>&- &
 	assert_success
 	assert_line "inet 10.0.2.100"
 	assert_line sent
-	wait
+	# (This listener alone: bats' own timeout runs beside the test.)
+	wait "$listener"
 	[ "$(cat "$BATS_TEST_TMPDIR/got")" = hello-host ]
 }
 
