@@ -227,9 +227,10 @@ static void signal_one(int pidfd, pid_t pid, void *arg)
 		syscall(SYS_pidfd_send_signal, pidfd, a->sig, NULL, 0);
 }
 
-/* The init's pid namespace is the one ward is in (the config listed none):
- * then its members cannot be told from the host's. 1, 0, or -1 with werr. */
-static int shares_our_pid_ns(pid_t init)
+/* 0 if the init's pid namespace is its own; -1 with werr if it is the one
+ * ward is in (the config listed none): then its members cannot be told
+ * from the host's. */
+static int own_pid_ns(pid_t init)
 {
 	struct stat own, its;
 	char path[64];
@@ -237,7 +238,10 @@ static int shares_our_pid_ns(pid_t init)
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)init);
 	if (stat("/proc/self/ns/pid", &own) < 0 || stat(path, &its) < 0)
 		return werr(errno, "%s", path);
-	return own.st_ino == its.st_ino && own.st_dev == its.st_dev;
+	if (own.st_ino == its.st_ino && own.st_dev == its.st_dev)
+		return werr(0, "it has neither a cgroup nor a pid namespace of its own: its "
+		               "processes cannot be told from the host's");
+	return 0;
 }
 
 /* Never the host's pid namespace: every process the caller may signal
@@ -246,12 +250,9 @@ static int shares_our_pid_ns(pid_t init)
 static int signal_pid_ns(pid_t init, int sig)
 {
 	struct sig_arg a = {init, sig};
-	int shared = shares_our_pid_ns(init);
 
-	if (shared)
-		return shared < 0 ? -1
-		                  : werr(0, "it has neither a cgroup nor a pid namespace of its "
-		                            "own: its processes cannot be told from the host's");
+	if (own_pid_ns(init) < 0)
+		return -1;
 	return each_in_pid_ns(init, signal_one, &a);
 }
 
@@ -286,12 +287,9 @@ static void list_one(int pidfd, pid_t pid, void *arg)
 static int pid_ns_pids(pid_t init, pid_t **pids, size_t *n)
 {
 	struct pid_list l = {0};
-	int shared = shares_our_pid_ns(init);
 
-	if (shared)
-		return shared < 0 ? -1
-		                  : werr(0, "it has neither a cgroup nor a pid namespace of its "
-		                            "own: its processes cannot be told from the host's");
+	if (own_pid_ns(init) < 0)
+		return -1;
 	if (each_in_pid_ns(init, list_one, &l) < 0 || l.oom) {
 		free(l.v);
 		return l.oom ? werr(ENOMEM, "out of memory") : -1;

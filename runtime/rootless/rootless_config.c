@@ -240,14 +240,11 @@ int rootless_config(struct oci_config *cfg, const char *bundle)
 {
 	struct oci_linux *l = cfg_linux(cfg);
 	const struct oci_namespace *ns;
-	char pwbuf[1024];
-	struct passwd pw, *p = NULL;
-	const char *name;
+	/* The caller's name (its uid when it has none: sub_range takes both). */
+	const char *name = rootless_owner();
 
 	if (l == NULL)
 		return -1;
-	getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &p);
-	name = p ? p->pw_name : NULL;
 	ns = oci_config_namespace(cfg, CLONE_NEWUSER);
 	if (ns == NULL && cfg_ns_add(cfg, CLONE_NEWUSER) < 0)
 		return -1;
