@@ -307,6 +307,13 @@ assert_user_clean() {
 	assert_output --partial "XDG_RUNTIME_DIR is not set"
 	assert_output --partial "--root"
 	refute_line ran
+	# A runtime directory that is not the user's is not taken either.
+	run setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin \
+		XDG_RUNTIME_DIR=/tmp "$UBIN" run --bundle "$UB" "$ID"
+	assert_failure 1
+	assert_output --partial "XDG_RUNTIME_DIR=/tmp: not a directory of yours (uid $(id -u "$U"))"
+	refute_line ran
+	[ ! -e /tmp/ward ]
 	run setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin \
 		"$UBIN" --root "$UTMP/xdg/other" run --bundle "$UB" "$ID"
 	assert_success
