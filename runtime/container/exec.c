@@ -51,6 +51,7 @@ static _Noreturn void child(const struct exec_child *x)
 	                          .linux = x->linux,
 	                          .seccomp = x->seccomp,
 	                          .sync_fd = x->sync_fd,
+	                          .fifo_fd = -1,
 	                          .userns = x->userns,
 	                          .preserve_fds = x->o->preserve_fds};
 	bool seccomp_loaded;

@@ -148,11 +148,15 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	umask(0);
 	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0)
 		return -1;
+	/* The createContainer hooks have run: their pinned files go now
+	 * (process_prepare closes every other fd of ward's as well). */
+	hooks_unpin_all();
 	{
 		struct prepare_args pa = {.proc = c->process,
 		                          .linux = c->linux,
 		                          .seccomp = a->seccomp,
 		                          .sync_fd = a->sync_fd,
+		                          .fifo_fd = a->fifo_fd,
 		                          .userns = a->userns,
 		                          .preserve_fds = a->preserve_fds,
 		                          .pdeathsig = true};

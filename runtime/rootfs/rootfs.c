@@ -1,4 +1,5 @@
 #include "rootfs/rootfs.h"
+#include "rootfs/no_pivot.h"
 #include "rootfs/devices.h"
 #include "linux/sysctl.h"
 #include "lib/error.h"
@@ -112,6 +113,8 @@ static int do_pivot(int rootfd, bool no_pivot)
 	if (fchdir(rootfd) < 0)
 		return werr(errno, "chdir to rootfs");
 	if (no_pivot) {
+		if (no_pivot_detach_host(rootfd) < 0)
+			return -1;
 		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 			return werr(errno, "moving rootfs to /");
 		if (chroot(".") < 0)

@@ -116,21 +116,15 @@ setup() {
 
 @test "CVE-2024-21626: exec --cwd through a leaked fd cannot reach the host" {
 	ward run -d --bundle "$BUNDLE" "$ID"
-	# Every fd from 3 to 9 a host directory (the bundle) when ward starts:
-	# each one is refused for what it is, a directory outside the container.
-	for fd in 3 4 5 6 7 8 9; do
+	# fds 3 to 9 a host directory (the bundle) when ward starts, and every
+	# fd number ward could hold: each cwd through /proc/self/fd is refused
+	# as a magic link, or is not there at all; never a directory.
+	for fd in $(seq 3 80); do
 		run bash -c 'exec 3<"$1" 4<"$1" 5<"$1" 6<"$1" 7<"$1" 8<"$1" 9<"$1"
 			exec "$2" --root "$3" exec --cwd "/proc/self/fd/$4" "$5" sh -c "ls .."' \
 			_ "$BUNDLE" "$WARD" "$ROOT" "$fd" "$ID"
 		assert_failure 1
-		assert_output "ward: process.cwd /proc/self/fd/$fd is outside the container: Operation not permitted"
-	done
-	# ward's own fds, whatever they are then: refused one way or another,
-	# never a cwd (a directory of ward's is refused as outside too).
-	for fd in 3 4 5 6 7 8 9 10 11 12; do
-		run ward exec --cwd "/proc/self/fd/$fd" "$ID" sh -c 'ls ..'
-		assert_failure 1
-		assert_output --regexp "^ward: process.cwd /proc/self/fd/$fd( is outside the container: Operation not permitted|: Not a directory|: No such file or directory)\$"
+		assert_output --regexp "^ward: process.cwd /proc/self/fd/$fd(: refused: resolves through a magic link such as /proc/self/fd/N \(CVE-2024-21626 class\), or through a symlink loop|: No such file or directory)\$"
 	done
 	ward delete --force "$ID"
 	assert_no_leftovers

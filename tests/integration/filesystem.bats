@@ -248,3 +248,15 @@ load ../helpers/common
 	[ ! -e "$BUNDLE/rootfs/seed/n" ] || fail "the write went through to the rootfs"
 	assert_no_leftovers
 }
+
+@test "--no-pivot in a user namespace: the host's locked procfs and sysfs cannot be detached, so it is refused (GHSA-m8cg-xc2p-r3fc)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	cmd 'mkdir -p /tmp/p; mount -t sysfs sysfs /tmp/p && echo MOUNTED-SYSFS; echo ran'
+	run ward run --no-pivot --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp '^ward: --no-pivot: [0-9]+ procfs/sysfs mount\(s\) of the host cannot be detached from the container'
+	refute_line ran
+	assert_no_leftovers
+}
