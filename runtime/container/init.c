@@ -107,6 +107,10 @@ static int before_pivot(void *arg, int rootfd)
 	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m) < 0)
 		return -1;
 	host_pid = m.err;
+	/* As runc: createContainer hooks run in the container's root
+	 * directory (not yet pivoted to), not in ward's. */
+	if (fchdir(rootfd) < 0)
+		return werr(errno, "chdir to the rootfs for the createContainer hooks");
 	hook_state(a, "creating", &st);
 	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st);
 }

@@ -190,6 +190,25 @@ static int close_ward_fds(const struct prepare_args *a)
 	return 0;
 }
 
+/* The terminal is the process user's, as runc gives it (the group stays
+ * devpts' gid=, tty's): a program that reopens its tty, or runs as a user
+ * other than root, must be able to use it. Only the container's own pty is
+ * changed; an id not mapped in a user namespace (EINVAL, EPERM) leaves it. */
+static int tty_to_user(const struct oci_process *p)
+{
+	for (int fd = 0; p->terminal && fd < 3; fd++) {
+		struct stat st;
+
+		if (!isatty(fd) || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
+		    st.st_uid == p->user->uid)
+			continue;
+		if (fchown(fd, p->user->uid, (gid_t)-1) < 0 && errno != EINVAL && errno != EPERM)
+			return werr(errno, "giving the terminal to process.user.uid %u",
+			            p->user->uid);
+	}
+	return 0;
+}
+
 /* As runc: the cwd is entered while still root, so that a directory only
  * root may enter works; a permission error is tried again as the final
  * user (a volume chowned to it that root cannot search: rootless). */
@@ -215,7 +234,7 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 
 	*seccomp_loaded = false;
 	if (close_ward_fds(a) < 0 || process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 ||
-	    enter_cwd(p, &cwd_later) < 0)
+	    tty_to_user(p) < 0 || enter_cwd(p, &cwd_later) < 0)
 		return -1;
 	if (early) {
 		/* The filter may be older than the calls ward makes (faccessat2,

@@ -185,3 +185,25 @@ setup() {
 	assert_output 0
 	assert_no_leftovers
 }
+
+@test "compat: exec's own failures exit 255 as runc's, the process's own status passes through" {
+	WARD_GLOBALS=(--profile compat)
+	cmd 'exec sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" sh -c 'exit 42'
+	assert_failure 42
+	run ward exec "$ID" false
+	assert_failure 1
+	run ward exec "$ID" no-such-binary
+	assert_failure 255
+	run ward exec --pid-file /non-existent/directory "$ID" true
+	assert_failure 255
+	run ward exec no-such-container true
+	assert_failure 255
+	# A process file without a user runs as 0:0, as runc's.
+	echo '{"args": ["id", "-u"], "cwd": "/"}' >"$TMP/p.json"
+	run ward exec --process "$TMP/p.json" "$ID"
+	assert_success
+	assert_output 0
+	ward delete --force "$ID"
+}

@@ -165,9 +165,9 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
-@test "a cgroup mount shows the host's layout, read-only unless rw is asked" {
+@test "a cgroup mount shows the host's layout, read-write unless ro is asked (as runc)" {
 	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
-	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["nosuid", "noexec", "nodev"]}]'
+	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["nosuid", "noexec", "nodev", "ro"]}]'
 	cmd 'awk "\$5 ~ \"^/sys/fs/cgroup\" {print \$5, \$6}" /proc/self/mountinfo; mkdir /sys/fs/cgroup/x 2>&1'
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_line --partial "Read-only file system"
@@ -179,7 +179,7 @@ load ../helpers/common
 			assert_line --regexp "^/sys/fs/cgroup/$h ro,"
 		done
 	fi
-	cfg '.mounts[-1].options += ["rw"]'
+	cfg '.mounts[-1].options -= ["ro"]'
 	cmd 'awk "\$5 == \"/sys/fs/cgroup\" {print \$6}" /proc/self/mountinfo'
 	run ward run --bundle "$BUNDLE" "$ID-rw"
 	assert_success
@@ -259,4 +259,16 @@ load ../helpers/common
 	assert_output --regexp '^ward: --no-pivot: [0-9]+ procfs/sysfs mount\(s\) of the host cannot be detached from the container'
 	refute_line ran
 	assert_no_leftovers
+}
+
+@test "a read-only /dev tmpfs still gets /dev/pts and its nodes, then is read-only (as runc)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg '.mounts |= map(if .destination == "/dev" then .options += ["ro"] else . end)'
+	cmd 'grep -E " /dev(/pts)? " /proc/self/mountinfo | cut -d" " -f5,6; test -c /dev/null && echo null-ok; touch /dev/x 2>&1; true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^/dev ro,'
+	assert_line --regexp '^/dev/pts rw,'
+	assert_line null-ok
+	assert_line --partial 'Read-only file system'
 }
