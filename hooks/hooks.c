@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <poll.h>
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +152,15 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 		                        .exit_signal = SIGCHLD};
 
 		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+		/* startContainer hooks run under the container's filter, which
+		 * may deny clone3 (Docker's profile answers ENOSYS): the older
+		 * clone takes CLONE_PIDFD too (parent_tid third, as on x86-64
+		 * and arm64). */
+		if (pid < 0 && (errno == ENOSYS || errno == EPERM))
+			pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | SIGCHLD, 0, &pidfd, 0, 0);
 	}
 	if (pid < 0) {
-		werr(errno, "clone3");
+		werr(errno, "clone");
 		goto out;
 	}
 	if (pid == 0)
@@ -223,8 +230,14 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 		r = 0;
 	else if (si.si_code == CLD_EXITED)
 		werr(0, "exit status %d", si.si_status);
-	else
-		werr(0, "killed by signal %d", si.si_status);
+	else {
+		/* In the words Go prints them (runc's output): "bad system call". */
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s", strsignal(si.si_status));
+		name[0] = (char)tolower((unsigned char)name[0]);
+		werr(0, "killed by signal %d (%s)", si.si_status, name);
+	}
 out:
 	for (int i = 0; i < 2; i++) {
 		if (in[i] >= 0)

@@ -14,6 +14,10 @@
 #include <yajl/yajl_gen.h>
 
 static int log_fd = -1;
+/* A --log file was given: what is said after log_close (in the container's
+ * init, which closes every fd of ward's) is dropped, not sent to stderr,
+ * which is the container's by then. */
+static int log_had_file;
 static int log_json;
 static enum log_level log_max = LOG_WARN;
 
@@ -43,6 +47,7 @@ int log_setup(const char *path, const char *format, const char *level, int debug
 		log_max = LOG_DEBUG;
 	if (path != NULL && path[0] != '\0') {
 		log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+		log_had_file = 1;
 		if (log_fd < 0)
 			return werr(errno, "--log: cannot open %s", path);
 	}
@@ -143,7 +148,8 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	/* Without a log file, warnings and debug output go to stderr. */
-	emit(lvl, msg, log_fd < 0);
+	if (!(log_fd < 0 && log_had_file))
+		emit(lvl, msg, log_fd < 0);
 	errno = saved;
 }
 

@@ -84,7 +84,20 @@ static int check_syscall(void *obj, const struct jpath *p)
 {
 	const struct oci_seccomp_syscall *s = obj;
 
-	return check_action(p, "action", s->action);
+	if (check_action(p, "action", s->action) < 0)
+		return -1;
+	/* The runtime itself writes after the filter is in place (to hand the
+	 * listener over, to report): a write waiting on an agent that is only
+	 * told of the listener by that write would never return. runc refuses
+	 * it in the same words. */
+	for (size_t i = 0; strcmp(s->action, "SCMP_ACT_NOTIFY") == 0 && i < s->n_names; i++)
+		if (strcmp(s->names[i], "write") == 0) {
+			struct jpath np = {p, "names", 0};
+			struct jpath ip = {&np, NULL, i};
+
+			return jerr(&ip, "SCMP_ACT_NOTIFY cannot be used for the write syscall");
+		}
+	return 0;
 }
 
 static const struct jfield syscall_fields[] = {

@@ -296,11 +296,13 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 		}
 		cg->shared = busy != NULL;
 		if (busy)
-			log_warn("cgroup %s already has processes: the container shares it",
+			log_warn("cgroup %s already has processes: the container shares it "
+			         "(container's cgroup is not empty)",
 			         busy->name);
 		/* A frozen one would hang the container: refuse, do not wait. */
 		if (cgroup_is_frozen(cg)) {
-			werr(EBUSY, "cgroup %s is frozen", cg->path);
+			werr(0, "cgroup %s is frozen: container's cgroup unexpectedly frozen",
+			     cg->path);
 			goto fail;
 		}
 	}

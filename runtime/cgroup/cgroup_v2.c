@@ -148,7 +148,19 @@ int cg2_hugetlb(const struct cg_res *x)
 int cg2_unified(const struct cg_res *x)
 {
 	for (size_t i = 0; i < x->r->n_unified; i++)
-		if (cg_write(x->h, x->r->unified[i].key, x->r->unified[i].value) < 0)
+		if (cg_write(x->h, x->r->unified[i].key, x->r->unified[i].value) < 0) {
+			/* On a v1 or hybrid host, a controller that is not on the
+			 * cgroup2 hierarchy has no files there (runc refuses every
+			 * unified key on such a host: "invalid configuration"). */
+			if (werr_errno() == ENOENT)
+				return werr(
+				    0,
+				    "invalid configuration: linux.resources.unified.%s: no "
+				    "such file in the container's cgroup2 cgroup (its "
+				    "controller is not enabled there: on a v1 or hybrid host, "
+				    "use the structured limits)",
+				    x->r->unified[i].key);
 			return werr_ctx("linux.resources.unified.%s", x->r->unified[i].key);
+		}
 	return 0;
 }

@@ -169,6 +169,15 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	}
 }
 
+/* The runtime-spec: a failing startContainer hook is an error, and the
+ * container stops. `start` is still waiting on the fifo: the reason goes
+ * there (it reads what is left once the init is gone) and start says it. */
+static _Noreturn void start_failed(const struct init_args *a, const char *what)
+{
+	dprintf(a->fifo_fd, "%s: %s", what, werr_msg());
+	_exit(1);
+}
+
 _Noreturn void init_run(const struct init_args *a)
 {
 	bool seccomp_loaded = false;
@@ -226,12 +235,13 @@ _Noreturn void init_run(const struct init_args *a)
 	if (hooks_any(a->cfg, HOOK_START_CONTAINER)) {
 		struct oci_state st;
 
+		/* As runc: the hooks run under the container's filter. */
+		if (!seccomp_loaded && a->seccomp && filter_load(a->seccomp, NULL) < 0)
+			start_failed(a, "loading the seccomp filter");
+		seccomp_loaded = true;
 		hook_state(a, "running", &st);
-		/* No one is left to report to: say it on stderr and stop. */
-		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st) < 0) {
-			dprintf(2, "ward: %s\n", werr_msg());
-			_exit(1);
-		}
+		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st) < 0)
+			start_failed(a, "error running hook");
 	}
 	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp);
 }

@@ -167,10 +167,17 @@ int container_start(struct container *c)
 	unlinkat(c->dirfd, EXEC_FIFO, 0);
 	if (rfd >= 0) {
 		struct pollfd pfd = {.fd = rfd, .events = 0};
+		char why[WERR_MAX];
 
 		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
 			;
+		/* The init says why when it stops instead of executing. */
+		n = read(rfd, why, sizeof(why) - 1);
 		close(rfd);
+		if (n > 0) {
+			c->status = ST_STOPPED;
+			return werr(0, "container \"%s\": %.*s", c->id, (int)n, why);
+		}
 	}
 	c->status = ST_RUNNING;
 	supervisor_started(c);

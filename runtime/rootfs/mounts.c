@@ -129,13 +129,24 @@ static const char *const proc_allowed[] = {
  * files the runtime or the kernel's protections rely on (attr/, sys/...),
  * or redirect the runtime's own writes. Only procfs goes at /proc, and over
  * procfs only a few read-only views are allowed. The target's filesystem is
- * checked after resolution, so a symlinked destination cannot sneak in. */
-static int check_proc_target(int rootfd, const struct oci_mount *m)
+ * checked after resolution, so a symlinked destination cannot sneak in.
+ *
+ * A bind whose source is itself the root of a procfs may go at /proc, as runc allows
+ * (a container in the host's pid namespace sees the host's /proc); the
+ * profiles above compat refuse the host's /proc as a bind source. */
+static int check_proc_target(int rootfd, const struct oci_mount *m, int src_fd)
 {
 	bool is_proc = m->type && strcmp(m->type, "proc") == 0 && !mount_is_bind(m);
 	struct statfs sfs;
 	int fd, r = 0;
 
+	if (!is_proc && mount_is_bind(m) && src_fd >= 0 && fstatfs(src_fd, &sfs) == 0 &&
+	    sfs.f_type == PROC_SUPER_MAGIC) {
+		struct stat st;
+
+		/* The root of a procfs, not a part of one (/proc/sys at /proc). */
+		is_proc = fstat(src_fd, &st) == 0 && st.st_ino == 1;
+	}
 	if (strcmp(m->destination, "/proc") == 0)
 		return is_proc ? 0 : werr(EPERM, "only procfs may be mounted at /proc");
 	fd = root_open(rootfd, m->destination, O_PATH);
@@ -246,7 +257,7 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 	struct mount_opts o;
 	int r;
 
-	if (check_proc_target(rootfd, m) < 0)
+	if (check_proc_target(rootfd, m, src_fd) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_parse_options(m->options, m->n_options, &o) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);

@@ -257,7 +257,10 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 		struct stat st;
 
 		if (fstatat(rootfd, d, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode)) {
-			werr(EPERM, "the rootfs's /%s is not a directory (a symlink?): refused", d);
+			werr(0,
+			     "the rootfs's /%s is not a directory (a symlink?): refused: must be "
+			     "mounted on ordinary directory",
+			     d);
 			goto out;
 		}
 	}

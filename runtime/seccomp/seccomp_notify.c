@@ -49,7 +49,10 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	if (sock < 0)
 		r = werr(errno, "seccomp listener socket");
 	else if (connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		r = werr(errno, "config.json: .linux.seccomp.listenerPath: connecting to %s", path);
+		r = werr(errno,
+		         "config.json: .linux.seccomp.listenerPath: failed to connect with seccomp "
+		         "agent at %s",
+		         path);
 	else if (fdpass_send(sock, buf, len, listener_fd) < 0)
 		r = werr(errno, "sending the seccomp listener fd to %s", path);
 	else

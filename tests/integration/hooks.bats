@@ -165,10 +165,26 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	cmd 'touch /ran'
 	ward create --bundle "$BUNDLE" "$ID"
 	pid=$(init_pid "$ID")
-	ward start "$ID" 2>/dev/null
+	# The spec: start reports the error (runc 1.1 exits 0 here).
+	run ward start "$ID"
+	assert_failure 1
+	assert_output "ward: container \"$ID\": error running hook: startContainer hook 0 (/bin/false): exit status 1"
 	wait_dead "$pid"
 	[ ! -e "$BUNDLE/rootfs/ran" ] || fail "the process ran despite the failed hook"
+	run ward state "$ID"
+	assert_output --partial '"status": "stopped"'
 	ward delete "$ID"
+	assert_no_leftovers
+}
+
+@test "startContainer hooks run under the container's seccomp filter (as runc)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_KILL"}]}
+	     | .hooks = {"startContainer": [{"path": "/bin/sh", "args": ["sh", "-c", "mkdir /tmp/foo"]}]}'
+	cmd 'true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: container \"$ID\": error running hook: startContainer hook 0 (/bin/sh): killed by signal 31 (bad system call)"
 	assert_no_leftovers
 }
 

@@ -377,6 +377,15 @@ PY
 	add_rule '{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}'
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output "ward: config.json: .linux.seccomp.listenerPath: connecting to $TMP/nobody.sock: No such file or directory"
+	assert_output "ward: config.json: .linux.seccomp.listenerPath: failed to connect with seccomp agent at $TMP/nobody.sock: No such file or directory"
+	assert_no_leftovers
+}
+
+@test "SCMP_ACT_NOTIFY on write is refused with runc's words (the runtime writes after the filter)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg --arg p "$TMP/agent.sock" '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": $p, "syscalls": [{"names": ["getpid", "write"], "action": "SCMP_ACT_NOTIFY"}]}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output "ward: bundle $BUNDLE: config.json: .linux.seccomp.syscalls[0].names[1]: SCMP_ACT_NOTIFY cannot be used for the write syscall"
 	assert_no_leftovers
 }

@@ -215,7 +215,7 @@ teardown() {
 	cmd 'true'
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output "ward: the rootfs's /proc is not a directory (a symlink?): refused: Operation not permitted"
+	assert_output "ward: the rootfs's /proc is not a directory (a symlink?): refused: must be mounted on ordinary directory"
 	run ls -A "$TMP/fakeproc"
 	assert_output ""
 	assert_no_leftovers
@@ -398,5 +398,24 @@ teardown() {
 	ward resume "$ID"
 	wait "$BGPID"
 	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+@test "compat: a procfs root bound at /proc runs (runc's host pid namespace case); a part of one is refused, and baseline refuses the host's" {
+	WARD_GLOBALS=(--profile compat)
+	cfg '.linux.namespaces -= [{"type": "pid"}]
+	     | .mounts |= map((select(.type == "proc") | .type = "none" | .source = "/proc" | .options = ["rbind", "nosuid", "nodev", "noexec"]) // .)'
+	cmd '[ "$(cat /proc/1/comm)" != sh ] && [ "$$" != 1 ] && echo host-pids-visible'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output host-pids-visible
+	cfg '.mounts |= map(if .destination == "/proc" then .source = "/proc/sys" else . end)'
+	run ward run --bundle "$BUNDLE" "$ID-part"
+	assert_failure 1
+	assert_output "ward: mounts[0] (/proc): only procfs may be mounted at /proc: Operation not permitted"
+	WARD_GLOBALS=()
+	cfg '.mounts |= map(if .destination == "/proc" then .source = "/proc" else . end)'
+	run ward run --bundle "$BUNDLE" "$ID-baseline"
+	assert_failure 1
 	assert_no_leftovers
 }
