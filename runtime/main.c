@@ -223,7 +223,8 @@ int main(int argc, char **argv)
 		if (strcmp(commands[i].name, argv[idx]) == 0)
 			cmd = &commands[i];
 	if (cmd == NULL) {
-		werr(0, "unknown command \"%s\" (see ward --help)", argv[idx]);
+		werr(0, "unknown command \"%s\": No help topic for '%s' (see ward --help)",
+		     argv[idx], argv[idx]);
 		log_fatal(werr_msg());
 		return 1;
 	}

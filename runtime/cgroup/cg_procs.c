@@ -226,6 +226,12 @@ int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n,
 			return werr(ENAMETOOLONG, "exec --cgroup");
 		if (cg_write(h, file, v) == 0)
 			continue;
+		/* runc's words, which its tests look for. */
+		if (arg && errno == ENOENT)
+			return werr(0,
+			            "exec --cgroup %s: adding pid %d to %s/%s: no such file or "
+			            "directory (no such sub-cgroup)",
+			            arg, (int)pid, h->name, file);
 		if (arg)
 			return werr_ctx("exec --cgroup %s", arg);
 		/* runc's fallback on cgroup2: with a domain controller enabled

@@ -279,7 +279,8 @@ int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
 	}
 	yajl_gen_map_close(g);
 	gen_u64(g, "cache", keyed(mem, "memory.stat", v2 ? "file" : "cache"));
-	gen_u64(g, "oomKills", cgroup_oom_kills(cg));
+	/* No OOM count here: runc's stats have none, and tools find OOMs by
+	 * grepping events for "oom" (its own event, emitted when it happens). */
 	gen_raw(g, mem, "memory.stat");
 	yajl_gen_map_close(g);
 

@@ -5,6 +5,7 @@
 #include "lib/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,9 +44,24 @@ int cg1_memory(const struct cg_res *x)
 {
 	const struct oci_memory *m = x->r->memory;
 
+	bool has_swap = m->has_swap;
+	int64_t swap = m->swap;
+
+	/* As runc: memory -1 without a swap value lifts memory+swap too (a
+	 * limited memsw cannot stay below an unlimited memory), where the
+	 * kernel accounts swap at all. */
+	if (m->has_limit && m->limit == -1 && !has_swap) {
+		int fd = cg_open(x->h, "memory.memsw.limit_in_bytes", O_RDONLY);
+
+		if (fd >= 0) {
+			close(fd);
+			has_swap = true;
+			swap = -1;
+		}
+	}
 	/* OCI swap is memory+swap, as memsw in v1. */
 	if (write_pair(x, "memory.limit_in_bytes", m->has_limit, m->limit, "memory.limit",
-	               "memory.memsw.limit_in_bytes", m->has_swap, m->swap, "memory.swap") < 0)
+	               "memory.memsw.limit_in_bytes", has_swap, swap, "memory.swap") < 0)
 		return -1;
 	if (m->has_reservation)
 		W("memory.soft_limit_in_bytes", m->reservation, "memory.reservation");

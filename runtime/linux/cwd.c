@@ -5,59 +5,33 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* Deeper than any real path can be under PATH_MAX. */
 #define MAX_DEPTH 4096
 
-struct ident {
-	unsigned long long mnt, ino;
-	unsigned int dev_major, dev_minor;
-};
-
-static int ident_of(int fd, struct ident *id)
-{
-	struct statx sx;
-
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &sx) < 0)
-		return -1;
-	if (!(sx.stx_mask & STATX_MNT_ID)) {
-		errno = ENOSYS;
-		return -1;
-	}
-	*id = (struct ident){sx.stx_mnt_id, sx.stx_ino, sx.stx_dev_major, sx.stx_dev_minor};
-	return 0;
-}
-
-static bool same(const struct ident *a, const struct ident *b)
-{
-	return a->mnt == b->mnt && a->ino == b->ino && a->dev_major == b->dev_major &&
-	       a->dev_minor == b->dev_minor;
-}
-
 int cwd_check_inside(const char *what)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	_cleanup_close_ int cur = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	struct ident top, id, up_id;
+	struct fd_ident top, id, up_id;
 
-	if (root < 0 || cur < 0 || ident_of(root, &top) < 0)
+	if (root < 0 || cur < 0 || fd_ident(root, &top) < 0)
 		return werr(errno, "%s: checking the working directory", what);
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
 		int up;
 
-		if (ident_of(cur, &id) < 0)
+		if (fd_ident(cur, &id) < 0)
 			return werr(errno, "%s: checking the working directory", what);
-		if (same(&id, &top))
+		if (fd_ident_same(&id, &top))
 			return 0;
 		/* ".." stops at the process's root, and nowhere else but at the
 		 * top of a tree that is not below it. */
 		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (up < 0)
 			return werr(errno, "%s: checking the working directory", what);
-		if (ident_of(up, &up_id) < 0) {
+		if (fd_ident(up, &up_id) < 0) {
 			int e = errno;
 
 			close(up);
@@ -65,7 +39,7 @@ int cwd_check_inside(const char *what)
 		}
 		close(cur);
 		cur = up;
-		if (same(&up_id, &id))
+		if (fd_ident_same(&up_id, &id))
 			break;
 	}
 	return werr(EPERM, "%s is outside the container's root (refused: CVE-2024-21626 class)",

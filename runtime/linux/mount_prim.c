@@ -4,8 +4,109 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libmount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
+
+unsigned long mount_ms_to_attr(unsigned long ms)
+{
+	unsigned long a = 0;
+
+	if (ms & MS_RDONLY)
+		a |= MOUNT_ATTR_RDONLY;
+	if (ms & MS_NOSUID)
+		a |= MOUNT_ATTR_NOSUID;
+	if (ms & MS_NODEV)
+		a |= MOUNT_ATTR_NODEV;
+	if (ms & MS_NOEXEC)
+		a |= MOUNT_ATTR_NOEXEC;
+	if (ms & MS_NODIRATIME)
+		a |= MOUNT_ATTR_NODIRATIME;
+	if (ms & MS_NOSYMFOLLOW)
+		a |= MOUNT_ATTR_NOSYMFOLLOW;
+	return a;
+}
+
+void mount_atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
+{
+	if (ms & MS_NOATIME) {
+		*set |= MOUNT_ATTR_NOATIME;
+		*clr |= MOUNT_ATTR__ATIME;
+	} else if (ms & MS_STRICTATIME) {
+		*set |= MOUNT_ATTR_STRICTATIME;
+		*clr |= MOUNT_ATTR__ATIME;
+	} else if (ms & MS_RELATIME) {
+		*clr |= MOUNT_ATTR__ATIME;
+	}
+}
+
+/* What the filesystem said about a refused option ("e tmpfs: Bad value
+ * for 'size'"), from the fs context's message queue. */
+static int fs_refused(int fs, int e, const char *type, const char *what)
+{
+	char msg[256];
+	ssize_t n = read(fs, msg, sizeof(msg) - 1);
+
+	while (n > 1 && msg[n - 1] == '\n')
+		n--;
+	if (n > 2 && msg[1] == ' ')
+		return werr(e, "mounting %s: %s (%.*s)", type, what, (int)n - 2, msg + 2);
+	return werr(e, "mounting %s: %s", type, what);
+}
+
+int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data)
+{
+	/* Superblock flags the mount attributes have no bit for. */
+	static const struct {
+		unsigned long ms;
+		const char *name;
+	} sb_flags[] = {
+	    {MS_SYNCHRONOUS, "sync"}, {MS_DIRSYNC, "dirsync"}, {MS_LAZYTIME, "lazytime"}};
+	unsigned long set = mount_ms_to_attr(flags), clr = 0;
+	char *opts = data ? strdup(data) : NULL, *cur = opts, *name, *value;
+	size_t namesz, valuesz;
+	int fs = fsopen(type, FSOPEN_CLOEXEC), mnt = -1, r = 0;
+
+	if (fs < 0) {
+		free(opts);
+		return werr(errno, "mounting %s", type);
+	}
+	if (data && opts == NULL)
+		r = werr(ENOMEM, "out of memory");
+	if (r == 0 && source && source[0] &&
+	    fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0) < 0)
+		r = fs_refused(fs, errno, type, "source");
+	for (size_t i = 0; r == 0 && i < sizeof(sb_flags) / sizeof(sb_flags[0]); i++)
+		if ((flags & sb_flags[i].ms) &&
+		    fsconfig(fs, FSCONFIG_SET_FLAG, sb_flags[i].name, NULL, 0) < 0)
+			r = fs_refused(fs, errno, type, sb_flags[i].name);
+	while (r == 0 && cur &&
+	       mnt_optstr_next_option(&cur, &name, &namesz, &value, &valuesz) == 0) {
+		char key[256], val[4096];
+
+		if (namesz >= sizeof(key) || (value && valuesz >= sizeof(val))) {
+			r = werr(E2BIG, "mounting %s: an option is too long", type);
+			break;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)namesz, name);
+		if (value)
+			snprintf(val, sizeof(val), "%.*s", (int)valuesz, value);
+		if ((value ? fsconfig(fs, FSCONFIG_SET_STRING, key, val, 0)
+		           : fsconfig(fs, FSCONFIG_SET_FLAG, key, NULL, 0)) < 0)
+			r = fs_refused(fs, errno, type, key);
+	}
+	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		r = fs_refused(fs, errno, type, "creating it");
+	mount_atime_attr(flags, &set, &clr);
+	if (r == 0 && (mnt = fsmount(fs, FSMOUNT_CLOEXEC, (unsigned int)set)) < 0)
+		r = fs_refused(fs, errno, type, "fsmount");
+	close(fs);
+	free(opts);
+	return r < 0 ? -1 : mnt;
+}
 
 /* A clone of a shared mount joins its peer group (the kernel's clone_mnt
  * without CL_PRIVATE), and on a systemd host every mount is shared: what

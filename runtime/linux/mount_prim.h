@@ -10,6 +10,14 @@
  * clone made a slave of what it copies (recursively) unless peer: -1 and
  * errno on failure. Every tree ward hands a container is made here. */
 int tree_clone(int dfd, const char *path, unsigned int flags, bool peer);
+/* MS_* flags as MOUNT_ATTR_* bits; the atime mode, which is one field. */
+unsigned long mount_ms_to_attr(unsigned long ms);
+void mount_atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr);
+/* A new filesystem as a detached mount (fsopen, fsconfig, fsmount), data's
+ * comma-separated options one by one, flags as mount attributes: the
+ * caller checks it and attaches it to a target it holds by fd (move_mount),
+ * so no path is resolved between the check and the mount. -1 with werr. */
+int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data);
 /* Mount a filesystem (not a bind) on the directory at path in the root. */
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
                 unsigned long flags, const char *data);

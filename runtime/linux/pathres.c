@@ -133,3 +133,35 @@ struct fdpath fd_path(int fd)
 	snprintf(p.s, sizeof(p.s), "/proc/self/fd/%d", fd);
 	return p;
 }
+
+int fd_ident(int fd, struct fd_ident *id)
+{
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &sx) < 0)
+		return -1;
+	if (!(sx.stx_mask & STATX_MNT_ID)) {
+		errno = ENOSYS;
+		return -1;
+	}
+	*id = (struct fd_ident){sx.stx_mnt_id, sx.stx_ino, sx.stx_dev_major, sx.stx_dev_minor};
+	return 0;
+}
+
+bool fd_ident_same(const struct fd_ident *a, const struct fd_ident *b)
+{
+	return a->mnt == b->mnt && a->ino == b->ino && a->dev_major == b->dev_major &&
+	       a->dev_minor == b->dev_minor;
+}
+
+bool root_path_is(int rootfd, const char *path, int fd)
+{
+	struct fd_ident a, b;
+	int pfd = root_open(rootfd, path, O_PATH);
+	bool same =
+	    pfd >= 0 && fd_ident(pfd, &a) == 0 && fd_ident(fd, &b) == 0 && fd_ident_same(&a, &b);
+
+	if (pfd >= 0)
+		close(pfd);
+	return same;
+}

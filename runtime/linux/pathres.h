@@ -4,6 +4,7 @@
 #ifndef WARD_PATHRES_H
 #define WARD_PATHRES_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* openat2(rootfd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS). */
@@ -12,6 +13,16 @@ int root_open(int rootfd, const char *path, int flags);
 int root_mkdir_p(int rootfd, const char *path, mode_t mode);
 /* Ensure a regular file exists at path (parents created); O_PATH fd. */
 int root_mkfile(int rootfd, const char *path, mode_t mode);
+/* What an fd is, to tell two opens of the same object (and the same
+ * mount of it) apart from look-alikes: mount id, device and inode. */
+struct fd_ident {
+	unsigned long long mnt, ino;
+	unsigned int dev_major, dev_minor;
+};
+int fd_ident(int fd, struct fd_ident *id);
+bool fd_ident_same(const struct fd_ident *a, const struct fd_ident *b);
+/* path, resolved inside the root, is the object fd holds (same mount). */
+bool root_path_is(int rootfd, const char *path, int fd);
 /* "/proc/self/fd/N", the name by which mount(2) reaches an fd. */
 struct fdpath {
 	char s[32];

@@ -2,6 +2,8 @@
 #include "linux/mount_prim.h"
 #include "rootfs/cgroup_mount.h"
 #include "rootfs/copyup.h"
+#include "rootfs/mount_target.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "linux/pathres.h"
@@ -19,46 +21,12 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-static unsigned long ms_to_attr(unsigned long ms)
-{
-	unsigned long a = 0;
-
-	if (ms & MS_RDONLY)
-		a |= MOUNT_ATTR_RDONLY;
-	if (ms & MS_NOSUID)
-		a |= MOUNT_ATTR_NOSUID;
-	if (ms & MS_NODEV)
-		a |= MOUNT_ATTR_NODEV;
-	if (ms & MS_NOEXEC)
-		a |= MOUNT_ATTR_NOEXEC;
-	if (ms & MS_NODIRATIME)
-		a |= MOUNT_ATTR_NODIRATIME;
-	if (ms & MS_NOSYMFOLLOW)
-		a |= MOUNT_ATTR_NOSYMFOLLOW;
-	return a;
-}
-
-/* The atime mode is one field, not bits: pick the requested one, if any. */
-static void atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
-{
-	if (ms & MS_NOATIME) {
-		*set |= MOUNT_ATTR_NOATIME;
-		*clr |= MOUNT_ATTR__ATIME;
-	} else if (ms & MS_STRICTATIME) {
-		*set |= MOUNT_ATTR_STRICTATIME;
-		*clr |= MOUNT_ATTR__ATIME;
-	} else if (ms & MS_RELATIME) {
-		*clr |= MOUNT_ATTR__ATIME;
-	}
-}
-
 /* CVE-2019-16884 / CVE-2019-19921 class: what ends up at /proc and /sys must
- * be the real filesystem, checked on the mounted result. */
-static int verify_fs_type(int rootfd, const char *dest, const char *type)
+ * be the real filesystem, checked on the new mount itself. */
+static int verify_fs_type(int mnt, const char *type)
 {
 	struct statfs sfs;
 	long want;
-	int fd, r = 0;
 
 	if (strcmp(type, "proc") == 0)
 		want = PROC_SUPER_MAGIC;
@@ -66,13 +34,9 @@ static int verify_fs_type(int rootfd, const char *dest, const char *type)
 		want = SYSFS_MAGIC;
 	else
 		return 0;
-	fd = root_open(rootfd, dest, O_PATH | O_DIRECTORY);
-	if (fd < 0)
-		return werr(errno, "re-opening %s", dest);
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != want)
-		r = werr(EPERM, "%s is not a %s mount after mounting", dest, type);
-	close(fd);
-	return r;
+	if (fstatfs(mnt, &sfs) < 0 || sfs.f_type != want)
+		return werr(EPERM, "the new mount is not %s", type);
+	return 0;
 }
 
 /* Attach a detached tree made elsewhere (an idmapped one), with attributes. */
@@ -92,12 +56,12 @@ static int attach_tree(int tree, int dfd, unsigned long set, unsigned long clr,
 	return 0;
 }
 
-static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, bool is_tree,
+static int bind_entry(const struct oci_mount *m, int sfd, bool is_tree, int dfd,
                       const struct mount_opts *o)
 {
+	_cleanup_close_ int clone = -1;
 	unsigned long set, clr;
-	struct stat st;
-	int dfd, r;
+	int tree = sfd;
 
 	/* The kernel ignores data with MS_BIND; runc and crun pass them on, so
 	 * configs carry them ("mode=755,size=1k" in runtime-tools'). Said, not
@@ -105,107 +69,55 @@ static int bind_entry(int rootfd, const struct oci_mount *m, int sfd, bool is_tr
 	if (o->data != NULL)
 		log_warn("mounts (%s): a bind mount ignores the option(s) \"%s\"", m->destination,
 		         o->data);
-	if (fstat(sfd, &st) < 0)
-		return werr(errno, "source %s", m->source);
-	dfd = S_ISDIR(st.st_mode) ? root_mkdir_p(rootfd, m->destination, 0755)
-	                          : root_mkfile(rootfd, m->destination, 0644);
-	if (dfd < 0)
+	set = mount_ms_to_attr(o->flags);
+	clr = mount_ms_to_attr(o->cleared);
+	mount_atime_attr(o->flags, &set, &clr);
+	if (!is_tree) {
+		clone =
+		    tree_clone(sfd, "", AT_EMPTY_PATH | (o->recursive ? AT_RECURSIVE : 0), false);
+		if (clone < 0)
+			return werr(errno, "open_tree");
+		tree = clone;
+	}
+	if (attach_tree(tree, dfd, set, clr, o) < 0)
 		return -1;
-	set = ms_to_attr(o->flags);
-	clr = ms_to_attr(o->cleared);
-	atime_attr(o->flags, &set, &clr);
-	r = is_tree ? attach_tree(sfd, dfd, set, clr, o)
-	            : mount_bind_fd_rec(sfd, dfd, o->recursive, set, clr, o->rec_set, o->rec_clr);
-	close(dfd);
-	return r;
-}
-
-/* Files that lxcfs-style tools cover with their own view of /proc. */
-static const char *const proc_allowed[] = {
-    "/proc/cpuinfo", "/proc/diskstats", "/proc/meminfo",  "/proc/stat",    "/proc/swaps",
-    "/proc/uptime",  "/proc/loadavg",   "/proc/slabinfo", "/proc/net/dev", NULL};
-
-/* CVE-2019-16884 / CVE-2025-52881 class: a mount over procfs can hide the
- * files the runtime or the kernel's protections rely on (attr/, sys/...),
- * or redirect the runtime's own writes. Only procfs goes at /proc, and over
- * procfs only a few read-only views are allowed. The target's filesystem is
- * checked after resolution, so a symlinked destination cannot sneak in.
- *
- * A bind whose source is itself the root of a procfs may go at /proc, as runc allows
- * (a container in the host's pid namespace sees the host's /proc); the
- * profiles above compat refuse the host's /proc as a bind source. */
-static int check_proc_target(int rootfd, const struct oci_mount *m, int src_fd)
-{
-	bool is_proc = m->type && strcmp(m->type, "proc") == 0 && !mount_is_bind(m);
-	struct statfs sfs;
-	int fd, r = 0;
-
-	if (!is_proc && mount_is_bind(m) && src_fd >= 0 && fstatfs(src_fd, &sfs) == 0 &&
-	    sfs.f_type == PROC_SUPER_MAGIC) {
-		struct stat st;
-
-		/* The root of a procfs, not a part of one (/proc/sys at /proc). */
-		is_proc = fstat(src_fd, &st) == 0 && st.st_ino == 1;
-	}
-	if (strcmp(m->destination, "/proc") == 0)
-		return is_proc ? 0 : werr(EPERM, "only procfs may be mounted at /proc");
-	fd = root_open(rootfd, m->destination, O_PATH);
-	if (fd < 0)
-		return 0; /* not there yet: it will be created, and is not on procfs */
-	if (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC) {
-		char want[PATH_MAX], got[PATH_MAX], root[PATH_MAX];
-		bool ok = false;
-
-		for (size_t i = 0; proc_allowed[i]; i++)
-			ok = ok || strcmp(m->destination, proc_allowed[i]) == 0;
-		/* ...and the destination must be what it says, not a link to it. */
-		if (ok) {
-			ssize_t n = readlink(fd_path(fd).s, got, sizeof(got) - 1);
-			ssize_t rn = readlink(fd_path(rootfd).s, root, sizeof(root) - 1);
-
-			got[n > 0 ? n : 0] = '\0';
-			root[rn > 0 ? rn : 0] = '\0';
-			snprintf(want, sizeof(want), "%s%s", strcmp(root, "/") ? root : "",
-			         m->destination);
-			ok = n > 0 && rn > 0 && strcmp(got, want) == 0;
-		}
-		if (!ok)
-			r = werr(EPERM,
-			         "mounting over procfs is refused (only %s and a few "
-			         "other read-only views are allowed)",
-			         "/proc/cpuinfo");
-	}
-	close(fd);
-	return r;
+	/* Attached now: the tree's fd is the mount. */
+	if (o->propagation && mount(NULL, fd_path(tree).s, NULL, o->propagation, NULL) < 0)
+		return werr(errno, "setting propagation");
+	return 0;
 }
 
 /* An overlay's layers, attached (a tmpfs at the destination holds them,
  * covered by the overlay afterwards: overlayfs takes only mounts of the
  * caller's namespace) and named by their fds: o->data's lowerdir, upperdir
  * and workdir are rewritten to /proc/self/fd/N, in the order they came. */
-static int overlay_layers(int rootfd, const struct oci_mount *m, const int *layers, size_t n,
-                          struct mount_opts *o)
+static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opts *o, int *staging)
 {
 	char *data = o->data ? o->data : "", *out, *tok, *save = NULL;
 	size_t k = 0, cap = strlen(data) + n * 32 + 1;
-	int r = 0, dfd;
+	int r = 0, st;
 
 	out = calloc(1, cap);
 	if (out == NULL)
 		return werr(ENOMEM, "out of memory");
-	if (mount_fs_at(rootfd, m->destination, "tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-	                "mode=700,size=4k") < 0) {
+	st = mount_fs_detached("tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	                       "mode=700,size=4k");
+	if (st < 0 ||
+	    move_mount(st, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+		r = st < 0 ? -1 : werr(errno, "overlay: attaching the staging tmpfs");
+		if (st >= 0)
+			close(st);
 		free(out);
-		return -1;
+		return r;
 	}
-	dfd = root_open(rootfd, m->destination, O_PATH | O_DIRECTORY);
+	*staging = st;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		char name[24];
 		int sub;
 
 		snprintf(name, sizeof(name), "%zu", i);
-		if (dfd < 0 || mkdirat(dfd, name, 0700) < 0 ||
-		    (sub = openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		if (mkdirat(st, name, 0700) < 0 ||
+		    (sub = openat(st, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 			r = werr(errno, "overlay: staging layer %zu", i);
 			break;
 		}
@@ -214,8 +126,6 @@ static int overlay_layers(int rootfd, const struct oci_mount *m, const int *laye
 			r = werr(errno, "overlay: attaching layer %zu", i);
 		close(sub);
 	}
-	if (dfd >= 0)
-		close(dfd);
 	for (tok = strtok_r(data, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save)) {
 		static const char *const keys[] = {"lowerdir=", "upperdir=", "workdir=", NULL};
 		size_t kl = 0;
@@ -251,78 +161,86 @@ static int overlay_layers(int rootfd, const struct oci_mount *m, const int *laye
 	return r;
 }
 
+/* A filesystem (not a bind), made detached, checked and filled on its own
+ * fd, then attached to the target fd. */
+static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const int *layers,
+                    size_t n_layers, struct mount_opts *o)
+{
+	/* A read-only tmpfs is made read-only once its contents are there
+	 * (mounts_finish_readonly). */
+	unsigned long later = strcmp(type, "tmpfs") == 0 ? MS_RDONLY : 0;
+	_cleanup_close_ int staging = -1, under = -1, mnt = -1;
+	int target = dfd;
+
+	if (strcmp(type, "overlay") == 0 && n_layers) {
+		if (overlay_layers(dfd, layers, n_layers, o, &staging) < 0)
+			return -1;
+		target = staging;
+	}
+	/* tmpcopyup: the directory that is there, before it is covered. */
+	if (o->tmpcopyup && strcmp(type, "tmpfs") == 0 &&
+	    (under = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return werr(errno, "tmpcopyup: opening %s", m->destination);
+	mnt = mount_fs_detached(type, m->source,
+	                        o->flags & ~(unsigned long)PROPAGATION_MASK & ~later, o->data);
+	if (mnt < 0)
+		return -1;
+	if (under >= 0) {
+		_cleanup_close_ int top = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (top < 0 || copyup_tree(under, top) < 0)
+			return top < 0 ? werr(errno, "tmpcopyup") : -1;
+	}
+	if (verify_fs_type(mnt, type) < 0)
+		return -1;
+	if (o->rec_set || o->rec_clr) {
+		struct mount_attr rattr = {.attr_set = o->rec_set, .attr_clr = o->rec_clr};
+
+		if (mount_setattr(mnt, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
+			return werr(errno, "setting recursive mount attributes");
+	}
+	if (move_mount(mnt, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return werr(errno, "mounting %s on %s", type, m->destination);
+	/* Attached now: the fd is the mount. */
+	if (o->propagation && mount(NULL, fd_path(mnt).s, NULL, o->propagation, NULL) < 0)
+		return werr(errno, "setting propagation");
+	return 0;
+}
+
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
                 const int *layers, size_t n_layers, size_t idx)
 {
+	const char *type = m->type && m->type[0] ? m->type : NULL;
+	bool bind = mount_is_bind(m), dir = true;
+	_cleanup_close_ int dfd = -1;
 	struct mount_opts o;
 	int r;
 
-	if (check_proc_target(rootfd, m, src_fd) < 0)
+	if (!bind && type == NULL)
+		return werr(EINVAL, "mounts[%zu] (%s): type is required unless binding", idx,
+		            m->destination);
+	if (bind) {
+		struct stat st;
+
+		if (fstat(src_fd, &st) < 0)
+			return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination,
+			            m->source);
+		dir = S_ISDIR(st.st_mode);
+	}
+	/* Resolved once: the checks and the mount act on this fd. */
+	dfd = target_open(rootfd, m->destination, dir);
+	if (dfd < 0 || target_check_proc(rootfd, dfd, m, bind ? src_fd : -1) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_parse_options(m->options, m->n_options, &o) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
-	if (mount_is_bind(m)) {
-		r = bind_entry(rootfd, m, src_fd, src_is_tree, &o);
-	} else if (m->type && strcmp(m->type, "cgroup") == 0) {
+	if (bind) {
+		r = bind_entry(m, src_fd, src_is_tree, dfd, &o);
+	} else if (strcmp(type, "cgroup") == 0) {
+		/* cgroupfs, one mount per v1 hierarchy below the destination
+		 * (rootfs/cgroup_mount.c). */
 		r = cgroup_mount(rootfd, m, &o);
 	} else {
-		const char *type = m->type && m->type[0] ? m->type : NULL;
-		int dfd;
-
-		if (type == NULL) {
-			mount_opts_free(&o);
-			return werr(EINVAL, "mounts[%zu] (%s): type is required unless binding",
-			            idx, m->destination);
-		}
-		/* tmpcopyup: the directory that is there, before it is covered. */
-		int under = o.tmpcopyup && strcmp(type, "tmpfs") == 0
-		                ? root_open(rootfd, m->destination, O_RDONLY | O_DIRECTORY)
-		                : -1;
-
-		dfd = root_mkdir_p(rootfd, m->destination, 0755);
-		r = dfd;
-		if (dfd >= 0) {
-			close(dfd);
-			r = strcmp(type, "overlay") == 0 && n_layers
-			        ? overlay_layers(rootfd, m, layers, n_layers, &o)
-			        : 0;
-		}
-		if (r == 0) {
-			unsigned long later = strcmp(type, "tmpfs") == 0 ? MS_RDONLY : 0;
-
-			r = mount_fs_at(rootfd, m->destination, type, m->source,
-			                o.flags & ~(unsigned long)PROPAGATION_MASK & ~later,
-			                o.data);
-		}
-		if (r == 0 && under >= 0) {
-			int top = root_open(rootfd, m->destination, O_RDONLY | O_DIRECTORY);
-
-			r = top < 0 ? -1 : copyup_tree(under, top);
-			if (top >= 0)
-				close(top);
-		}
-		if (under >= 0)
-			close(under);
-		if (r == 0)
-			r = verify_fs_type(rootfd, m->destination, type);
-		if (r == 0 && (o.rec_set || o.rec_clr)) {
-			struct mount_attr rattr = {.attr_set = o.rec_set, .attr_clr = o.rec_clr};
-			int fd = root_open(rootfd, m->destination, O_PATH);
-
-			if (fd < 0 || mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr,
-			                            sizeof(rattr)) < 0)
-				r = werr(errno, "setting recursive mount attributes");
-			if (fd >= 0)
-				close(fd);
-		}
-	}
-	if (r == 0 && o.propagation) {
-		int fd = root_open(rootfd, m->destination, O_PATH);
-
-		if (fd < 0 || mount(NULL, fd_path(fd).s, NULL, o.propagation, NULL) < 0)
-			r = werr(errno, "setting propagation");
-		if (fd >= 0)
-			close(fd);
+		r = fs_entry(m, type, dfd, layers, n_layers, &o);
 	}
 	mount_opts_free(&o);
 	if (r < 0)

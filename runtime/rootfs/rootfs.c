@@ -273,11 +273,13 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 			goto out;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||
-	    dev_create_config_devices(rootfd, c, a->userns) < 0 ||
-	    mounts_finish_readonly(rootfd, c) < 0 || sysctl_apply(rootfd, c) < 0 ||
+	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
 	    mask_paths(rootfd, l) < 0 || readonly_paths(rootfd, l) < 0)
 		goto out;
 	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd) < 0)
+		goto out;
+	/* After /dev/console and the createContainer hooks, as runc. */
+	if (mounts_finish_readonly(rootfd, c) < 0)
 		goto out;
 	if (do_pivot(rootfd, a->no_pivot) < 0)
 		goto out;
