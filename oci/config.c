@@ -252,7 +252,9 @@ static const struct jschema affinity_schema =
 static const struct jfield process_fields[] = {
     FLD("terminal", JK_BOOL, struct oci_process, terminal, 0),
     FLD_OBJ("consoleSize", struct oci_process, console_size, 0, &console_schema),
-    FLD_OBJ("user", struct oci_process, user, JF_REQUIRED, &user_schema),
+    /* Required in config.json (check_config); exec's process file may leave
+     * it out for 0:0, as runc's does. */
+    FLD_OBJ("user", struct oci_process, user, 0, &user_schema),
     FLD_N("args", JK_STRV, struct oci_process, args, JF_REQUIRED | JF_NONEMPTY, NULL),
     FLD("commandLine", JK_STR, struct oci_process, command_line, 0),
     FLD_N("env", JK_STRV, struct oci_process, env, 0, NULL),
@@ -567,6 +569,12 @@ static int check_config(void *obj, const struct jpath *p)
 		            c->oci_version);
 	if (c->process == NULL)
 		return jerr(NULL, "\"process\" is required to create a container");
+	if (c->process->user == NULL) {
+		struct jpath pp = {p, "process", 0};
+		struct jpath up = {&pp, "user", 0};
+
+		return jerr(&up, "required field is missing");
+	}
 	if (c->root == NULL)
 		return jerr(NULL, "\"root\" is required on Linux");
 	return 0;
@@ -628,7 +636,14 @@ struct oci_config *oci_config_load(const char *bundle)
 
 struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what)
 {
-	return jdecode_document(&process_schema, buf, len, OCI_MAX_DEPTH, what);
+	struct oci_process *p = jdecode_document(&process_schema, buf, len, OCI_MAX_DEPTH, what);
+
+	if (p && p->user == NULL && (p->user = calloc(1, sizeof(*p->user))) == NULL) {
+		oci_process_free(p);
+		werr(ENOMEM, "out of memory");
+		return NULL;
+	}
+	return p;
 }
 
 void oci_process_free(struct oci_process *p)

@@ -258,7 +258,7 @@ int main(int argc, char **argv)
 	r = cmd->run(&g, argc - idx, argv + idx);
 	if (r < 0) {
 		log_fatal(werr_msg());
-		return 1;
+		return g.fail_status ? g.fail_status : 1;
 	}
 	return r;
 }

@@ -134,6 +134,11 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r = -1;
 
+	/* runc's exec exits 255 when it fails itself (its tests and engines
+	 * tell that from the process's own status): compat does the same, by
+	 * the --profile given until the container's own record says. */
+	if (g->profile && strcmp(g->profile, "compat") == 0)
+		g->fail_status = 255;
 	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 4096, &n_pos, true) <
 	    0)
 		goto out;
@@ -158,6 +163,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	cfg = store_load_config(&c);
 	if (cfg == NULL || exec_policy(&c, cfg, &pr) < 0)
 		goto out;
+	g->fail_status = pr.x.profile == PROFILE_COMPAT ? 255 : 0;
 	if (ec.process) {
 		char *json;
 		size_t len;

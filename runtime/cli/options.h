@@ -17,6 +17,7 @@ struct globals {
 	const char *argv0;   /* ward-strict selects strict */
 	bool systemd_cgroup; /* --systemd-cgroup: the systemd cgroup driver */
 	int rootfd;          /* opened on demand by cli_root() */
+	int fail_status;     /* the exit status when the command fails; 0: 1 */
 };
 
 /* OPT_MS: a duration ("250ms", "5s", "1m", plain seconds) into a long of

@@ -51,6 +51,7 @@ static _Noreturn void child(const struct exec_child *x)
 	                          .linux = x->linux,
 	                          .seccomp = x->seccomp,
 	                          .sync_fd = x->sync_fd,
+	                          .fifo_fd = -1,
 	                          .userns = x->userns,
 	                          .preserve_fds = x->o->preserve_fds};
 	bool seccomp_loaded;
@@ -124,9 +125,10 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 
 	if (c->status != ST_CREATED && c->status != ST_RUNNING &&
 	    !(c->status == ST_PAUSED && o->ignore_paused))
-		return werr(
-		    0, "container \"%s\" is %s: exec needs a created or running container%s", c->id,
-		    status_name(c->status), c->status == ST_PAUSED ? " (or --ignore-paused)" : "");
+		return werr(0, "container \"%s\" is %s: %s", c->id, status_name(c->status),
+		            c->status == ST_PAUSED
+		                ? "cannot exec in a paused container (without --ignore-paused)"
+		                : "exec needs a created or running container");
 	if (cgroup_sub_check(o->sub_cgroups, o->n_sub_cgroups) < 0)
 		return -1;
 	if (o->proc->terminal && !o->console_socket && !relayed)

@@ -107,6 +107,10 @@ static int before_pivot(void *arg, int rootfd)
 	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m) < 0)
 		return -1;
 	host_pid = m.err;
+	/* As runc: createContainer hooks run in the container's root
+	 * directory (not yet pivoted to), not in ward's. */
+	if (fchdir(rootfd) < 0)
+		return werr(errno, "chdir to the rootfs for the createContainer hooks");
 	hook_state(a, "creating", &st);
 	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st);
 }
@@ -148,11 +152,15 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	umask(0);
 	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0)
 		return -1;
+	/* The createContainer hooks have run: their pinned files go now
+	 * (process_prepare closes every other fd of ward's as well). */
+	hooks_unpin_all();
 	{
 		struct prepare_args pa = {.proc = c->process,
 		                          .linux = c->linux,
 		                          .seccomp = a->seccomp,
 		                          .sync_fd = a->sync_fd,
+		                          .fifo_fd = a->fifo_fd,
 		                          .userns = a->userns,
 		                          .preserve_fds = a->preserve_fds,
 		                          .pdeathsig = true};

@@ -409,7 +409,10 @@ int container_pids(struct container *c, pid_t **pids, size_t *n)
 
 	*pids = NULL;
 	*n = 0;
-	if (c->status == ST_STOPPED || c->status == ST_CREATING)
+	/* A stopped container has no process (runc's ps prints the header). */
+	if (c->status == ST_STOPPED)
+		return 0;
+	if (c->status == ST_CREATING)
 		return werr(0, "container \"%s\" is %s", c->id, status_name(c->status));
 	if (!container_cgroup(c, &cg))
 		return pid_ns_pids(c->st->pid, pids, n) < 0 ? werr_ctx("container \"%s\"", c->id)

@@ -59,16 +59,16 @@ int caps_set(const struct oci_caps *c)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
 		return werr(errno, "clearing ambient capabilities");
 	/* An ambient capability must be permitted and inheritable; runc and
-	 * crun warn and go on (`runc spec` 1.1 lists ambient capabilities that
-	 * are not inheritable), and so does ward. The profiles above compat
-	 * clear the ambient set before it gets here. */
+	 * crun go on (`runc spec` 1.1 lists ambient capabilities that
+	 * are not inheritable; runc 1.1 says nothing): a debug line. The profiles
+	 * above compat clear the ambient set before it gets here. */
 	for (int cap = 0; cap < 64; cap++) {
 		if (!(amb & (1ULL << cap)))
 			continue;
 		if (!(perm & inh & (1ULL << cap))) {
-			log_warn("process.capabilities.ambient: %s is not both permitted and "
-			         "inheritable; not raised",
-			         oci_cap_name(cap) ? oci_cap_name(cap) : "capability");
+			log_debug("process.capabilities.ambient: %s is not both permitted and "
+			          "inheritable; not raised",
+			          oci_cap_name(cap) ? oci_cap_name(cap) : "capability");
 			continue;
 		}
 		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)

@@ -1,11 +1,13 @@
 #include "linux/process.h"
 #include "linux/caps.h"
-#include "lib/callerfds.h"
 #include "lib/error.h"
+#include "lib/log.h"
+#include "linux/cwd.h"
+#include "linux/fdseal.h"
 #include "linux/process_attrs.h"
 #include "lib/sync.h"
 
-#include <dirent.h>
+#include <linux/openat2.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -89,17 +91,6 @@ int process_credentials(const struct oci_process *p, bool userns)
 	return 0;
 }
 
-int process_chdir(const struct oci_process *p)
-{
-	char cwd[PATH_MAX];
-
-	if (chdir(p->cwd) < 0)
-		return werr(errno, "process.cwd %s", p->cwd);
-	if (getcwd(cwd, sizeof(cwd)) == NULL || cwd[0] != '/')
-		return werr(EPERM, "process.cwd %s is outside the container", p->cwd);
-	return 0;
-}
-
 static const char *env_path(const struct oci_process *p)
 {
 	for (size_t i = 0; i < p->n_env; i++)
@@ -110,9 +101,18 @@ static const char *env_path(const struct oci_process *p)
 
 static int check_exec(const char *path)
 {
+	/* No magic link on the way (CVE-2024-21626: args[0] as
+	 * /proc/self/fd/N/../../bin/sh ran a host binary). */
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_MAGICLINKS};
 	struct stat st;
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	int r;
 
-	if (stat(path, &st) < 0)
+	if (fd < 0)
+		return -1;
+	r = fstat(fd, &st);
+	close(fd);
+	if (r < 0)
 		return -1;
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
@@ -130,10 +130,17 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
 	const char *dirs, *end;
 
 	if (strchr(arg0, '/') != NULL) {
-		if (check_exec(arg0) < 0)
-			return werr(errno, "exec: \"%s\": stat %s", arg0, arg0);
-		snprintf(out, PATH_MAX, "%s", arg0);
-		return 0;
+		if (check_exec(arg0) == 0) {
+			snprintf(out, PATH_MAX, "%s", arg0);
+			return 0;
+		}
+		if (errno == ELOOP)
+			return werr(
+			    0,
+			    "exec: \"%s\": refused: resolves through a magic link such as "
+			    "/proc/self/fd/N (CVE-2024-21626 class), or through a symlink loop",
+			    arg0);
+		return werr(errno, "exec: \"%s\": stat %s", arg0, arg0);
 	}
 	for (dirs = env_path(p); *dirs; dirs = *end ? end + 1 : end) {
 		size_t n;
@@ -148,53 +155,6 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX])
 			return 0;
 	}
 	return werr(0, "exec: \"%s\": executable file not found in $PATH", arg0);
-}
-
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
-
-/* Exactly fds 0-2 and those of 3..3+preserve-1 that ward's caller passed
- * (open when ward started: lib/callerfds.h) reach the user process;
- * everything else, ward's own fds and the placeholders of the range
- * included, is closed by execve. */
-static int seal_fds(int preserve)
-{
-	DIR *d;
-	struct dirent *e;
-
-	for (int fd = 3; fd < 3 + preserve; fd++) {
-		int fl = fcntl(fd, F_GETFD);
-
-		if (fl < 0)
-			continue;
-		fl = callerfds_passed(fd) ? fl & ~FD_CLOEXEC : fl | FD_CLOEXEC;
-		if (fcntl(fd, F_SETFD, fl) < 0)
-			return werr(errno, "--preserve-fds: fd %d", fd);
-	}
-	if (close_range(3 + (unsigned int)preserve, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
-		return 0;
-	/* Before 5.11, or close_range denied by a seccomp filter ward runs
-	 * under: mark each open fd. */
-	if (errno != ENOSYS && errno != EPERM && errno != EINVAL)
-		return werr(errno, "close_range");
-	d = opendir("/proc/self/fd");
-	if (d == NULL)
-		return werr(errno, "sealing fds: /proc/self/fd");
-	while ((e = readdir(d)) != NULL) {
-		int fd = atoi(e->d_name);
-
-		if (e->d_name[0] == '.' || fd < 3 + preserve || fd == dirfd(d))
-			continue;
-		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF) {
-			int err = errno;
-
-			closedir(d);
-			return werr(err, "sealing fd %d", fd);
-		}
-	}
-	closedir(d);
-	return 0;
 }
 
 /* Install the filter now and, with SCMP_ACT_NOTIFY rules, hand the
@@ -217,6 +177,52 @@ static int load_seccomp(const struct prepare_args *a, bool *loaded)
 	return 0;
 }
 
+/* CVE-2024-21626: nothing of ward's is open from here on but the channels
+ * to its parent (a socket, the start fifo), checked to be no way out, and
+ * the caller's preserved fds. The log goes to stderr now, if anywhere. */
+static int close_ward_fds(const struct prepare_args *a)
+{
+	const int keep[] = {a->sync_fd, a->fifo_fd};
+
+	log_close();
+	if (fds_close_except(keep, 2, a->preserve_fds) < 0 || fds_check_channels(keep, 2) < 0)
+		return werr_ctx("before entering process.cwd");
+	return 0;
+}
+
+/* The terminal is the process user's, as runc gives it (the group stays
+ * devpts' gid=, tty's): a program that reopens its tty, or runs as a user
+ * other than root, must be able to use it. Only the container's own pty is
+ * changed; an id not mapped in a user namespace (EINVAL, EPERM) leaves it. */
+static int tty_to_user(const struct oci_process *p)
+{
+	for (int fd = 0; p->terminal && fd < 3; fd++) {
+		struct stat st;
+
+		if (!isatty(fd) || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
+		    st.st_uid == p->user->uid)
+			continue;
+		if (fchown(fd, p->user->uid, (gid_t)-1) < 0 && errno != EINVAL && errno != EPERM)
+			return werr(errno, "giving the terminal to process.user.uid %u",
+			            p->user->uid);
+	}
+	return 0;
+}
+
+/* As runc: the cwd is entered while still root, so that a directory only
+ * root may enter works; a permission error is tried again as the final
+ * user (a volume chowned to it that root cannot search: rootless). */
+static int enter_cwd(const struct oci_process *p, bool *again_later)
+{
+	*again_later = false;
+	if (cwd_enter("process.cwd", p->cwd) == 0)
+		return 0;
+	if (werr_errno() != EACCES)
+		return -1;
+	*again_later = true;
+	return 0;
+}
+
 int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
 {
 	const struct oci_process *p = a->proc;
@@ -224,19 +230,21 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 	 * while we still have it (the filter then also covers the privilege
 	 * drop, as with runc). */
 	bool early = a->seccomp && !p->no_new_privileges;
+	bool cwd_later;
 
 	*seccomp_loaded = false;
-	if (process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 || process_chdir(p) < 0)
+	if (close_ward_fds(a) < 0 || process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 ||
+	    tty_to_user(p) < 0 || enter_cwd(p, &cwd_later) < 0)
 		return -1;
 	if (early) {
 		/* The filter may be older than the calls ward makes (faccessat2,
-		 * close_range, getcwd, openat2 are denied by profiles written
+		 * close_range, statx, openat2 are denied by profiles written
 		 * before them): all that can be done before it is, and after it
-		 * only the credentials, chdir and execve. The executable is found
-		 * as the container's root here; whether the final user may run it
-		 * is the kernel's answer to execve. */
+		 * only the credentials and execve. The executable is found as the
+		 * container's root here; whether the final user may run it is the
+		 * kernel's answer to execve. */
 		if (process_find_exec(p, exe) < 0 || attrs_before_exec(p) < 0 ||
-		    seal_fds(a->preserve_fds) < 0 || load_seccomp(a, seccomp_loaded) < 0)
+		    fds_seal_for_exec(a->preserve_fds) < 0 || load_seccomp(a, seccomp_loaded) < 0)
 			return -1;
 	}
 	if (process_credentials(p, a->userns) < 0)
@@ -244,23 +252,18 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 	/* Changing credentials cleared the parent-death signal. */
 	if (a->pdeathsig && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		return werr(errno, "PR_SET_PDEATHSIG");
-	if (early) {
-		/* Checked to be inside the container above; nothing has run in
-		 * it since, so the same absolute path resolves the same. Again as
-		 * the final user, who must be allowed to be there. */
-		if (chdir(p->cwd) < 0)
-			return werr(errno, "process.cwd %s", p->cwd);
+	if (cwd_later && cwd_enter("process.cwd", p->cwd) < 0)
+		return -1;
+	if (early)
 		return 0;
-	}
-	/* Again as the final user: it must be allowed to be there. */
-	if (process_chdir(p) < 0 || process_find_exec(p, exe) < 0)
+	if (process_find_exec(p, exe) < 0)
 		return -1;
 	/* A listener must reach the agent through the parent, before READY. */
 	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
 		return -1;
 	if (attrs_before_exec(p) < 0)
 		return -1;
-	return seal_fds(a->preserve_fds);
+	return fds_seal_for_exec(a->preserve_fds);
 }
 
 static _Noreturn void die(const char *what, const char *why)

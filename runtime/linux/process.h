@@ -12,9 +12,6 @@
 int process_limits(const struct oci_process *p);
 /* Groups, gid, uid, capabilities, no_new_privs, umask. */
 int process_credentials(const struct oci_process *p, bool userns);
-/* chdir to cwd and check the result is inside the container's root
- * (CVE-2024-21626: a leaked host fd as cwd shows as "(unreachable)"). */
-int process_chdir(const struct oci_process *p);
 /* Resolve args[0] against PATH from process.env; runc's wording, which the
  * engines map to exit codes 126/127. */
 int process_find_exec(const struct oci_process *p, char out[PATH_MAX]);
@@ -26,12 +23,14 @@ struct prepare_args {
 	const struct oci_linux *linux;     /* personality; may be NULL */
 	const struct filter_prog *seccomp; /* NULL: no filter */
 	int sync_fd;                       /* where a seccomp listener fd goes */
+	int fifo_fd;                       /* the start fifo (the init's), or -1 */
 	bool userns;
 	int preserve_fds;
 	bool pdeathsig; /* re-arm the parent-death signal after setuid */
 };
 
-/* rlimits, cwd, seccomp (early when no_new_privs is off, or for NOTIFY),
+/* Every fd of ward's but sync_fd and fifo_fd closed (linux/fdseal.h),
+ * rlimits, cwd (linux/cwd.h), seccomp (early when no_new_privs is off, or for NOTIFY),
  * credentials, the executable, and the fds the process may keep. Sets
  * *seccomp_loaded when the filter is already in place. */
 int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -196,18 +197,37 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l)
 
 int attrs_open_proc(const char *path, const char *what)
 {
+	/* The root of a procfs: inode 1 of a PROC_SUPER_MAGIC filesystem. */
+	struct open_how how = {.flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW,
+	                       .resolve =
+	                           RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH};
 	struct statfs sfs;
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	int proc, fd;
 
-	if (fd < 0)
-		return werr(errno, "%s: %s", what, path);
+	if (strncmp(path, "/proc/", 6) != 0)
+		return werr(EINVAL, "%s: %s is not under /proc", what, path);
+	proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* CVE-2019-16884 class: after joining a container's mount namespace its
 	 * /proc is the container's; a label written into a look-alike would be
 	 * silently lost. Only the real procfs is written to. */
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
-		close(fd);
-		return werr(EPERM, "%s: %s is not on procfs", what, path);
+	if (proc < 0 || fstatfs(proc, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC ||
+	    fstat(proc, &st) < 0 || st.st_ino != 1) {
+		if (proc >= 0)
+			close(proc);
+		return werr(EPERM, "%s: /proc is not the root of a procfs", what);
 	}
+	/* CVE-2025-52881 class: a bind mount over the file (say, of
+	 * /proc/sys/kernel/core_pattern onto /proc/self/attr/exec) would
+	 * redirect the write to another procfs file; no mount may be crossed
+	 * below /proc's root. */
+	fd = (int)syscall(SYS_openat2, proc, path + 6, &how, sizeof(how));
+	close(proc);
+	if (fd < 0 && errno == EXDEV)
+		return werr(0, "%s: %s has a mount over it (refused: CVE-2025-52881 class)", what,
+		            path);
+	if (fd < 0)
+		return werr(errno, "%s: %s", what, path);
 	return fd;
 }
 

@@ -229,8 +229,9 @@ out:
 
 int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o)
 {
-	/* Read-only unless "rw" was asked for explicitly. */
-	unsigned long ro = (o->cleared & MS_RDONLY) ? 0 : MS_RDONLY;
+	/* Read-write unless "ro" is asked for, as runc mounts it (the
+	 * profiles above compat add "ro": policy_adjust.c). */
+	unsigned long ro = o->flags & MS_RDONLY;
 	struct statfs sfs;
 	int fd;
 

@@ -277,8 +277,11 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 			        : 0;
 		}
 		if (r == 0) {
+			unsigned long later = strcmp(type, "tmpfs") == 0 ? MS_RDONLY : 0;
+
 			r = mount_fs_at(rootfd, m->destination, type, m->source,
-			                o.flags & ~(unsigned long)PROPAGATION_MASK, o.data);
+			                o.flags & ~(unsigned long)PROPAGATION_MASK & ~later,
+			                o.data);
 		}
 		if (r == 0 && under >= 0) {
 			int top = root_open(rootfd, m->destination, O_RDONLY | O_DIRECTORY);
@@ -313,5 +316,33 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 	mount_opts_free(&o);
 	if (r < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+	return 0;
+}
+
+int mounts_finish_readonly(int rootfd, const struct oci_config *c)
+{
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		const struct oci_mount *m = &c->mounts[i];
+		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
+		struct mount_opts o;
+		bool ro;
+		int fd, r = 0;
+
+		if (!m->type || strcmp(m->type, "tmpfs") != 0 || mount_is_bind(m))
+			continue;
+		if (mount_parse_options(m->options, m->n_options, &o) < 0)
+			return werr_ctx("mounts[%zu] (%s)", i, m->destination);
+		ro = o.flags & MS_RDONLY;
+		mount_opts_free(&o);
+		if (!ro)
+			continue;
+		fd = root_open(rootfd, m->destination, O_PATH);
+		if (fd < 0 || mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+			r = werr(errno, "mounts[%zu] (%s): making it read-only", i, m->destination);
+		if (fd >= 0)
+			close(fd);
+		if (r < 0)
+			return -1;
+	}
 	return 0;
 }

@@ -13,4 +13,8 @@
  * options name. idx: the entry's index, for error messages. */
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
                 const int *layers, size_t n_layers, size_t idx);
+/* A read-only tmpfs is mounted read-write first, so that the mounts and
+ * nodes inside it (/dev/pts, /dev/null in a "ro" /dev) can be made, and is
+ * made read-only here, once they are (as runc does). */
+int mounts_finish_readonly(int rootfd, const struct oci_config *c);
 #endif

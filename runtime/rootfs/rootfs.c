@@ -1,4 +1,5 @@
 #include "rootfs/rootfs.h"
+#include "rootfs/no_pivot.h"
 #include "rootfs/devices.h"
 #include "linux/sysctl.h"
 #include "lib/error.h"
@@ -112,6 +113,8 @@ static int do_pivot(int rootfd, bool no_pivot)
 	if (fchdir(rootfd) < 0)
 		return werr(errno, "chdir to rootfs");
 	if (no_pivot) {
+		if (no_pivot_detach_host(rootfd) < 0)
+			return -1;
 		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 			return werr(errno, "moving rootfs to /");
 		if (chroot(".") < 0)
@@ -267,7 +270,8 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 			goto out;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||
-	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
+	    dev_create_config_devices(rootfd, c, a->userns) < 0 ||
+	    mounts_finish_readonly(rootfd, c) < 0 || sysctl_apply(rootfd, c) < 0 ||
 	    mask_paths(rootfd, l) < 0 || readonly_paths(rootfd, l) < 0)
 		goto out;
 	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd) < 0)

@@ -196,6 +196,16 @@ n_sleeps() {
 	run ward ps "$ID" --frobnicate
 	assert_failure 1
 	assert_output --partial 'ward: ps: ps with these options failed'
+	# Stopped: nothing to list, the header alone, as runc's.
+	ward kill "$ID" KILL
+	wait_for "the container to stop" is_stopped "$ID"
+	run ward ps "$ID"
+	assert_success
+	assert_output --regexp '^UID +PID +PPID'
+	[ "${#lines[@]}" -eq 1 ] || fail "ps of a stopped container: $output"
+	run ward ps --format json "$ID"
+	assert_success
+	assert_output '[]'
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
@@ -527,7 +537,7 @@ n_sleeps() {
 	ward pause "$ID"
 	run ward exec "$ID" true
 	assert_failure 1
-	assert_output "ward: container \"$ID\" is paused: exec needs a created or running container (or --ignore-paused)"
+	assert_output "ward: container \"$ID\" is paused: cannot exec in a paused container (without --ignore-paused)"
 	bg_start 30 "$TMP/exec.log" "$WARD" --root "$ROOT" exec --ignore-paused "$ID" echo ran-after-resume
 	ward resume "$ID"
 	wait "$BGPID"

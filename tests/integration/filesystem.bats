@@ -165,9 +165,9 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
-@test "a cgroup mount shows the host's layout, read-only unless rw is asked" {
+@test "a cgroup mount shows the host's layout, read-write unless ro is asked (as runc)" {
 	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
-	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["nosuid", "noexec", "nodev"]}]'
+	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["nosuid", "noexec", "nodev", "ro"]}]'
 	cmd 'awk "\$5 ~ \"^/sys/fs/cgroup\" {print \$5, \$6}" /proc/self/mountinfo; mkdir /sys/fs/cgroup/x 2>&1'
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_line --partial "Read-only file system"
@@ -179,7 +179,7 @@ load ../helpers/common
 			assert_line --regexp "^/sys/fs/cgroup/$h ro,"
 		done
 	fi
-	cfg '.mounts[-1].options += ["rw"]'
+	cfg '.mounts[-1].options -= ["ro"]'
 	cmd 'awk "\$5 == \"/sys/fs/cgroup\" {print \$6}" /proc/self/mountinfo'
 	run ward run --bundle "$BUNDLE" "$ID-rw"
 	assert_success
@@ -247,4 +247,28 @@ load ../helpers/common
 	# The image's directory is untouched.
 	[ ! -e "$BUNDLE/rootfs/seed/n" ] || fail "the write went through to the rootfs"
 	assert_no_leftovers
+}
+
+@test "--no-pivot in a user namespace: the host's locked procfs and sysfs cannot be detached, so it is refused (GHSA-m8cg-xc2p-r3fc)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg_userns
+	chown -R 200000:200000 "$BUNDLE/rootfs"
+	cmd 'mkdir -p /tmp/p; mount -t sysfs sysfs /tmp/p && echo MOUNTED-SYSFS; echo ran'
+	run ward run --no-pivot --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp '^ward: --no-pivot: [0-9]+ procfs/sysfs mount\(s\) of the host cannot be detached from the container'
+	refute_line ran
+	assert_no_leftovers
+}
+
+@test "a read-only /dev tmpfs still gets /dev/pts and its nodes, then is read-only (as runc)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg '.mounts |= map(if .destination == "/dev" then .options += ["ro"] else . end)'
+	cmd 'grep -E " /dev(/pts)? " /proc/self/mountinfo | cut -d" " -f5,6; test -c /dev/null && echo null-ok; touch /dev/x 2>&1; true'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^/dev ro,'
+	assert_line --regexp '^/dev/pts rw,'
+	assert_line null-ok
+	assert_line --partial 'Read-only file system'
 }

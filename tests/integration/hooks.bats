@@ -87,14 +87,16 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	refute_output --partial WARD_LEAK
 }
 
-@test "createContainer hooks run in the container's namespaces" {
-	printf '#!/bin/sh\nreadlink /proc/self/ns/mnt >%s\n' "$LOG/ns" >"$TMP/ns.sh"
+@test "createContainer hooks run in the container's namespaces, in its root directory (as runc)" {
+	printf '#!/bin/sh\nreadlink /proc/self/ns/mnt >%s\nls >%s\n' "$LOG/ns" "$LOG/ls" >"$TMP/ns.sh"
 	chmod 755 "$TMP/ns.sh"
 	cfg --arg p "$TMP/ns.sh" '.hooks = {"createContainer": [{"path": $p}]}'
 	cmd 'sleep 100'
+	touch "$BUNDLE/rootfs/busybox-marker"
 	ward create --bundle "$BUNDLE" "$ID"
 	[ "$(cat "$LOG/ns")" = "$(readlink "/proc/$(init_pid "$ID")/ns/mnt")" ]
 	[ "$(cat "$LOG/ns")" != "$(readlink /proc/self/ns/mnt)" ]
+	grep -qx busybox-marker "$LOG/ls" || fail "the hook's cwd is not the rootfs: $(cat "$LOG/ls")"
 	ward delete "$ID"
 }
 

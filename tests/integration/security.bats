@@ -73,13 +73,21 @@ teardown() {
 }
 
 @test "CVE-2024-21626: cwd cannot be a leaked host directory" {
-	cfg '.process.cwd = "/proc/self/fd/7"'
-	exec 7<"$TMP"
-	run ward run --bundle "$BUNDLE" "$ID"
-	exec 7<&-
-	assert_failure 1
-	assert_output 'ward: process.cwd /proc/self/fd/7 is outside the container: Operation not permitted'
-	assert_no_leftovers
+	# A host directory as fd 7, passed on (--preserve-fds) or not: the cwd
+	# through /proc/self/fd is refused as a magic link, or is not there.
+	for preserve in 0 5; do
+		cfg '.process.cwd = "/proc/self/fd/7"'
+		exec 7<"$TMP"
+		run ward run --preserve-fds "$preserve" --bundle "$BUNDLE" "$ID"
+		exec 7<&-
+		assert_failure 1
+		if [ "$preserve" = 5 ]; then
+			assert_output 'ward: process.cwd /proc/self/fd/7: refused: resolves through a magic link such as /proc/self/fd/N (CVE-2024-21626 class), or through a symlink loop'
+		else
+			assert_output 'ward: process.cwd /proc/self/fd/7: No such file or directory'
+		fi
+		assert_no_leftovers
+	done
 }
 
 @test "a mount destination through an absolute symlink stays in the rootfs" {
@@ -348,7 +356,7 @@ teardown() {
 	JSON
 	run ward exec --process "$TMP/p.json" "$ID"
 	assert_failure 1
-	assert_output 'ward: process.oomScoreAdj: /proc/self/oom_score_adj is not on procfs: Operation not permitted'
+	assert_output 'ward: process.oomScoreAdj: /proc is not the root of a procfs: Operation not permitted'
 	ward delete --force "$ID"
 	assert_no_leftovers
 }

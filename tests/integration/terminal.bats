@@ -158,3 +158,11 @@ drive() { # drive STEP... -- ARGS (of ward)
 	assert_line --partial cat-ended
 	assert_no_leftovers
 }
+
+@test "the terminal belongs to process.user.uid, its group stays tty's (as runc)" {
+	cfg '.process.terminal = true | .process.user.uid = 1000 | .process.user.gid = 100'
+	cmd 'stat -c %u:%g $(tty)'
+	run script -qec "'$WARD' --root '$ROOT' run --bundle '$BUNDLE' '$ID'" /dev/null </dev/null
+	assert_success
+	assert_output --partial '1000:5'
+}
