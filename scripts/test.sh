@@ -53,6 +53,22 @@ elif [ "$engines_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
 	failed=$((failed + 1))
 fi
 
+# The runtime-escape catalogue (tests/escapes): each bats test counts.
+make -s check-escapes >escapes.out 2>&1
+escapes_rc=$?
+grep -E '^(ok|not ok) ' escapes.out
+p=$(grep -cE '^ok ' escapes.out)
+f=$(grep -cE '^not ok ' escapes.out)
+passed=$((passed + p))
+failed=$((failed + f))
+if [ "$f" -gt 0 ]; then
+	grep -vE '^ok ' escapes.out | tail -120
+elif [ "$escapes_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
+	echo "FAIL: make check-escapes exited $escapes_rc"
+	tail -40 escapes.out
+	failed=$((failed + 1))
+fi
+
 step "unit tests under ASan/UBSan" make -s check-asan
 step "fuzz config and policy parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
