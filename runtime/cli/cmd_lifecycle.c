@@ -7,6 +7,7 @@
 #include "container/signals.h"
 
 #include <signal.h>
+#include <string.h>
 
 int cmd_start(struct globals *g, int argc, char **argv)
 {
@@ -51,7 +52,18 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r;
 
-	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0) {
+	memset(&c, 0, sizeof(c));
+	c.dirfd = -1;
+	if (cli_parse(argc, argv, opts, 1, pos, 1, &n_pos, false) < 0)
+		return -1;
+	if (n_pos < 1)
+		return werr(0, "delete: expects a container id (see ward --help)");
+	if (cli_root(g) < 0)
+		return -1;
+	/* --force removes a container whatever its files say: one whose state
+	 * cannot be read goes by its other records (container_destroy). */
+	if (store_open_any(g->rootfd, pos[0], true, &c) < 0) {
+		store_close(&c);
 		/* As runc: deleting what is not there is done, when forced
 		 * (engines clean up after a failed create this way). The default
 		 * cgroup /ward/ID goes too where it is empty: one a create
