@@ -106,14 +106,19 @@ load ../helpers/common
 	# delete, locked on the removed directory, must not act on the new one.
 	# ward itself, not the test's wrapper: its timing is the race's.
 	w() { "$WARD" --root "$ROOT" "$@"; }
+	# (Waiting on these pids only: a bare `wait` also waits for bats'
+	# timeout watchdog.)
 	for i in $(seq 30); do
 		w create --bundle "$BUNDLE" "$ID" >"$TMP/c$i" 2>&1 &
+		p1=$!
 		sleep 0.005
 		w delete --force "$ID" >"$TMP/d$i" 2>&1 &
+		p2=$!
 		w delete --force "$ID" >"$TMP/e$i" 2>&1 &
+		p3=$!
 		sleep 0.02
 		w create --bundle "$BUNDLE" "$ID" >"$TMP/f$i" 2>&1 &
-		wait
+		wait "$p1" "$p2" "$p3" "$!" || true
 		w delete --force "$ID" >"$TMP/g$i" 2>&1
 	done
 	run cat "$TMP"/d* "$TMP"/e* "$TMP"/g*
