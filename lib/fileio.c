@@ -30,6 +30,24 @@ int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n,
 	for (int i = 0; i < n; i++)
 		want += iov[i].iov_len;
 	got = writev(fd, iov, n);
+	/* A short write is how a full filesystem starts: the rest, written
+	 * on, fails with the reason (ENOSPC, EDQUOT), which is the error. */
+	for (int i = 0; got >= 0 && (size_t)got < want && i < n;) {
+		size_t done = (size_t)got, off = 0;
+		ssize_t k;
+
+		for (i = 0; i < n && off + iov[i].iov_len <= done; i++)
+			off += iov[i].iov_len;
+		if (i == n)
+			break;
+		k = write(fd, (const char *)iov[i].iov_base + (done - off),
+		          iov[i].iov_len - (done - off));
+		if (k <= 0) {
+			got = k < 0 ? -1 : got;
+			break;
+		}
+		got += k;
+	}
 	if (got != (ssize_t)want) {
 		int e = got < 0 ? errno : EIO;
 
