@@ -1,6 +1,5 @@
 /* start, kill, delete: the commands that act on one existing container. */
 #include <errno.h>
-#include "cgroup/cgroup.h"
 #include "cli/commands.h"
 #include "container/container.h"
 #include "lib/error.h"
@@ -65,16 +64,12 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	if (store_open_any(g->rootfd, pos[0], true, &c) < 0) {
 		store_close(&c);
 		/* As runc: deleting what is not there is done, when forced
-		 * (engines clean up after a failed create this way). The default
-		 * cgroup /ward/ID goes too where it is empty: one a create
-		 * killed before its state existed left behind. */
-		if (force && werr_errno() == ENOENT && n_pos == 1) {
-			_cleanup_cgroup_ struct cgroup cg = {0};
-
-			if (cgroup_init(&cg, NULL, pos[0]) == 0)
-				cgroup_remove_empty(&cg);
+		 * (engines clean up after a failed create this way). Nothing
+		 * else is touched: without the state dir's lock, an empty
+		 * default cgroup /ward/ID may be a create's that just made it
+		 * (a killed create's goes under the lock: container_destroy). */
+		if (force && werr_errno() == ENOENT && n_pos == 1)
 			return 0;
-		}
 		return -1;
 	}
 	r = container_destroy(&c, force);

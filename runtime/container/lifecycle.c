@@ -415,6 +415,16 @@ int container_destroy(struct container *c, bool force)
 			close(pidfd);
 		}
 	}
+	/* A create killed before its cgroup record: the default cgroup, if
+	 * empty. Under the lock of the state dir, no other create of this id
+	 * can be making it now. */
+	if (!have_cg && c->st == NULL && c->status != ST_UNKNOWN) {
+		_cleanup_cgroup_ struct cgroup dflt = {0};
+
+		if (cgroup_init(&dflt, NULL, c->id) == 0)
+			cgroup_remove_empty(&dflt);
+		werr_clear();
+	}
 	container_supervisor_wait(c);
 	/* Whatever is left in the cgroup (processes outside the init's pid
 	 * namespace, exec'd ones), then the cgroup itself, everywhere. */
