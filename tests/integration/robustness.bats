@@ -142,3 +142,11 @@ load ../helpers/common
 	assert_success
 	assert_no_leftovers
 }
+
+@test "stress, short: kills during create, start, exec and delete, racers, workers, a full state root: no leak" {
+	run env WARD="$WARD" BUSYBOX="$BUSYBOX" timeout -s KILL 300 \
+		"$WARD_SRCDIR/tests/stress/stress.bash" "${WARD_STRESS_TRIALS:-10}" 2
+	echo "$output"
+	assert_success
+	assert_line --regexp '^stress: [0-9]+ trials .*: 0 leaks, 0 failures$'
+}
