@@ -30,6 +30,24 @@ int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n,
 	for (int i = 0; i < n; i++)
 		want += iov[i].iov_len;
 	got = writev(fd, iov, n);
+	/* A short write is how a full filesystem starts: the rest, written
+	 * on, fails with the reason (ENOSPC, EDQUOT), which is the error. */
+	for (int i = 0; got >= 0 && (size_t)got < want && i < n;) {
+		size_t done = (size_t)got, off = 0;
+		ssize_t k;
+
+		for (i = 0; i < n && off + iov[i].iov_len <= done; i++)
+			off += iov[i].iov_len;
+		if (i == n)
+			break;
+		k = write(fd, (const char *)iov[i].iov_base + (done - off),
+		          iov[i].iov_len - (done - off));
+		if (k <= 0) {
+			got = k < 0 ? -1 : got;
+			break;
+		}
+		got += k;
+	}
 	if (got != (ssize_t)want) {
 		int e = got < 0 ? errno : EIO;
 
@@ -116,7 +134,7 @@ int read_file(const char *path, size_t max, char **out, size_t *out_len)
 	return 0;
 }
 
-static int read_stream(int fd, const char *what, size_t max, char **out, size_t *out_len)
+int read_fd(int fd, const char *what, size_t max, char **out, size_t *out_len)
 {
 	size_t cap = 4096, len = 0;
 	_cleanup_free_ char *buf = malloc(cap);
@@ -160,13 +178,44 @@ int read_input(const char *path, size_t max, char **out, size_t *out_len)
 	_cleanup_close_ int fd = -1;
 
 	if (strcmp(path, "-") == 0)
-		return read_stream(0, "stdin", max, out, out_len);
+		return read_fd(0, "stdin", max, out, out_len);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return werr(errno, "cannot open %s", path);
 	if (fstat(fd, &st) < 0)
 		return werr(errno, "cannot stat %s", path);
 	if (S_ISFIFO(st.st_mode))
-		return read_stream(fd, path, max, out, out_len);
+		return read_fd(fd, path, max, out, out_len);
 	return read_file(path, max, out, out_len);
+}
+
+int read_fd_into(int fd, const char *what, char *buf, size_t len, size_t *out_len)
+{
+	size_t got = 0;
+
+	/* One read is not enough: a pipe, a record being written, or a file
+	 * past a page may come in parts. */
+	for (;;) {
+		char extra;
+		ssize_t n =
+		    got < len - 1 ? read(fd, buf + got, len - 1 - got) : read(fd, &extra, 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			buf[got] = '\0';
+			return werr(errno, "reading %s", what);
+		}
+		if (n == 0)
+			break;
+		if (got == len - 1) {
+			buf[got] = '\0';
+			return werr(EFBIG, "%s: larger than %zu bytes", what, len - 1);
+		}
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	if (out_len)
+		*out_len = got;
+	return 0;
 }

@@ -27,6 +27,15 @@ int read_file(const char *path, size_t max, char **out, size_t *out_len);
  * max bytes. */
 int read_input(const char *path, size_t max, char **out, size_t *out_len);
 
+/* All of fd to its end, at most max bytes, NUL-terminated (the caller
+ * frees *out); what names it in errors ("<what>: larger than N bytes"). */
+int read_fd(int fd, const char *what, size_t max, char **out, size_t *out_len);
+/* All of fd to its end into buf (len bytes with the NUL): for records and
+ * kernel files of known bounds. One that does not fit is an error (EFBIG,
+ * "<what>: larger than N bytes"), never silently cut; buf then holds the
+ * first len - 1 bytes. out_len may be NULL. */
+int read_fd_into(int fd, const char *what, char *buf, size_t len, size_t *out_len);
+
 /* The --pid-file of create, run and exec: the pid in decimal, written
  * atomically (the engines poll for the file and read it at once). */
 int pid_file_write(const char *path, pid_t pid);

@@ -1,6 +1,7 @@
 /* The files of a cgroup directory, through its fd; and the resource
  * writers whose files read the same on v1 and v2. */
 #include "cgroup/cg_files.h"
+#include "lib/fileio.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -36,16 +37,14 @@ int cg_write_at(int dfd, const char *dname, const char *file, const char *value)
 int cg_read_at(int dfd, const char *file, char *buf, size_t len)
 {
 	int fd = cg_openat(dfd, file, O_RDONLY);
-	ssize_t n;
+	int r;
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
+	/* Whole or an error: a value cut at the buffer would read as another. */
+	r = read_fd_into(fd, file, buf, len, NULL);
 	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
+	return r;
 }
 
 int cg_open(const struct cg_hier *h, const char *file, int flags)
@@ -142,12 +141,9 @@ bool cg_proc_cgroup(pid_t pid, char *buf, size_t len)
 	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
 	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	n = read(fd, buf, len - 1);
+	n = read_fd_into(fd, f, buf, len, NULL) == 0 ? (ssize_t)strlen(buf) : -1;
 	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return true;
+	return n > 0;
 }
 
 bool cgroup_v2_path_of(pid_t pid, char *out, size_t len)

@@ -4,6 +4,8 @@
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
 #include "cgroup/cg_systemd.h"
+#include "lib/cleanup.h"
+#include "lib/fileio.h"
 #include "lib/error.h"
 #include "lib/log.h"
 
@@ -84,7 +86,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 			return werr(e, "creating cgroup %s", full);
 		}
 		if (cpuset) {
-			char v[256];
+			char v[4096];
 
 			for (int k = 0; k < 2; k++) {
 				const char *f = k ? "cpuset.mems" : "cpuset.cpus";
@@ -180,7 +182,7 @@ void cgroup_plan(struct cgroup *cg)
 static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holder, char *out,
                           size_t len)
 {
-	char buf[PATH_MAX], sofar[PATH_MAX] = "", procs[4096];
+	char buf[PATH_MAX], sofar[PATH_MAX] = "";
 	unsigned level = 0, levels = 0;
 	size_t n = 0;
 
@@ -189,9 +191,10 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
 		char f[PATH_MAX * 2];
+		_cleanup_free_ char *procs = NULL;
 		bool mine = false, others = false;
-		int fd;
-		ssize_t r;
+		size_t n_procs;
+		int fd, r;
 
 		if (++level >= levels || level > h->kept)
 			break;
@@ -199,9 +202,13 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 		snprintf(f, sizeof(f), "%s%s/cgroup.procs", h->mnt, sofar);
 		if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
-		r = read(fd, procs, sizeof(procs) - 1);
+		/* All of it: a busy level has any number of processes. */
+		r = read_fd(fd, f, 1 << 24, &procs, &n_procs);
 		close(fd);
-		procs[r > 0 ? r : 0] = '\0';
+		if (r < 0) {
+			werr_clear();
+			continue;
+		}
 		for (char *p = procs, *end; *p; p = end + (*end != '\0')) {
 			long v = strtol(p, &end, 10);
 

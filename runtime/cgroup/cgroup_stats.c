@@ -98,7 +98,7 @@ static void blkio_entry(yajl_gen g, const char *devno, const char *op, uint64_t 
 /* v1 "8:0 Read 123" lines ("Total N" skipped). */
 static void blkio_v1(yajl_gen g, const struct cg_hier *h, const char *file)
 {
-	char buf[16384];
+	char buf[65536];
 
 	yajl_gen_array_open(g);
 	if (read_file(h, file, buf, sizeof(buf)) == 0)
@@ -116,7 +116,7 @@ static void blkio_v1(yajl_gen g, const struct cg_hier *h, const char *file)
 /* v2 io.stat "8:0 rbytes=1 wbytes=2 rios=3 wios=4 ..." as runc maps it. */
 static void blkio_v2(yajl_gen g, const struct cg_hier *h, bool bytes)
 {
-	char buf[16384];
+	char buf[65536];
 
 	yajl_gen_array_open(g);
 	if (read_file(h, "io.stat", buf, sizeof(buf)) == 0)
@@ -238,7 +238,7 @@ int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g)
 		gen_u64(g, "kernel", keyed(cpu, "cpu.stat", "system_usec") * 1000);
 		gen_u64(g, "user", keyed(cpu, "cpu.stat", "user_usec") * 1000);
 	} else {
-		char buf[4096];
+		char buf[32768];
 
 		gen_u64(g, "total", num(cpu, "cpuacct.usage"));
 		S(g, "percpu");

@@ -1,12 +1,12 @@
 /* start, kill, delete: the commands that act on one existing container. */
 #include <errno.h>
-#include "cgroup/cgroup.h"
 #include "cli/commands.h"
 #include "container/container.h"
 #include "lib/error.h"
 #include "container/signals.h"
 
 #include <signal.h>
+#include <string.h>
 
 int cmd_start(struct globals *g, int argc, char **argv)
 {
@@ -51,18 +51,25 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r;
 
-	if (cli_open_container(g, "delete", argc, argv, opts, 1, pos, 1, &n_pos, true, &c) < 0) {
+	memset(&c, 0, sizeof(c));
+	c.dirfd = -1;
+	if (cli_parse(argc, argv, opts, 1, pos, 1, &n_pos, false) < 0)
+		return -1;
+	if (n_pos < 1)
+		return werr(0, "delete: expects a container id (see ward --help)");
+	if (cli_root(g) < 0)
+		return -1;
+	/* --force removes a container whatever its files say: one whose state
+	 * cannot be read goes by its other records (container_destroy). */
+	if (store_open_any(g->rootfd, pos[0], true, &c) < 0) {
+		store_close(&c);
 		/* As runc: deleting what is not there is done, when forced
-		 * (engines clean up after a failed create this way). The default
-		 * cgroup /ward/ID goes too where it is empty: one a create
-		 * killed before its state existed left behind. */
-		if (force && werr_errno() == ENOENT && n_pos == 1) {
-			_cleanup_cgroup_ struct cgroup cg = {0};
-
-			if (cgroup_init(&cg, NULL, pos[0]) == 0)
-				cgroup_remove_empty(&cg);
+		 * (engines clean up after a failed create this way). Nothing
+		 * else is touched: without the state dir's lock, an empty
+		 * default cgroup /ward/ID may be a create's that just made it
+		 * (a killed create's goes under the lock: container_destroy). */
+		if (force && werr_errno() == ENOENT && n_pos == 1)
 			return 0;
-		}
 		return -1;
 	}
 	r = container_destroy(&c, force);

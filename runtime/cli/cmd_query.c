@@ -56,7 +56,12 @@ int cmd_state(struct globals *g, int argc, char **argv)
 
 	if (cli_open_container(g, "state", argc, argv, NULL, 0, pos, 1, &n_pos, false, &c) < 0)
 		return -1;
-	if (c.st == NULL)
+	if (c.st == NULL && c.status == ST_DELETING)
+		werr(0,
+		     "container \"%s\" is being deleted (a delete that did not finish: "
+		     "delete --force removes it)",
+		     c.id);
+	else if (c.st == NULL)
 		werr(0, "container \"%s\" is still being created", c.id);
 	else if (note_supervisor(&c) == 0 && oci_state_to_json(c.st, false, &json, &len) == 0) {
 		printf("%s\n", json);
@@ -71,9 +76,31 @@ static void print_table_row(const struct container *c)
 {
 	const struct oci_state *s = c->st;
 
+	if (c->status == ST_UNKNOWN) {
+		printf("%-12s %-8d %-10s %s\n", c->id, 0, status_name(c->status), c->load_err);
+		return;
+	}
 	printf("%-12s %-8d %-10s %-40s %-30s %s\n", c->id, s ? s->pid : 0, status_name(c->status),
 	       s && s->bundle ? s->bundle : "", s && s->created ? s->created : "",
 	       s && s->owner ? s->owner : "");
+}
+
+/* --format json: what is known of a container without a readable state
+ * (being created or deleted, or unknown with the reason). */
+static void gen_unreadable(yajl_gen gen, const struct container *c)
+{
+	const char *status = status_name(c->status);
+
+	yajl_gen_map_open(gen);
+	yajl_gen_string(gen, (const unsigned char *)"id", 2);
+	yajl_gen_string(gen, (const unsigned char *)c->id, strlen(c->id));
+	yajl_gen_string(gen, (const unsigned char *)"status", 6);
+	yajl_gen_string(gen, (const unsigned char *)status, strlen(status));
+	if (c->load_err) {
+		yajl_gen_string(gen, (const unsigned char *)"error", 5);
+		yajl_gen_string(gen, (const unsigned char *)c->load_err, strlen(c->load_err));
+	}
+	yajl_gen_map_close(gen);
 }
 
 int cmd_list(struct globals *g, int argc, char **argv)
@@ -108,13 +135,22 @@ int cmd_list(struct globals *g, int argc, char **argv)
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (store_open(g->rootfd, de->d_name, false, &c) == 0) {
+		/* A container whose state cannot be read is listed all the same,
+		 * status unknown with the reason: hidden, it would be forgotten
+		 * with its processes and cgroups. */
+		if (store_open_any(g->rootfd, de->d_name, false, &c) == 0) {
 			if (gen && c.st)
 				oci_state_gen(gen, c.st, false);
+			else if (gen)
+				gen_unreadable(gen, &c);
 			else if (quiet)
 				printf("%s\n", c.id);
-			else if (!gen)
+			else
 				print_table_row(&c);
+		} else {
+			/* Not even openable (not a container directory at all). */
+			fprintf(stderr, "ward: list: %s\n", werr_msg());
+			werr_clear();
 		}
 		store_close(&c);
 	}

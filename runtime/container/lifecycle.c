@@ -312,6 +312,11 @@ bool container_cgroup(struct container *c, struct cgroup *cg)
 
 	if (store_read(c, CGROUP_FILE, rec, sizeof(rec)) == 0)
 		return cgroup_from_record(cg, rec, c->id) == 0;
+	/* A record that is there but cannot be read is said, not skipped:
+	 * the state's path is then all there is to go by. */
+	if (errno != ENOENT)
+		log_warn("container \"%s\": %s", c->id, werr_msg());
+	werr_clear();
 	return c->st && c->st->cgroup_path && cgroup_open(cg, c->st->cgroup_path, c->id) == 0;
 }
 
@@ -356,6 +361,31 @@ int container_signal(struct container *c, int sig, bool all)
 	return r;
 }
 
+/* delete --force of a container whose state.json cannot be read: what the
+ * other records still say. The cgroup record names its cgroup (everything
+ * in it is killed, the init with it); without one, only the default cgroup
+ * goes, and only if empty (the name may be another state root's). */
+static void kill_unreadable(struct container *c, struct cgroup *cg, bool have_cg)
+{
+	_cleanup_cgroup_ struct cgroup dflt = {0};
+	char rec[PATH_MAX * 2 + 4];
+
+	if (have_cg) {
+		log_warn("container \"%s\": %s: removed by its cgroup record", c->id, c->load_err);
+		cgroup_signal_all(cg, SIGKILL);
+		return;
+	}
+	if (store_read(c, CGROUP_FILE, rec, sizeof(rec)) == 0)
+		werr(EINVAL, "cgroup record: malformed");
+	log_warn("container \"%s\": %s; and its cgroup record cannot be read (%s): its "
+	         "processes, if any are left, are not known; an empty default cgroup is removed",
+	         c->id, c->load_err, werr_msg());
+	werr_clear();
+	if (cgroup_init(&dflt, NULL, c->id) == 0)
+		cgroup_remove_empty(&dflt);
+	werr_clear();
+}
+
 int container_destroy(struct container *c, bool force)
 {
 	_cleanup_cgroup_ struct cgroup cg = {0};
@@ -364,6 +394,13 @@ int container_destroy(struct container *c, bool force)
 	if ((c->status == ST_RUNNING || c->status == ST_PAUSED) && !force)
 		return werr(0, "container \"%s\" is %s: stop it first, or use delete --force",
 		            c->id, status_name(c->status));
+	if (c->status == ST_UNKNOWN) {
+		if (!force)
+			return werr(0, "container \"%s\": %s (delete --force removes it)", c->id,
+			            c->load_err);
+		werr_clear();
+		kill_unreadable(c, &cg, have_cg);
+	}
 	/* Frozen (v1) tasks die only once thawed. */
 	if (have_cg && c->status == ST_PAUSED && cgroup_freeze(&cg, false) < 0)
 		return werr_ctx("container \"%s\"", c->id);
@@ -384,6 +421,16 @@ int container_destroy(struct container *c, bool force)
 			}
 			close(pidfd);
 		}
+	}
+	/* A create killed before its cgroup record: the default cgroup, if
+	 * empty. Under the lock of the state dir, no other create of this id
+	 * can be making it now. */
+	if (!have_cg && c->st == NULL && c->status != ST_UNKNOWN) {
+		_cleanup_cgroup_ struct cgroup dflt = {0};
+
+		if (cgroup_init(&dflt, NULL, c->id) == 0)
+			cgroup_remove_empty(&dflt);
+		werr_clear();
 	}
 	container_supervisor_wait(c);
 	/* Whatever is left in the cgroup (processes outside the init's pid

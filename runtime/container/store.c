@@ -17,7 +17,8 @@
 
 const char *status_name(enum container_status s)
 {
-	static const char *const names[] = {"creating", "created", "running", "stopped", "paused"};
+	static const char *const names[] = {"creating", "created",  "running", "stopped",
+	                                    "paused",   "deleting", "unknown"};
 
 	return names[s];
 }
@@ -81,8 +82,9 @@ int store_check_id(const char *id)
 
 	if (n == 0)
 		return werr(0, "container id must not be empty");
-	if (n > 1024)
-		return werr(0, "container id is longer than 1024 characters");
+	if (n > STORE_ID_MAX)
+		return werr(0, "container id is %zu characters long: at most %d are allowed", n,
+		            STORE_ID_MAX);
 	for (size_t i = 0; i < n; i++) {
 		char c = id[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -98,6 +100,22 @@ int store_check_id(const char *id)
 }
 
 #define LOCK_WAIT_MS 15000
+
+/* The files ward reads back are its own, but sized by the config: the state
+ * carries its annotations, the saved config.json is the config. Bounded all
+ * the same, with room over the largest config ward accepts. */
+#define STORE_FILE_MAX (OCI_MAX_CONFIG_SIZE + (1u << 20))
+
+/* Whether <root>/<id> is still the directory dirfd: a directory opened by
+ * name and then locked may have been removed (and made again) meanwhile by
+ * whoever held the lock. Under the lock, only its holder removes it. */
+static bool still_named(int rootfd, const char *id, int dirfd)
+{
+	struct stat a, b;
+
+	return fstat(dirfd, &a) == 0 && fstatat(rootfd, id, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 /* Bounded: a stuck holder must produce an error, not a hung engine. */
 static int lock_dir(int dirfd, const char *id)
@@ -137,36 +155,58 @@ int store_create(int rootfd, const char *id, struct container *c)
 	}
 	c->id = strdup(id);
 	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (c->id == NULL || c->dirfd < 0 || lock_dir(c->dirfd, id) < 0) {
-		int e = errno;
+	if (c->id == NULL || c->dirfd < 0) {
+		int e = c->id ? errno : ENOMEM;
 
-		unlinkat(rootfd, id, AT_REMOVEDIR);
+		/* Still empty (files are only made under the lock). */
+		if (e != ENOENT)
+			unlinkat(rootfd, id, AT_REMOVEDIR);
 		return werr(e, "cannot open state directory for \"%s\"", id);
 	}
+	/* Between mkdir and flock a `delete --force` of the same id may take
+	 * the lock and remove the directory: then it is gone, and so is this
+	 * create (the name may by now be another create's). */
+	if (lock_dir(c->dirfd, id) < 0)
+		return -1;
+	if (!still_named(rootfd, id, c->dirfd))
+		return werr(ENOENT, "container \"%s\" was deleted while it was being created", id);
 	c->status = ST_CREATING;
 	return 0;
 }
 
-static int load_state(struct container *c)
+/* tolerant: a state.json that cannot be read leaves the container
+ * ST_UNKNOWN with the reason in c->load_err, for delete --force and list. */
+static int load_state(struct container *c, bool tolerant)
 {
-	char buf[1 << 16];
-	ssize_t n;
-	size_t got = 0;
-	int fd = openat(c->dirfd, STATE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char what[64 + STORE_ID_MAX];
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = openat(c->dirfd, STATE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	size_t len;
 
+	if (fd < 0 && errno == ENOENT) {
+		/* No state: being created, unless a delete set it aside. */
+		if (faccessat(c->dirfd, DELETING_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+			c->status = ST_DELETING;
+		return 0;
+	}
+	snprintf(what, sizeof(what), "state of \"%s\"", c->id);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : werr(errno, "reading state of \"%s\"", c->id);
-	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	if (n < 0)
-		return werr(errno, "reading state of \"%s\"", c->id);
-	buf[got] = '\0';
-	c->st = oci_state_parse(buf, got, STATE_FILE);
-	return c->st ? 0 : werr_ctx("container \"%s\"", c->id);
+		werr(errno, "reading %s", what);
+	else if (read_fd(fd, what, STORE_FILE_MAX, &buf, &len) == 0)
+		c->st = oci_state_parse(buf, len, STATE_FILE);
+	if (c->st)
+		return 0;
+	if (fd >= 0)
+		werr_ctx("container \"%s\"", c->id);
+	if (!tolerant)
+		return -1;
+	c->load_err = strdup(werr_msg());
+	c->status = ST_UNKNOWN;
+	werr_clear();
+	return c->load_err ? 0 : werr(ENOMEM, "out of memory");
 }
 
-int store_open(int rootfd, const char *id, bool lock, struct container *c)
+static int open_common(int rootfd, const char *id, bool lock, bool tolerant, struct container *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->rootfd = rootfd;
@@ -176,24 +216,47 @@ int store_open(int rootfd, const char *id, bool lock, struct container *c)
 	c->id = strdup(id);
 	if (c->id == NULL)
 		return werr(ENOMEM, "out of memory");
-	c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (c->dirfd < 0) {
-		if (errno == ENOENT) {
-			char m[1100];
+	for (int tries = 0;; tries++) {
+		c->dirfd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (c->dirfd < 0) {
+			if (errno == ENOENT) {
+				char m[100 + STORE_ID_MAX];
 
-			/* errno ENOENT, no strerror suffix: delete --force
-			 * tells "not there" from other failures by it. */
-			snprintf(m, sizeof(m), "container \"%s\" does not exist", id);
-			return werr_set(ENOENT, m);
+				/* errno ENOENT, no strerror suffix: delete --force
+				 * tells "not there" from other failures by it. */
+				snprintf(m, sizeof(m), "container \"%s\" does not exist", id);
+				return werr_set(ENOENT, m);
+			}
+			return werr(errno, "cannot open state of \"%s\"", id);
 		}
-		return werr(errno, "cannot open state of \"%s\"", id);
+		if (!lock)
+			break;
+		if (lock_dir(c->dirfd, id) < 0)
+			return -1;
+		/* Removed while we waited for the lock: whatever the name is
+		 * now (nothing, or a new container) is what was asked for. */
+		if (still_named(rootfd, id, c->dirfd))
+			break;
+		close(c->dirfd);
+		c->dirfd = -1;
+		if (tries == 10)
+			return werr(EAGAIN, "container \"%s\" keeps being removed and made again",
+			            id);
 	}
-	if (lock && lock_dir(c->dirfd, id) < 0)
-		return -1;
-	if (load_state(c) < 0)
+	if (load_state(c, tolerant) < 0)
 		return -1;
 	store_refresh(c);
 	return 0;
+}
+
+int store_open(int rootfd, const char *id, bool lock, struct container *c)
+{
+	return open_common(rootfd, id, lock, false, c);
+}
+
+int store_open_any(int rootfd, const char *id, bool lock, struct container *c)
+{
+	return open_common(rootfd, id, lock, true, c);
 }
 
 void store_refresh(struct container *c)
@@ -201,7 +264,8 @@ void store_refresh(struct container *c)
 	struct stat sb;
 
 	if (c->st == NULL) {
-		c->status = ST_CREATING;
+		if (c->status != ST_DELETING && c->status != ST_UNKNOWN)
+			c->status = ST_CREATING;
 		return;
 	}
 	if (!proc_alive(c->st->pid, c->st->pid_start))
@@ -244,30 +308,28 @@ int store_save(struct container *c)
 
 int store_read(struct container *c, const char *name, char *buf, size_t len)
 {
-	int fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
+	char what[64 + STORE_ID_MAX];
+	_cleanup_close_ int fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
+	buf[0] = '\0';
 	if (fd < 0)
 		return werr(errno, "%s of \"%s\"", name, c->id);
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return werr(errno, "%s of \"%s\"", name, c->id);
-	buf[n] = '\0';
-	return 0;
+	snprintf(what, sizeof(what), "%s of \"%s\"", name, c->id);
+	return read_fd_into(fd, what, buf, len, NULL);
 }
 
 int store_read_alloc(struct container *c, const char *name, char **buf, size_t *len)
 {
-	char path[32];
-	_cleanup_close_ int fd = openat(c->dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	char what[64 + STORE_ID_MAX];
+	struct stat st;
+	_cleanup_close_ int fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &st) < 0)
 		return werr(errno, "%s of \"%s\"", name, c->id);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (oci_read_file(path, buf, len) < 0)
-		return werr_ctx("%s of \"%s\"", name, c->id);
-	return 0;
+	if (!S_ISREG(st.st_mode))
+		return werr(0, "%s of \"%s\": not a regular file", name, c->id);
+	snprintf(what, sizeof(what), "%s of \"%s\"", name, c->id);
+	return read_fd(fd, what, STORE_FILE_MAX, buf, len);
 }
 
 struct oci_config *store_load_config(struct container *c)
@@ -286,19 +348,34 @@ struct oci_config *store_load_config(struct container *c)
 
 int store_remove(struct container *c)
 {
-	int fd = dup(c->dirfd);
+	int fd = -1;
 	struct dirent *de;
 	DIR *d;
 
+	/* state.json goes first, and not by unlink: a removal killed midway
+	 * must not leave a directory without state, which reads as a
+	 * container still being created. A rename needs no space (a full
+	 * state root); the marker of a container that had no state yet does,
+	 * and goes without it then rather than leaving the container. */
+	if (renameat(c->dirfd, STATE_FILE, c->dirfd, DELETING_FILE) < 0) {
+		if (errno != ENOENT)
+			return werr(errno, "setting aside the state of \"%s\"", c->id);
+		fd = openat(c->dirfd, DELETING_FILE, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		            0600);
+		if (fd >= 0)
+			close(fd);
+	}
+	fd = dup(c->dirfd);
 	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
 		if (fd >= 0)
 			close(fd);
 		return werr(errno, "removing state of \"%s\"", c->id);
 	}
 	/* The directory holds only files ward wrote (0700, never shared with the
-	 * container), so a flat unlink is enough. */
+	 * container), so a flat unlink is enough; the marker goes last. */
 	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    strcmp(de->d_name, DELETING_FILE) == 0)
 			continue;
 		if (unlinkat(c->dirfd, de->d_name, 0) < 0 && errno != ENOENT) {
 			int e = errno;
@@ -308,8 +385,12 @@ int store_remove(struct container *c)
 		}
 	}
 	closedir(d);
-	/* ENOENT: removed meanwhile by a `delete --force` elsewhere. */
-	if (unlinkat(c->rootfd, c->id, AT_REMOVEDIR) < 0 && errno != ENOENT)
+	if (unlinkat(c->dirfd, DELETING_FILE, 0) < 0 && errno != ENOENT)
+		return werr(errno, "removing %s of \"%s\"", DELETING_FILE, c->id);
+	/* rmdir has no fd form: the name, only while it is still the directory
+	 * locked (else ours is gone already, and the name another's). */
+	if (still_named(c->rootfd, c->id, c->dirfd) &&
+	    unlinkat(c->rootfd, c->id, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		return werr(errno, "removing state directory of \"%s\"", c->id);
 	return 0;
 }
@@ -341,4 +422,6 @@ void store_close(struct container *c)
 	c->st = NULL;
 	free(c->id);
 	c->id = NULL;
+	free(c->load_err);
+	c->load_err = NULL;
 }

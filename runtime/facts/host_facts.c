@@ -91,15 +91,18 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
+	/* The list of paths to relate holds root.path besides the mounts: it
+	 * is needed with no mounts at all (absent, null and [] are valid). */
+	all = calloc(cfg->n_mounts + 1, sizeof(*all));
+	if (all == NULL)
+		return werr(ENOMEM, "out of memory");
 	if (cfg->n_mounts) {
 		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));
 		for (size_t i = 0; h->mounts && i < cfg->n_mounts; i++)
 			h->mounts[i].fd = -1;
 		h->overlay = calloc(cfg->n_mounts, sizeof(*h->overlay));
 		h->n_overlay = calloc(cfg->n_mounts, sizeof(*h->n_overlay));
-		all = calloc(cfg->n_mounts * 2 + 1, sizeof(*all));
-		if (h->mounts == NULL || h->overlay == NULL || h->n_overlay == NULL ||
-		    all == NULL) {
+		if (h->mounts == NULL || h->overlay == NULL || h->n_overlay == NULL) {
 			free(all);
 			host_facts_free(h);
 			return werr(ENOMEM, "out of memory");
@@ -145,13 +148,25 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		return -1;
 	}
 	free(all);
+	/* Every overlay layer is related, however many there are: a fixed
+	 * array here would leave the layers past it unchecked. */
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
-		struct host_path *v[64];
-		size_t n = h->n_overlay[i] < 64 ? h->n_overlay[i] : 64;
+		size_t n = h->n_overlay[i];
+		struct host_path **v;
+		int r;
 
+		if (n == 0)
+			continue;
+		v = calloc(n, sizeof(*v));
+		if (v == NULL) {
+			host_facts_free(h);
+			return werr(ENOMEM, "out of memory");
+		}
 		for (size_t k = 0; k < n; k++)
 			v[k] = &h->overlay[i][k];
-		if (n && host_paths_relate(h->sensitive, h->n_sensitive, v, n) < 0) {
+		r = host_paths_relate(h->sensitive, h->n_sensitive, v, n);
+		free(v);
+		if (r < 0) {
 			host_facts_free(h);
 			return -1;
 		}

@@ -1,5 +1,6 @@
 #include "rootfs/cgroup_mount.h"
 #include "rootfs/idmap.h"
+#include "lib/fileio.h"
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "linux/pathres.h"
@@ -60,15 +61,20 @@ static int mount_one(int rootfd, const char *dest, const char *name, const char 
 /* The init's own cgroups ("4:cpu,cpuacct:/ward/id" lines), read before it
  * unshares its cgroup namespace: under a user namespace a v1 hierarchy
  * cannot be mounted, and its cgroup directory is bound instead. */
-static char self_cgroups[4096];
+static char *self_cgroups = "";
 static bool self_own_ns;
 
 void cgroup_mount_note_self(bool own_namespace)
 {
 	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, self_cgroups, sizeof(self_cgroups) - 1);
+	char *buf;
+	size_t n;
 
-	self_cgroups[n > 0 ? n : 0] = '\0';
+	/* All of it (a dozen hierarchies of long paths pass any fixed size);
+	 * one not read is one that is not bound. Kept for the init's life. */
+	if (fd >= 0 && read_fd(fd, "/proc/self/cgroup", 1 << 20, &buf, &n) == 0)
+		self_cgroups = buf;
+	werr_clear();
 	self_own_ns = own_namespace;
 	if (fd >= 0)
 		close(fd);

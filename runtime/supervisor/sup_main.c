@@ -13,6 +13,7 @@
 #include "supervisor/sup_plan.h"
 #include "supervisor/sup_report.h"
 #include "cgroup/cgroup.h"
+#include "lib/fileio.h"
 #include "lib/error.h"
 #include "lib/fdpass.h"
 #include "lib/log.h"
@@ -338,13 +339,13 @@ static int setup(struct sup *s)
 		return -1;
 	fd = openat(s->dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	no_record = fd < 0 && errno == ENOENT;
-	n = fd >= 0 ? read(fd, rec, sizeof(rec) - 1) : -1;
+	n = fd >= 0 && read_fd_into(fd, "the cgroup record", rec, sizeof(rec), NULL) == 0
+	        ? (ssize_t)strlen(rec)
+	        : -1;
 	if (fd >= 0)
 		close(fd);
-	if (n > 0) {
-		rec[n] = '\0';
+	if (n > 0)
 		s->have_cg = cgroup_from_record(&s->cg, rec, s->id) == 0;
-	}
 	/* No record at all: a rootless container create made without a
 	 * cgroup (none delegated); the figures then come without the
 	 * cgroup's, and killing the init ends its pid namespace. */

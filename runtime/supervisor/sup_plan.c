@@ -1,5 +1,6 @@
 #include "supervisor/sup_plan.h"
 #include "supervisor/json_kv.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
@@ -71,20 +72,20 @@ static void get_str(yajl_val root, const char *key, char *out, size_t len, bool 
 int sup_plan_read(int dirfd, struct sup_plan *p)
 {
 	const char *rec[] = {"recordDenied", NULL};
-	char buf[16384];
+	_cleanup_free_ char *buf = NULL;
 	yajl_val root, v;
 	bool bad = false;
-	ssize_t n;
-	int fd = openat(dirfd, SUP_PLAN_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	size_t n;
+	int fd = openat(dirfd, SUP_PLAN_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return werr(errno, "the supervisor's plan");
-	n = read(fd, buf, sizeof(buf) - 1);
+	/* Its lists (allowed names, egress rules) come from the config. */
+	r = read_fd(fd, "the supervisor's plan", 16 << 20, &buf, &n);
 	close(fd);
-	if (n < 0)
-		return werr(errno, "the supervisor's plan");
-	buf[n] = '\0';
-	root = jparse_document(buf, (size_t)n, 2, "the supervisor's plan");
+	if (r < 0)
+		return -1;
+	root = jparse_document(buf, n, 2, "the supervisor's plan");
 	if (root == NULL)
 		return -1;
 	memset(p, 0, sizeof(*p));

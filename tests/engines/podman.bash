@@ -68,6 +68,7 @@ pm_setup_file() {
 
 pm_teardown_file() {
 	pm_env
+	pm_plain_cgroup_files
 	pm pod rm -af -t 0 >/dev/null 2>&1 || true
 	pm rm -af -t 0 >/dev/null 2>&1 || true
 	pm rmi -af >/dev/null 2>&1 || true
@@ -77,7 +78,25 @@ pm_teardown_file() {
 	true
 }
 
+# Podman 4's cgroupfs manager, on a hybrid host, also makes its cgroups for
+# the controllers /proc/cgroups lists but no v1 hierarchy is mounted for
+# (here hugetlb, net_cls, net_prio and perf_event, on the unified one): as
+# plain directories on the tmpfs /sys/fs/cgroup, where writing a pid to
+# "tasks" makes a regular file. No process is in such a directory (it is not
+# a cgroup), but a pod's conmon directory there cannot be rmdir'ed and
+# `pod rm` fails "conmon cgroup: ... directory not empty". Those files are
+# removed (only in directories that are not a cgroup filesystem).
+pm_plain_cgroup_files() {
+	local d
+	for d in /sys/fs/cgroup/*/libpod_parent; do
+		[ -d "$d" ] && [ "$(stat -f -c %T "$d")" = tmpfs ] || continue
+		find "$d" -xdev -type f -delete 2>/dev/null
+	done
+	true
+}
+
 pm_teardown() {
+	pm_plain_cgroup_files
 	pm pod rm -af -t 0 >/dev/null 2>&1 || true
 	pm rm -af -t 0 >/dev/null 2>&1 || true
 }

@@ -240,6 +240,10 @@ teardown() { pm_teardown; }
 	assert_equal "$(readlink /proc/$pa/ns/ipc)" "$(readlink /proc/$pb/ns/ipc)"
 	assert_equal "$(readlink /proc/$pa/ns/uts)" "$(readlink /proc/$pb/ns/uts)"
 	[ "$(readlink /proc/$pa/ns/net)" != "$(readlink /proc/self/ns/net)" ] || fail "the pod has the host network"
+	# What is in the pod's conmon cgroup is Podman's own: conmon, and in
+	# the controllers without a v1 hierarchy a plain "tasks" file
+	# (podman.bash: pm_plain_cgroup_files).
+	pm_plain_cgroup_files
 	pm pod rm -f -t 0 pod1
 	pm_no_leftovers
 }

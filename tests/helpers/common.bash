@@ -34,7 +34,8 @@ ward_setup() {
 	TMP="$BATS_TEST_TMPDIR"
 	ROOT="$TMP/state"
 	BUNDLE="$TMP/bundle"
-	ID="wt-$BATS_TEST_NUMBER-$$-$RANDOM"
+	# WARD_ID_PREFIX: one's own ids on a machine others test on too.
+	ID="${WARD_ID_PREFIX:-wt}-$BATS_TEST_NUMBER-$$-$RANDOM"
 	mkdir -p "$BUNDLE"
 	cp -a "$ROOTFS_CACHE" "$BUNDLE/rootfs"
 	"$WARD" spec --bundle "$BUNDLE"
