@@ -90,6 +90,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	 * read-only /proc/sys still fails loudly at create). */
 	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
+	h->rootless = q->rootless;
 	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
 	if (cfg->n_mounts) {
 		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));

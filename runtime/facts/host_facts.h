@@ -32,6 +32,9 @@ struct host_facts {
 	 * exists), a sysctl of each pid namespace (ward's parent sets it there:
 	 * linux/sysctl.h sysctl_apply_pidns). */
 	bool memfd_noexec;
+	/* ward runs rootless: the kernel and newuidmap keep a user namespace's
+	 * maps to the caller's own ids. */
+	bool rootless;
 	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
 	size_t n_sensitive;
 	struct host_path root; /* root.path */
@@ -55,6 +58,7 @@ struct host_query {
 	const char *bundle;
 	const char *state_root; /* --root */
 	bool no_magiclinks;     /* outside compat: /proc/<pid>/root/... is not followed */
+	bool rootless;          /* ward was run by a user other than root */
 };
 
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only

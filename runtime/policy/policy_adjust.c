@@ -24,8 +24,6 @@
 #define STRICT_CPU_PERIOD 100000 /* ... per 100 ms */
 #define STRICT_PIDS       256
 #define STRICT_TMPFS      "64m"
-#define STRICT_USERNS_ID  100000
-#define STRICT_USERNS_LEN 65536
 
 static int seccomp_default(struct policy_ctx *x)
 {
@@ -261,30 +259,36 @@ static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char 
 
 /* ---- strict ---- */
 
+/* A user namespace of the container's own, mapped to the host range strict
+ * gives containers. A config that lists one keeps its mappings (judged by
+ * refuse_userns.c); one listed without mappings gets strict's; mappings
+ * without a user namespace would be strict's range's anyway. */
 static int userns(struct policy_ctx *x)
 {
-	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
-	uint32_t host = s && s->has_userns_host_id ? s->userns_host_id : STRICT_USERNS_ID;
-	uint32_t size = s && s->has_userns_size ? s->userns_size : STRICT_USERNS_LEN;
+	const struct oci_namespace *ns = oci_config_namespace(x->cfg, CLONE_NEWUSER);
 	struct oci_linux *l = cfg_linux(x->cfg);
+	uint32_t host, size;
 	char now[96];
 
 	if (l == NULL)
 		return -1;
-	if (oci_config_namespace(x->cfg, CLONE_NEWUSER))
+	if (ns && ((ns->path && ns->path[0]) || l->n_uid_mappings || l->n_gid_mappings))
 		return 0;
-	if (cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
+	policy_strict_userns_range(x->pol, &host, &size);
+	if (ns == NULL && cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
 		return -1;
+	free(l->uid_mappings);
+	free(l->gid_mappings);
 	l->uid_mappings = calloc(1, sizeof(*l->uid_mappings));
 	l->gid_mappings = calloc(1, sizeof(*l->gid_mappings));
 	if (!l->uid_mappings || !l->gid_mappings)
 		return werr(ENOMEM, "out of memory");
 	*l->uid_mappings = *l->gid_mappings = (struct oci_idmap){0, host, size};
 	l->n_uid_mappings = l->n_gid_mappings = 1;
-	snprintf(now, sizeof(now), "+user (container 0-%u = host %u-%u)", size - 1, host,
-	         host + size - 1);
-	return policy_adjusted(x, "strict-userns", ".linux.namespaces", "(host user namespace)",
-	                       now);
+	snprintf(now, sizeof(now), "%suser (container 0-%u = host %u-%u)", ns ? "" : "+", size - 1,
+	         host, host + size - 1);
+	return policy_adjusted(x, "strict-userns", ns ? ".linux.uidMappings" : ".linux.namespaces",
+	                       ns ? "(none)" : "(host user namespace)", now);
 }
 
 static int readonly_root(struct policy_ctx *x)

@@ -512,7 +512,13 @@ static void test_namespaces(void)
 		         ns[i].type);
 		fake_init(&f);
 		expect_allowed(what, &s, NULL, NULL, &f);
-		if (strcmp(ns[i].type, "network") != 0) {
+		if (strcmp(ns[i].type, "user") == 0) {
+			/* Its maps cannot be judged on the namespace: strict
+			 * refuses the join, without an opt-out. */
+			fake_init(&f);
+			expect_refusal("strict: another container's user namespace by path", &s,
+			               NULL, "strict", &f, field, "");
+		} else if (strcmp(ns[i].type, "network") != 0) {
 			snprintf(what, sizeof(what),
 			         "another container's %s namespace by path (strict)", ns[i].type);
 			fake_init(&f);
@@ -645,6 +651,107 @@ static void test_namespaces(void)
 		              &f, ".linux.namespaces[4].path", "join-network");
 		expect_allowed("baseline: another container's network namespace", &s, NULL, NULL,
 		               &f);
+	}
+}
+
+/* strict: the config's own user namespace mappings lie inside the host
+ * range strict gives containers (100000-165535 by default, or the policy's
+ * strict.userns), never host root. */
+static void test_strict_userns(void)
+{
+	static const struct {
+		const char *lin, *field, *what;
+	} bad[] = {
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":65536}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[0]", "container root is host root (0 -> 0)"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":1}]",
+	     ".linux.gidMappings[0]", "gid 0 -> host gid 0"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":1},"
+	     "{\"containerID\":1,\"hostID\":1000,\"size\":1}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[1]", "a second mapping to a host user's uid"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":160000,\"size\":10000}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[0]", "a mapping running past the range's end"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":99999,\"size\":2}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[0]", "a mapping starting below the range"},
+	};
+	const char *ns = NS_ALL ",{\"type\":\"user\"}";
+	struct fake f;
+	struct run r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char what[128];
+		struct spec s = {.ns = ns, .lin = bad[i].lin};
+
+		snprintf(what, sizeof(what), "strict: %s", bad[i].what);
+		fake_init(&f);
+		expect_refusal(what, &s, NULL, "strict", &f, bad[i].field, "");
+		/* No opt-out lifts it: host root is never strict's to give. */
+		run(&r, &s, "{\"allowAlways\":[\"host-user\"]}", "strict", &f);
+		ok(r.rc == 0 && refused_as(&r.x, bad[i].field, ""),
+		   "strict: %s: refused whatever the policy allows", bad[i].what);
+		run_free(&r);
+		snprintf(what, sizeof(what), "baseline: %s (the config's own namespace)",
+		         bad[i].what);
+		expect_allowed(what, &s, NULL, NULL, &f);
+	}
+	{
+		struct spec s = {.ns = ns, .lin = bad[0].lin};
+
+		fake_init(&f);
+		f.h.rootless = true;
+		expect_allowed("strict, rootless: the kernel keeps the maps to the caller's ids",
+		               &s, NULL, "strict", &f);
+	}
+	{
+		struct spec s = {
+		    .ns = ns,
+		    .lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":"
+		           "1000},{\"containerID\":1000,\"hostID\":165000,\"size\":536}],"
+		           "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":"
+		           "65536}]"};
+
+		fake_init(&f);
+		expect_allowed("strict: mappings inside the range", &s, NULL, "strict", &f);
+		run(&r, &s, NULL, "strict", &f);
+		ok(r.rc == 0 && r.cfg->linux->n_uid_mappings == 2 &&
+		       r.cfg->linux->uid_mappings[1].host_id == 165000,
+		   "strict: the config's mappings inside the range are kept");
+		run_free(&r);
+		s.lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":200000,\"size\":"
+		        "65536}],\"gidMappings\":[{\"containerID\":0,\"hostID\":200000,"
+		        "\"size\":65536}]";
+		run(&r, &s, NULL, "strict", &f);
+		ok(r.rc == 0 && r.x.n_refused == 2 &&
+		       refused_as(&r.x, ".linux.uidMappings[0]", "") &&
+		       refused_as(&r.x, ".linux.gidMappings[0]", ""),
+		   "strict: uid and gid mappings outside the default range: both refused");
+		run_free(&r);
+		run(&r, &s, "{\"strict\":{\"usernsHostID\":200000,\"usernsSize\":65536}}", "strict",
+		    &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0,
+		        "strict: inside the range the policy's strict.userns names"))
+			dump(&r.x);
+		run_free(&r);
+	}
+	{
+		/* Listed without mappings: strict's own range, not the host's ids. */
+		struct spec s = {.ns = ns};
+
+		fake_init(&f);
+		run(&r, &s, NULL, "strict", &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && r.cfg->linux->n_uid_mappings == 1 &&
+		            r.cfg->linux->uid_mappings[0].host_id == 100000 &&
+		            r.cfg->linux->n_gid_mappings == 1 &&
+		            r.cfg->linux->gid_mappings[0].host_id == 100000 &&
+		            adjusted(&r.x, "strict-userns", ".linux.uidMappings"),
+		        "strict: a user namespace listed without mappings gets strict's range"))
+			dump(&r.x);
+		run_free(&r);
 	}
 }
 
@@ -3517,6 +3624,7 @@ int main(void)
 	test_profiles();
 	test_optout_gate();
 	test_namespaces();
+	test_strict_userns();
 	test_devices();
 	test_binds();
 	test_kinds();
