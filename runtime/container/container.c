@@ -61,8 +61,11 @@ static int clone_flags(const struct oci_config *c)
 
 /* Open the namespaces to join, checking each is of the type it is listed
  * as; the user namespace goes first (the others may belong to it). A pid
- * namespace is joined here: it applies to our next child, the init. */
-static int open_joined(const struct oci_config *c, struct init_args *a, bool userns_entered)
+ * namespace is joined here: it applies to our next child, the init. The
+ * one the policy judged (the host facts' fd) is the one joined: the path
+ * is not looked up again. */
+static int open_joined(const struct oci_config *c, const struct host_facts *h, struct init_args *a,
+                       bool userns_entered)
 {
 	const struct oci_linux *l = c->linux;
 
@@ -75,7 +78,10 @@ static int open_joined(const struct oci_config *c, struct init_args *a, bool use
 			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER) ||
 			    (userns_entered && n->flag == CLONE_NEWUSER))
 				continue;
-			fd = open(n->path, O_RDONLY | O_CLOEXEC);
+			if (h && i < h->n_ns && h->ns_fd && h->ns_fd[i] >= 0)
+				fd = fcntl(h->ns_fd[i], F_DUPFD_CLOEXEC, 3);
+			else
+				fd = open(n->path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
 				return werr(errno, "config.json: .linux.namespaces[%zu].path %s", i,
 				            n->path);
@@ -452,7 +458,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		a.join_user_fd = -1;
-		if (open_joined(cfg, &a, o->userns_entered) < 0) {
+		if (open_joined(cfg, o->facts, &a, o->userns_entered) < 0) {
 			close_joined(&a);
 			goto fail;
 		}

@@ -159,7 +159,10 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	}
 	if (l && l->n_namespaces) {
 		h->ns_host = calloc(l->n_namespaces, sizeof(*h->ns_host));
-		if (h->ns_host == NULL) {
+		h->ns_owner = calloc(l->n_namespaces, sizeof(*h->ns_owner));
+		h->ns_fd = calloc(l->n_namespaces, sizeof(*h->ns_fd));
+		h->ns_err = calloc(l->n_namespaces, sizeof(*h->ns_err));
+		if (!h->ns_host || !h->ns_owner || !h->ns_fd || !h->ns_err) {
 			host_facts_free(h);
 			return werr(ENOMEM, "out of memory");
 		}
@@ -168,7 +171,12 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	for (size_t i = 0; i < h->n_ns; i++) {
 		const struct oci_namespace *n = &l->namespaces[i];
 
-		h->ns_host[i] = n->path && n->path[0] && ns_is_hosts(n->path, n->flag);
+		h->ns_fd[i] = -1;
+		if (!n->path || !n->path[0])
+			continue;
+		h->ns_fd[i] = ns_open_judged(n->path, n->flag, &h->ns_owner[i]);
+		h->ns_err[i] = h->ns_fd[i] < 0 ? errno : 0;
+		h->ns_host[i] = h->ns_owner[i] == NS_OWNER_HOST;
 	}
 	if (gather_hooks(&h->hooks, cfg, q->bundle) < 0) {
 		host_facts_free(h);
@@ -190,7 +198,13 @@ void host_facts_free(struct host_facts *h)
 	free(h->overlay);
 	free(h->n_overlay);
 	free(h->mounts);
+	for (size_t i = 0; h->ns_fd && i < h->n_ns; i++)
+		if (h->ns_fd[i] >= 0)
+			close(h->ns_fd[i]);
 	free(h->ns_host);
+	free(h->ns_owner);
+	free(h->ns_fd);
+	free(h->ns_err);
 	for (int p = 0; p < HOOK_POINTS; p++) {
 		for (size_t i = 0; i < h->hooks.n[p]; i++)
 			hook_file_close(&h->hooks.file[p][i]);

@@ -13,6 +13,7 @@
 #include "hooks/hook_file.h"
 #include "oci/config.h"
 #include "facts/host_paths.h"
+#include "linux/hostns.h"
 
 /* Per .hooks.<point>[i] (startContainer's aside: their path resolves in
  * the container), the program opened and judged once (hooks/hook_file.h);
@@ -46,8 +47,13 @@ struct host_facts {
 	 * workdir entries, in the order they appear in the options. */
 	struct host_path **overlay;
 	size_t *n_overlay;
-	/* Per linux.namespaces[i]: its path is one of the host's namespaces. */
+	/* Per linux.namespaces[i] with a path: the namespace opened once
+	 * (ns_fd, -1 if it could not be: ns_err), whose it is (ns_owner:
+	 * linux/hostns.h) and whether it is the host's own (ns_host). create
+	 * joins that same fd. */
 	bool *ns_host;
+	enum ns_owner *ns_owner;
+	int *ns_fd, *ns_err;
 	size_t n_ns;
 	struct host_hooks hooks;
 };

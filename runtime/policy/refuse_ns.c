@@ -32,6 +32,64 @@ static const char *optout_of_ns(int flag)
 	}
 }
 
+/* A namespace joined by path: only another container's (/proc/PID/ns/TYPE
+ * of a process in a pid namespace of its own) or an engine's (an nsfs bind
+ * mount such as /run/netns/NAME, which only the host's root can make) is
+ * joined. A host service's private namespace is host authority like the
+ * host's own (its network, its IPC objects, its processes), and a mount
+ * namespace, anyone's, is a whole view of the filesystem: its mounts, the
+ * host's own for a service, and whatever was mounted there since. */
+static int judge_joined(struct policy_ctx *x, size_t i, const struct oci_namespace *n)
+{
+	const struct host_facts *h = x->facts;
+	const char *opt = optout_of_ns(n->flag);
+	enum ns_owner who = i < h->n_ns && h->ns_owner ? h->ns_owner[i] : NS_OWNER_UNKNOWN;
+	int err = i < h->n_ns && h->ns_err ? h->ns_err[i] : 0;
+	char field[96];
+
+	snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
+	/* Not a namespace of its type: create fails on that, naming it. */
+	if (who == NS_OWNER_WRONG_TYPE)
+		return 0;
+	if (n->flag == CLONE_NEWNS)
+		return policy_refuse(
+		    x, field, NULL,
+		    "%s: a mount namespace is never joined outside compat: it is "
+		    "another process's whole view of the filesystem, mounts and all",
+		    n->path);
+	/* strict refuses every user namespace by path (policy_refuse_userns). */
+	if (n->flag == CLONE_NEWUSER && x->profile == PROFILE_STRICT)
+		return 0;
+	if ((i < h->n_ns && h->ns_host[i]) || who == NS_OWNER_HOST) {
+		if (opt == NULL || policy_optout(x, opt))
+			return 0;
+		return policy_refuse(x, field, opt, "%s is the host's %s namespace", n->path,
+		                     n->type);
+	}
+	if (who == NS_OWNER_HOST_PROC || who == NS_OWNER_UNKNOWN) {
+		if (opt && policy_optout(x, opt))
+			return 0;
+		if (who == NS_OWNER_HOST_PROC)
+			return policy_refuse(x, field, opt,
+			                     "%s is the %s namespace of a host process (one in the "
+			                     "host's pid namespace), not another container's",
+			                     n->path, n->type);
+		if (err)
+			return policy_refuse(x, field, opt, "%s cannot be opened (%s)", n->path,
+			                     strerror(err));
+		return policy_refuse(x, field, opt,
+		                     "%s is neither a container's namespace (/proc/PID/ns/TYPE in "
+		                     "a pid namespace of its own) nor an engine's (an nsfs mount "
+		                     "such as /run/netns/NAME)",
+		                     n->path);
+	}
+	if (n->flag == CLONE_NEWNET && x->profile == PROFILE_STRICT &&
+	    !policy_optout(x, "join-network"))
+		return policy_refuse(x, field, "join-network",
+		                     "strict allows no network namespace but a fresh one");
+	return 0;
+}
+
 int policy_refuse_namespaces(struct policy_ctx *x)
 {
 	static const int must_have[] = {CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWNS};
@@ -39,24 +97,9 @@ int policy_refuse_namespaces(struct policy_ctx *x)
 
 	for (size_t i = 0; l && i < l->n_namespaces; i++) {
 		const struct oci_namespace *n = &l->namespaces[i];
-		const char *opt = optout_of_ns(n->flag);
-		char field[96];
 
-		if (n->path == NULL || n->path[0] == '\0')
-			continue;
-		snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
-		if (i < x->facts->n_ns && x->facts->ns_host[i]) {
-			if (opt && !policy_optout(x, opt) &&
-			    policy_refuse(x, field, opt, "%s is the host's %s namespace", n->path,
-			                  n->type) < 0)
-				return -1;
-		} else if (n->flag == CLONE_NEWNET && x->profile == PROFILE_STRICT &&
-		           !policy_optout(x, "join-network") &&
-		           policy_refuse(x, field, "join-network",
-		                         "strict allows no network namespace but a fresh one") <
-		               0) {
+		if (n->path && n->path[0] && judge_joined(x, i, n) < 0)
 			return -1;
-		}
 	}
 	/* An absent network namespace is the host network (engines write
 	 * that for --network host): baseline refuses it (opt-out

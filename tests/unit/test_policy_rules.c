@@ -94,6 +94,8 @@ struct fake {
 	struct host_path *overlay[8];
 	size_t n_overlay[8];
 	bool ns_host[8];
+	enum ns_owner ns_owner[8];
+	int ns_fd[8], ns_err[8];
 };
 
 static ino_t next_ino = 1000;
@@ -138,6 +140,15 @@ static void fake_init(struct fake *f)
 	f->h.overlay = f->overlay;
 	f->h.n_overlay = f->n_overlay;
 	f->h.ns_host = f->ns_host;
+	f->h.ns_owner = f->ns_owner;
+	f->h.ns_fd = f->ns_fd;
+	f->h.ns_err = f->ns_err;
+	/* Namespaces joined by path are another container's unless a test
+	 * says whose they are. */
+	for (size_t i = 0; i < 8; i++) {
+		f->ns_owner[i] = NS_OWNER_CONTAINER;
+		f->ns_fd[i] = -1;
+	}
 	for (size_t k = 0; k < N_FAKE_SENS; k++) {
 		snprintf(f->h.sensitive[k].path, sizeof(f->h.sensitive[k].path), "%s",
 		         fake_sens[k].path);
@@ -501,16 +512,65 @@ static void test_namespaces(void)
 		         "{\"type\":\"%s\",\"path\":\"/proc/1/ns/%s\"}", ns[i].type, ns[i].type);
 		snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", n);
 		snprintf(what, sizeof(what), "the host's %s namespace by path", ns[i].type);
+		if (strcmp(ns[i].type, "mount") == 0) {
+			/* Never joined outside compat, anyone's: no opt-out. */
+			fake_init(&f);
+			f.ns_host[n] = true;
+			f.ns_owner[n] = NS_OWNER_HOST;
+			expect_refusal(what, &s, NULL, NULL, &f, field, "");
+			expect_refusal(what, &s, "{\"allowAlways\":[\"host-mount\"]}", NULL, &f,
+			               field, "");
+			fake_init(&f);
+			expect_refusal("another container's mount namespace by path (baseline)", &s,
+			               NULL, NULL, &f, field, "");
+			expect_refusal("another container's mount namespace by path (strict)", &s,
+			               NULL, "strict", &f, field, "");
+			f.ns_owner[n] = NS_OWNER_NSFS_MOUNT;
+			expect_refusal("an nsfs-mounted mount namespace (baseline)", &s, NULL, NULL,
+			               &f, field, "");
+			expect_allowed("compat: another process's mount namespace, as runc", &s,
+			               NULL, "compat", &f);
+			continue;
+		}
 		fake_init(&f);
 		f.ns_host[n] = true;
+		f.ns_owner[n] = NS_OWNER_HOST;
 		expect_refusal(what, &s, NULL, NULL, &f, field, ns[i].optout);
 		fake_init(&f);
 		f.ns_host[n] = true;
+		f.ns_owner[n] = NS_OWNER_HOST;
 		expect_optout(what, &s, NULL, NULL, &f, field, ns[i].optout);
-		/* Another container's: as pods do. */
+		/* A host service's (a process in the host's pid namespace with a
+		 * namespace of its own): host authority too. */
+		snprintf(what, sizeof(what), "a host process's own %s namespace by path",
+		         ns[i].type);
+		fake_init(&f);
+		f.ns_owner[n] = NS_OWNER_HOST_PROC;
+		expect_refusal(what, &s, NULL, NULL, &f, field, ns[i].optout);
+		expect_optout(what, &s, NULL, NULL, &f, field, ns[i].optout);
+		if (strcmp(ns[i].type, "user") != 0)
+			expect_refusal(what, &s, NULL, "strict", &f, field, ns[i].optout);
+		/* Neither /proc/PID/ns of a container's process nor an nsfs
+		 * mount, or not opened at all: whose it is cannot be told. */
+		snprintf(what, sizeof(what), "a %s namespace no one can place", ns[i].type);
+		fake_init(&f);
+		f.ns_owner[n] = NS_OWNER_UNKNOWN;
+		expect_refusal(what, &s, NULL, NULL, &f, field, ns[i].optout);
+		f.ns_owner[n] = NS_OWNER_WRONG_TYPE;
+		expect_allowed("a path that is not a namespace of its type (create fails on it)",
+		               &s, NULL, NULL, &f);
+		f.ns_owner[n] = NS_OWNER_UNKNOWN;
+		f.ns_err[n] = ENOENT;
+		expect_refusal("a namespace path that cannot be opened", &s, NULL, NULL, &f, field,
+		               ns[i].optout);
+		/* Another container's: as pods do; or an engine's nsfs mount. */
 		snprintf(what, sizeof(what), "another container's %s namespace by path (baseline)",
 		         ns[i].type);
 		fake_init(&f);
+		expect_allowed(what, &s, NULL, NULL, &f);
+		snprintf(what, sizeof(what), "an engine's nsfs-mounted %s namespace (baseline)",
+		         ns[i].type);
+		f.ns_owner[n] = NS_OWNER_NSFS_MOUNT;
 		expect_allowed(what, &s, NULL, NULL, &f);
 		if (strcmp(ns[i].type, "user") == 0) {
 			/* Its maps cannot be judged on the namespace: strict
@@ -1877,6 +1937,7 @@ static void test_mount_types(void)
 
 		fake_init(&f);
 		f.ns_host[4] = true;
+		f.ns_owner[4] = NS_OWNER_HOST;
 		run(&r, &hostpid, NULL, NULL, &f);
 		if (!ok(r.rc == 0 && refused_as(&r.x, ".mounts[0].type", "mount-type.proc") &&
 		            refused_as(&r.x, ".linux.namespaces[4].path", "host-pid"),
