@@ -250,6 +250,34 @@ int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filt
 	return r;
 }
 
+int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
+                            struct filter_prog *prog, bool *supervised)
+{
+	struct oci_seccomp own = *l->seccomp;
+
+	*supervised = false;
+	memset(prog, 0, sizeof(*prog));
+	if (l->seccomp_base == NULL) {
+		own.supervised = *supervised = record;
+		return container_seccomp_prog(rootfd, &own, prog);
+	}
+	/* ward's filter first, then the config's stacked after it: only one
+	 * filter of a chain may have a listener (EBUSY), so the supervisor's
+	 * is ward's filter's (the policy records nothing when the config's
+	 * has an agent of its own). */
+	{
+		struct oci_seccomp base = *l->seccomp_base;
+
+		base.supervised = *supervised = record;
+		if (container_seccomp_prog(rootfd, &base, prog) < 0)
+			return -1;
+	}
+	prog->next = calloc(1, sizeof(*prog->next));
+	if (prog->next == NULL)
+		return werr(ENOMEM, "out of memory");
+	return container_seccomp_prog(rootfd, &own, prog->next);
+}
+
 /* What the policy decided (exec applies it again to the saved config) and
  * the audit log of what it changed. */
 static int save_policy(struct container *c, const struct create_opts *o)
@@ -335,13 +363,13 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	/* Compiled before the clone: the init inherits the program. With the
 	 * supervisor recording denials, the default action goes to it. */
 	if (sc) {
-		struct oci_seccomp sup_sc = *sc;
+		bool supervised;
 
-		if (o->sup && o->sup->record_denied) {
-			sup_sc.supervised = true;
-		}
-		if (container_seccomp_prog(rootfd, &sup_sc, &prog) < 0)
+		if (container_seccomp_chain(rootfd, cfg->linux, o->sup && o->sup->record_denied,
+		                            &prog, &supervised) < 0) {
+			filter_prog_free(&prog);
 			return -1;
+		}
 	}
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
@@ -519,12 +547,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
 		goto fail;
-	if (prog.notify && !(o->sup && o->sup->record_denied) &&
+	if (filter_prog_listens(&prog) && !(o->sup && o->sup->record_denied) &&
 	    forward_listener(sv[0], o, cfg, pid) < 0)
 		goto fail;
 	/* The supervisor's listener: kept for it, and meanwhile answering
 	 * the init's own last calls that the filter denies. */
-	if (prog.notify && o->sup && o->sup->record_denied) {
+	if (filter_prog_listens(&prog) && o->sup && o->sup->record_denied) {
 		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &notify) < 0)
 			goto fail;
 		if (sup_await_ready(sv[0], notify, o->sup->errno_ret) < 0)

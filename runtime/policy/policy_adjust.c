@@ -3,12 +3,14 @@
  * check`. */
 #include "oci/config_edit.h"
 #include "lib/error.h"
+#include "lib/jwalk.h"
 #include "oci/names.h"
 #include "policy/policy.h"
 #include "policy/policy_caps.h"
 #include "policy/rules.h"
 #include "rootfs/mount_opts.h"
 #include "seccomp/seccomp_default.h"
+#include "seccomp/seccomp_filter.h"
 #include "oci/spec.h"
 
 #include <errno.h>
@@ -25,13 +27,72 @@
 #define STRICT_PIDS       256
 #define STRICT_TMPFS      "64m"
 
+/* A filter that denies nothing: the default action allows, and no rule
+ * returns an error or kills. */
+static bool allows_all(const struct oci_seccomp *s)
+{
+	if (s->default_action == NULL || strcmp(s->default_action, "SCMP_ACT_ALLOW") != 0)
+		return false;
+	for (size_t i = 0; i < s->n_syscalls; i++) {
+		const char *a = s->syscalls[i].action;
+
+		if (a && strcmp(a, "SCMP_ACT_ALLOW") != 0 && strcmp(a, "SCMP_ACT_LOG") != 0 &&
+		    strcmp(a, "SCMP_ACT_NOTIFY") != 0 && strcmp(a, "SCMP_ACT_TRACE") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The config's own filter takes ward's place only in compat: strict stacks
+ * ward's built-in filter on any config filter, baseline on one that denies
+ * nothing. Both are loaded; the kernel runs every filter of the chain and
+ * takes the most restrictive action, so the config's can only deny more. */
+/* The config's filter is ward's built-in one (what `ward spec` writes):
+ * stacking it again would only hide its denials from the supervisor (the
+ * copy's errno outranks the supervised one's notify). */
+static bool is_builtin(const struct oci_seccomp *own, const struct oci_seccomp *builtin)
+{
+	char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0;
+	bool same = filter_canonical(own, &a, &la) == 0 &&
+	            filter_canonical(builtin, &b, &lb) == 0 && la == lb && memcmp(a, b, la) == 0;
+
+	free(a);
+	free(b);
+	return same;
+}
+
+static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
+{
+	struct oci_seccomp *builtin;
+
+	if (l->seccomp_base || (x->profile != PROFILE_STRICT &&
+	                        (policy_optout(x, "seccomp-none") || !allows_all(l->seccomp))))
+		return 0;
+	if ((builtin = oci_seccomp_default()) == NULL)
+		return -1;
+	if (is_builtin(l->seccomp, builtin)) {
+		jwalk_free(&oci_seccomp_schema, builtin);
+		free(builtin);
+		return 0;
+	}
+	l->seccomp_base = builtin;
+	return policy_adjusted(x, "seccomp-stack", ".linux.seccomp",
+	                       allows_all(l->seccomp) ? "(the config's filter: denies nothing)"
+	                                              : "(the config's filter alone)",
+	                       "the config's filter stacked on ward's built-in profile");
+}
+
 static int seccomp_default(struct policy_ctx *x)
 {
 	struct oci_linux *l = cfg_linux(x->cfg);
 
 	if (l == NULL)
 		return -1;
-	if (l->seccomp || policy_optout(x, "seccomp-none"))
+	if (l->seccomp)
+		return seccomp_stack(x, l);
+	/* strict loads ward's filter whatever the opt-outs. */
+	if (policy_optout(x, "seccomp-none") && x->profile != PROFILE_STRICT)
 		return 0;
 	l->seccomp = oci_seccomp_default();
 	if (l->seccomp == NULL)

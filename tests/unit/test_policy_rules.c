@@ -2523,6 +2523,79 @@ static void test_adjust_devices(void)
 	}
 }
 
+/* The config's own seccomp filter is stacked on ward's built-in one under
+ * strict (any filter) and baseline (one that denies nothing); compat, and
+ * baseline with a filter that denies, keep the config's alone. */
+static void test_seccomp_stack(void)
+{
+	static const struct {
+		const char *lin, *cli, *what;
+		bool stacked;
+	} c[] = {
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "strict", "strict, allow-all",
+	     true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":"
+	     "[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+	     "strict", "strict, a filter of its own that denies", true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", NULL, "baseline, allow-all",
+	     true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
+	     "[\"read\"],\"action\":\"SCMP_ACT_LOG\"}]}",
+	     NULL, "baseline, allow-all but logging", true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
+	     "[\"bpf\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
+	     NULL, "baseline, a filter that denies something", false},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "compat", "compat, allow-all",
+	     false},
+	};
+	struct fake f;
+	struct run r;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = c[i].lin}, NULL, c[i].cli, &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 &&
+		            (r.cfg->linux->seccomp_base != NULL) == c[i].stacked &&
+		            (adjusted(&r.x, "seccomp-stack", ".linux.seccomp") != NULL) ==
+		                c[i].stacked &&
+		            r.cfg->linux->seccomp != NULL,
+		        "seccomp: %s: %s", c[i].what,
+		        c[i].stacked ? "ward's filter stacked, the config's kept"
+		                     : "the config's alone"))
+			dump(&r.x);
+		run_free(&r);
+	}
+	/* seccomp-none lifts baseline's stacking, never strict's. */
+	fake_init(&f);
+	run(&r, &(struct spec){.lin = c[0].lin}, "{\"allowAlways\":[\"seccomp-none\"]}", "strict",
+	    &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp_base != NULL,
+	   "seccomp: strict stacks ward's filter whatever seccomp-none says");
+	run_free(&r);
+	run(&r, &(struct spec){.lin = ""}, "{\"allowAlways\":[\"seccomp-none\"]}", "strict", &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp != NULL,
+	   "seccomp: strict loads ward's filter into a config without one, seccomp-none or not");
+	run_free(&r);
+	run(&r, &(struct spec){.lin = c[2].lin}, "{\"allowAlways\":[\"seccomp-none\"]}", NULL, &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp_base == NULL,
+	   "seccomp: baseline with seccomp-none keeps an allow-all filter alone");
+	run_free(&r);
+	/* Denials are recorded on ward's filter, unless the config's has an
+	 * agent of its own (a second listener: EBUSY). */
+	run(&r, &(struct spec){.lin = c[0].lin}, NULL, "strict", &f);
+	ok(r.rc == 0 && r.x.record_denied,
+	   "seccomp: strict, stacked: ward's filter's denials recorded");
+	run_free(&r);
+	run(&r,
+	    &(struct spec){.lin = ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+	                          "\"listenerPath\":\"/run/agent.sock\",\"syscalls\":[{\"names\":"
+	                          "[\"mount\"],\"action\":\"SCMP_ACT_NOTIFY\"}]}"},
+	    NULL, "strict", &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp_base != NULL && !r.x.record_denied,
+	   "seccomp: strict, stacked on a filter with its own agent: nothing recorded");
+	run_free(&r);
+}
+
 static void test_adjust_baseline(void)
 {
 	struct fake f;
@@ -3686,6 +3759,7 @@ int main(void)
 	test_optout_gate();
 	test_namespaces();
 	test_strict_userns();
+	test_seccomp_stack();
 	test_devices();
 	test_binds();
 	test_kinds();
