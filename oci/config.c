@@ -607,6 +607,10 @@ void oci_config_free(struct oci_config *c)
 {
 	if (c == NULL)
 		return;
+	if (c->linux && c->linux->seccomp_base) {
+		jwalk_free(&oci_seccomp_schema, c->linux->seccomp_base);
+		free(c->linux->seccomp_base);
+	}
 	jwalk_free(&config_schema, c);
 	free(c);
 }

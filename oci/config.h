@@ -198,6 +198,10 @@ struct oci_linux {
 	char *mount_label;
 	struct oci_resources *resources;
 	struct oci_seccomp *seccomp;
+	/* Not config.json's: ward's built-in filter, stacked on the config's
+	 * own seccomp by the policy (both are loaded; the kernel runs every
+	 * filter and takes the most restrictive action). */
+	struct oci_seccomp *seccomp_base;
 	struct oci_personality *personality;
 	struct oci_time_offsets *time_offsets;
 	struct oci_intel_rdt *intel_rdt;

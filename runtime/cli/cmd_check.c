@@ -11,6 +11,7 @@
 #include "rootfs/mount_opts.h"
 #include "oci/names.h"
 #include "policy/prepare.h"
+#include "rootless/rootless.h"
 #include "container/report_out.h"
 #include "hooks/hooks.h"
 #include "linux/sysctl.h"
@@ -300,6 +301,7 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	struct policy_input pin = {.policy_path = g->policy,
 	                           .cli_profile = NULL,
 	                           .argv0 = g->argv0,
+	                           .rootless = rootless_caller(),
 	                           .state_root = g->root};
 	struct oci_config *cfg = NULL;
 	char bundle[PATH_MAX];

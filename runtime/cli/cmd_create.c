@@ -113,6 +113,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	                                 .argv0 = g->argv0,
 	                                 .state_root = g->root,
 	                                 .cli_timeout_ms = cc->timeout_ms,
+	                                 .rootless = rootless_caller(),
 	                                 .bundle = bundle};
 	char *json;
 	size_t len;

@@ -61,8 +61,11 @@ static int clone_flags(const struct oci_config *c)
 
 /* Open the namespaces to join, checking each is of the type it is listed
  * as; the user namespace goes first (the others may belong to it). A pid
- * namespace is joined here: it applies to our next child, the init. */
-static int open_joined(const struct oci_config *c, struct init_args *a, bool userns_entered)
+ * namespace is joined here: it applies to our next child, the init. The
+ * one the policy judged (the host facts' fd) is the one joined: the path
+ * is not looked up again. */
+static int open_joined(const struct oci_config *c, const struct host_facts *h, struct init_args *a,
+                       bool userns_entered)
 {
 	const struct oci_linux *l = c->linux;
 
@@ -75,7 +78,10 @@ static int open_joined(const struct oci_config *c, struct init_args *a, bool use
 			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER) ||
 			    (userns_entered && n->flag == CLONE_NEWUSER))
 				continue;
-			fd = open(n->path, O_RDONLY | O_CLOEXEC);
+			if (h && i < h->n_ns && h->ns_fd && h->ns_fd[i] >= 0)
+				fd = fcntl(h->ns_fd[i], F_DUPFD_CLOEXEC, 3);
+			else
+				fd = open(n->path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
 				return werr(errno, "config.json: .linux.namespaces[%zu].path %s", i,
 				            n->path);
@@ -244,6 +250,34 @@ int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filt
 	return r;
 }
 
+int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
+                            struct filter_prog *prog, bool *supervised)
+{
+	struct oci_seccomp own = *l->seccomp;
+
+	*supervised = false;
+	memset(prog, 0, sizeof(*prog));
+	if (l->seccomp_base == NULL) {
+		own.supervised = *supervised = record;
+		return container_seccomp_prog(rootfd, &own, prog);
+	}
+	/* ward's filter first, then the config's stacked after it: only one
+	 * filter of a chain may have a listener (EBUSY), so the supervisor's
+	 * is ward's filter's (the policy records nothing when the config's
+	 * has an agent of its own). */
+	{
+		struct oci_seccomp base = *l->seccomp_base;
+
+		base.supervised = *supervised = record;
+		if (container_seccomp_prog(rootfd, &base, prog) < 0)
+			return -1;
+	}
+	prog->next = calloc(1, sizeof(*prog->next));
+	if (prog->next == NULL)
+		return werr(ENOMEM, "out of memory");
+	return container_seccomp_prog(rootfd, &own, prog->next);
+}
+
 /* What the policy decided (exec applies it again to the saved config) and
  * the audit log of what it changed. */
 static int save_policy(struct container *c, const struct create_opts *o)
@@ -329,13 +363,13 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	/* Compiled before the clone: the init inherits the program. With the
 	 * supervisor recording denials, the default action goes to it. */
 	if (sc) {
-		struct oci_seccomp sup_sc = *sc;
+		bool supervised;
 
-		if (o->sup && o->sup->record_denied) {
-			sup_sc.supervised = true;
-		}
-		if (container_seccomp_prog(rootfd, &sup_sc, &prog) < 0)
+		if (container_seccomp_chain(rootfd, cfg->linux, o->sup && o->sup->record_denied,
+		                            &prog, &supervised) < 0) {
+			filter_prog_free(&prog);
 			return -1;
+		}
 	}
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
@@ -452,7 +486,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		a.join_user_fd = -1;
-		if (open_joined(cfg, &a, o->userns_entered) < 0) {
+		if (open_joined(cfg, o->facts, &a, o->userns_entered) < 0) {
 			close_joined(&a);
 			goto fail;
 		}
@@ -513,12 +547,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
 		goto fail;
-	if (prog.notify && !(o->sup && o->sup->record_denied) &&
+	if (filter_prog_listens(&prog) && !(o->sup && o->sup->record_denied) &&
 	    forward_listener(sv[0], o, cfg, pid) < 0)
 		goto fail;
 	/* The supervisor's listener: kept for it, and meanwhile answering
 	 * the init's own last calls that the filter denies. */
-	if (prog.notify && o->sup && o->sup->record_denied) {
+	if (filter_prog_listens(&prog) && o->sup && o->sup->record_denied) {
 		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &notify) < 0)
 			goto fail;
 		if (sup_await_ready(sv[0], notify, o->sup->errno_ret) < 0)

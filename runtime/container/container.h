@@ -50,6 +50,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
                      struct container *c, int *pidfd);
 /* Compile a seccomp section through the cache under the state root. */
 int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog);
+/* The filters of the container's processes (l->seccomp set): the config's,
+ * after ward's built-in one when the policy stacked it (seccomp_base).
+ * record: the supervisor records denials; *supervised: whose default
+ * action goes to it (ward's filter's when stacked). */
+int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
+                            struct filter_prog *prog, bool *supervised);
 /* Release the init blocked on the start fifo. */
 int container_start(struct container *c);
 /* Signal the init (all: every process of the container). */

@@ -141,16 +141,12 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	/* Under a run supervisor that records denials, the exec'd process's
 	 * too (its filter is its own: nothing is inherited from the init). */
 	if (sc) {
-		struct oci_seccomp sup_sc = *sc;
 		struct sup_plan plan;
+		bool record = sup_plan_read(c->dirfd, &plan) == 0 && plan.record_denied;
 
-		if (sup_plan_read(c->dirfd, &plan) == 0 && plan.record_denied) {
-			sup_sc.supervised = true;
-		}
 		werr_clear();
-		if (container_seccomp_prog(c->rootfd, &sup_sc, &prog) < 0)
+		if (container_seccomp_chain(c->rootfd, cfg->linux, record, &prog, &supervised) < 0)
 			goto out;
-		supervised = sup_sc.supervised;
 	}
 	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto out;
@@ -226,7 +222,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	}
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto kill;
-	if (prog.notify && supervised) {
+	if (filter_prog_listens(&prog) && supervised) {
 		int nfd;
 
 		/* Until the supervisor has it, the child's denied calls wait; if
@@ -238,7 +234,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		if (r < 0)
 			goto kill;
 		r = -1;
-	} else if (prog.notify && seccomp_notify_forward(sv[0], sc, c->st) < 0)
+	} else if (filter_prog_listens(&prog) && seccomp_notify_forward(sv[0], sc, c->st) < 0)
 		goto kill;
 	{
 		/* execve closes the child's end: EOF means it runs. */

@@ -90,6 +90,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	 * read-only /proc/sys still fails loudly at create). */
 	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
+	h->rootless = q->rootless;
 	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
 	/* The list of paths to relate holds root.path besides the mounts: it
 	 * is needed with no mounts at all (absent, null and [] are valid). */
@@ -173,7 +174,10 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	}
 	if (l && l->n_namespaces) {
 		h->ns_host = calloc(l->n_namespaces, sizeof(*h->ns_host));
-		if (h->ns_host == NULL) {
+		h->ns_owner = calloc(l->n_namespaces, sizeof(*h->ns_owner));
+		h->ns_fd = calloc(l->n_namespaces, sizeof(*h->ns_fd));
+		h->ns_err = calloc(l->n_namespaces, sizeof(*h->ns_err));
+		if (!h->ns_host || !h->ns_owner || !h->ns_fd || !h->ns_err) {
 			host_facts_free(h);
 			return werr(ENOMEM, "out of memory");
 		}
@@ -182,7 +186,12 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	for (size_t i = 0; i < h->n_ns; i++) {
 		const struct oci_namespace *n = &l->namespaces[i];
 
-		h->ns_host[i] = n->path && n->path[0] && ns_is_hosts(n->path, n->flag);
+		h->ns_fd[i] = -1;
+		if (!n->path || !n->path[0])
+			continue;
+		h->ns_fd[i] = ns_open_judged(n->path, n->flag, &h->ns_owner[i]);
+		h->ns_err[i] = h->ns_fd[i] < 0 ? errno : 0;
+		h->ns_host[i] = h->ns_owner[i] == NS_OWNER_HOST;
 	}
 	if (gather_hooks(&h->hooks, cfg, q->bundle) < 0) {
 		host_facts_free(h);
@@ -204,7 +213,13 @@ void host_facts_free(struct host_facts *h)
 	free(h->overlay);
 	free(h->n_overlay);
 	free(h->mounts);
+	for (size_t i = 0; h->ns_fd && i < h->n_ns; i++)
+		if (h->ns_fd[i] >= 0)
+			close(h->ns_fd[i]);
 	free(h->ns_host);
+	free(h->ns_owner);
+	free(h->ns_fd);
+	free(h->ns_err);
 	for (int p = 0; p < HOOK_POINTS; p++) {
 		for (size_t i = 0; i < h->hooks.n[p]; i++)
 			hook_file_close(&h->hooks.file[p][i]);

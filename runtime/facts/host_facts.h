@@ -13,6 +13,7 @@
 #include "hooks/hook_file.h"
 #include "oci/config.h"
 #include "facts/host_paths.h"
+#include "linux/hostns.h"
 
 /* Per .hooks.<point>[i] (startContainer's aside: their path resolves in
  * the container), the program opened and judged once (hooks/hook_file.h);
@@ -32,6 +33,9 @@ struct host_facts {
 	 * exists), a sysctl of each pid namespace (ward's parent sets it there:
 	 * linux/sysctl.h sysctl_apply_pidns). */
 	bool memfd_noexec;
+	/* ward runs rootless: the kernel and newuidmap keep a user namespace's
+	 * maps to the caller's own ids. */
+	bool rootless;
 	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
 	size_t n_sensitive;
 	struct host_path root; /* root.path */
@@ -43,8 +47,13 @@ struct host_facts {
 	 * workdir entries, in the order they appear in the options. */
 	struct host_path **overlay;
 	size_t *n_overlay;
-	/* Per linux.namespaces[i]: its path is one of the host's namespaces. */
+	/* Per linux.namespaces[i] with a path: the namespace opened once
+	 * (ns_fd, -1 if it could not be: ns_err), whose it is (ns_owner:
+	 * linux/hostns.h) and whether it is the host's own (ns_host). create
+	 * joins that same fd. */
 	bool *ns_host;
+	enum ns_owner *ns_owner;
+	int *ns_fd, *ns_err;
 	size_t n_ns;
 	struct host_hooks hooks;
 };
@@ -55,6 +64,7 @@ struct host_query {
 	const char *bundle;
 	const char *state_root; /* --root */
 	bool no_magiclinks;     /* outside compat: /proc/<pid>/root/... is not followed */
+	bool rootless;          /* ward was run by a user other than root */
 };
 
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only

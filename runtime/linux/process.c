@@ -259,7 +259,7 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 	if (process_find_exec(p, exe) < 0)
 		return -1;
 	/* A listener must reach the agent through the parent, before READY. */
-	if (a->seccomp && a->seccomp->notify && load_seccomp(a, seccomp_loaded) < 0)
+	if (a->seccomp && filter_prog_listens(a->seccomp) && load_seccomp(a, seccomp_loaded) < 0)
 		return -1;
 	if (attrs_before_exec(p) < 0)
 		return -1;

@@ -3,12 +3,14 @@
  * check`. */
 #include "oci/config_edit.h"
 #include "lib/error.h"
+#include "lib/jwalk.h"
 #include "oci/names.h"
 #include "policy/policy.h"
 #include "policy/policy_caps.h"
 #include "policy/rules.h"
 #include "rootfs/mount_opts.h"
 #include "seccomp/seccomp_default.h"
+#include "seccomp/seccomp_filter.h"
 #include "oci/spec.h"
 
 #include <errno.h>
@@ -24,8 +26,62 @@
 #define STRICT_CPU_PERIOD 100000 /* ... per 100 ms */
 #define STRICT_PIDS       256
 #define STRICT_TMPFS      "64m"
-#define STRICT_USERNS_ID  100000
-#define STRICT_USERNS_LEN 65536
+
+/* A filter that denies nothing: the default action allows, and no rule
+ * returns an error or kills. */
+static bool allows_all(const struct oci_seccomp *s)
+{
+	if (s->default_action == NULL || strcmp(s->default_action, "SCMP_ACT_ALLOW") != 0)
+		return false;
+	for (size_t i = 0; i < s->n_syscalls; i++) {
+		const char *a = s->syscalls[i].action;
+
+		if (a && strcmp(a, "SCMP_ACT_ALLOW") != 0 && strcmp(a, "SCMP_ACT_LOG") != 0 &&
+		    strcmp(a, "SCMP_ACT_NOTIFY") != 0 && strcmp(a, "SCMP_ACT_TRACE") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* The config's own filter takes ward's place only in compat: strict stacks
+ * ward's built-in filter on any config filter, baseline on one that denies
+ * nothing. Both are loaded; the kernel runs every filter of the chain and
+ * takes the most restrictive action, so the config's can only deny more. */
+/* The config's filter is ward's built-in one (what `ward spec` writes):
+ * stacking it again would only hide its denials from the supervisor (the
+ * copy's errno outranks the supervised one's notify). */
+static bool is_builtin(const struct oci_seccomp *own, const struct oci_seccomp *builtin)
+{
+	char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0;
+	bool same = filter_canonical(own, &a, &la) == 0 &&
+	            filter_canonical(builtin, &b, &lb) == 0 && la == lb && memcmp(a, b, la) == 0;
+
+	free(a);
+	free(b);
+	return same;
+}
+
+static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
+{
+	struct oci_seccomp *builtin;
+
+	if (l->seccomp_base || (x->profile != PROFILE_STRICT &&
+	                        (policy_optout(x, "seccomp-none") || !allows_all(l->seccomp))))
+		return 0;
+	if ((builtin = oci_seccomp_default()) == NULL)
+		return -1;
+	if (is_builtin(l->seccomp, builtin)) {
+		jwalk_free(&oci_seccomp_schema, builtin);
+		free(builtin);
+		return 0;
+	}
+	l->seccomp_base = builtin;
+	return policy_adjusted(x, "seccomp-stack", ".linux.seccomp",
+	                       allows_all(l->seccomp) ? "(the config's filter: denies nothing)"
+	                                              : "(the config's filter alone)",
+	                       "the config's filter stacked on ward's built-in profile");
+}
 
 static int seccomp_default(struct policy_ctx *x)
 {
@@ -33,7 +89,10 @@ static int seccomp_default(struct policy_ctx *x)
 
 	if (l == NULL)
 		return -1;
-	if (l->seccomp || policy_optout(x, "seccomp-none"))
+	if (l->seccomp)
+		return seccomp_stack(x, l);
+	/* strict loads ward's filter whatever the opt-outs. */
+	if (policy_optout(x, "seccomp-none") && x->profile != PROFILE_STRICT)
 		return 0;
 	l->seccomp = oci_seccomp_default();
 	if (l->seccomp == NULL)
@@ -261,30 +320,36 @@ static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char 
 
 /* ---- strict ---- */
 
+/* A user namespace of the container's own, mapped to the host range strict
+ * gives containers. A config that lists one keeps its mappings (judged by
+ * refuse_userns.c); one listed without mappings gets strict's; mappings
+ * without a user namespace would be strict's range's anyway. */
 static int userns(struct policy_ctx *x)
 {
-	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
-	uint32_t host = s && s->has_userns_host_id ? s->userns_host_id : STRICT_USERNS_ID;
-	uint32_t size = s && s->has_userns_size ? s->userns_size : STRICT_USERNS_LEN;
+	const struct oci_namespace *ns = oci_config_namespace(x->cfg, CLONE_NEWUSER);
 	struct oci_linux *l = cfg_linux(x->cfg);
+	uint32_t host, size;
 	char now[96];
 
 	if (l == NULL)
 		return -1;
-	if (oci_config_namespace(x->cfg, CLONE_NEWUSER))
+	if (ns && ((ns->path && ns->path[0]) || l->n_uid_mappings || l->n_gid_mappings))
 		return 0;
-	if (cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
+	policy_strict_userns_range(x->pol, &host, &size);
+	if (ns == NULL && cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
 		return -1;
+	free(l->uid_mappings);
+	free(l->gid_mappings);
 	l->uid_mappings = calloc(1, sizeof(*l->uid_mappings));
 	l->gid_mappings = calloc(1, sizeof(*l->gid_mappings));
 	if (!l->uid_mappings || !l->gid_mappings)
 		return werr(ENOMEM, "out of memory");
 	*l->uid_mappings = *l->gid_mappings = (struct oci_idmap){0, host, size};
 	l->n_uid_mappings = l->n_gid_mappings = 1;
-	snprintf(now, sizeof(now), "+user (container 0-%u = host %u-%u)", size - 1, host,
-	         host + size - 1);
-	return policy_adjusted(x, "strict-userns", ".linux.namespaces", "(host user namespace)",
-	                       now);
+	snprintf(now, sizeof(now), "%suser (container 0-%u = host %u-%u)", ns ? "" : "+", size - 1,
+	         host, host + size - 1);
+	return policy_adjusted(x, "strict-userns", ns ? ".linux.uidMappings" : ".linux.namespaces",
+	                       ns ? "(none)" : "(host user namespace)", now);
 }
 
 static int readonly_root(struct policy_ctx *x)

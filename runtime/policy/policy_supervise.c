@@ -28,10 +28,22 @@ static void tighten(struct policy_ctx *x, long long ms, const char *from)
  * same filter chain is refused by the kernel (EBUSY). */
 static bool can_record(const struct oci_config *cfg)
 {
-	const struct oci_seccomp *s = cfg->linux ? cfg->linux->seccomp : NULL;
+	const struct oci_seccomp *own = cfg->linux ? cfg->linux->seccomp : NULL;
+	/* With ward's filter stacked, its denials are the ones recorded. */
+	const struct oci_seccomp *s =
+	    own && cfg->linux->seccomp_base ? cfg->linux->seccomp_base : own;
 
-	return s && s->default_action && strcmp(s->default_action, "SCMP_ACT_ERRNO") == 0 &&
-	       !(s->listener_path && s->listener_path[0]);
+	if (s == NULL || s->default_action == NULL ||
+	    strcmp(s->default_action, "SCMP_ACT_ERRNO") != 0 ||
+	    (own->listener_path && own->listener_path[0]))
+		return false;
+	/* Stacked: a listener of the config's own filter would be a second
+	 * one on the chain. */
+	for (size_t i = 0; s != own && i < own->n_syscalls; i++)
+		if (own->syscalls[i].action &&
+		    strcmp(own->syscalls[i].action, "SCMP_ACT_NOTIFY") == 0)
+			return false;
+	return true;
 }
 
 int policy_supervision(struct policy_ctx *x)

@@ -154,7 +154,8 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		run->x.cli_timeout_ms = in->cli_timeout_ms;
 		struct host_query q = {.bundle = in->bundle,
 		                       .state_root = in->state_root,
-		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT};
+		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT,
+		                       .rootless = in->rootless};
 
 		if (host_facts_gather(&run->facts, cfg, &q) < 0)
 			return -1;

@@ -18,6 +18,7 @@ struct policy_input {
 	const char *bundle;
 	const char *state_root;   /* --root: never reachable from a container */
 	long long cli_timeout_ms; /* run --timeout (0: none) */
+	bool rootless;            /* ward was run by a user other than root */
 	/* exec: the record create saved (policy_record_gen): its profile, its
 	 * opt-outs and its copy of the policy file, applied as they were. */
 	const char *record;

@@ -1,7 +1,11 @@
-/* Refusals: namespaces that are the host's, by path or by absence. */
+/* Refusals: namespaces that are the host's, by path or by absence; and,
+ * under strict, user namespaces whose root could be a host id strict does
+ * not give containers. */
 #include "oci/names.h"
+#include "policy/policy.h"
 #include "policy/rules.h"
 
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +32,64 @@ static const char *optout_of_ns(int flag)
 	}
 }
 
+/* A namespace joined by path: only another container's (/proc/PID/ns/TYPE
+ * of a process in a pid namespace of its own) or an engine's (an nsfs bind
+ * mount such as /run/netns/NAME, which only the host's root can make) is
+ * joined. A host service's private namespace is host authority like the
+ * host's own (its network, its IPC objects, its processes), and a mount
+ * namespace, anyone's, is a whole view of the filesystem: its mounts, the
+ * host's own for a service, and whatever was mounted there since. */
+static int judge_joined(struct policy_ctx *x, size_t i, const struct oci_namespace *n)
+{
+	const struct host_facts *h = x->facts;
+	const char *opt = optout_of_ns(n->flag);
+	enum ns_owner who = i < h->n_ns && h->ns_owner ? h->ns_owner[i] : NS_OWNER_UNKNOWN;
+	int err = i < h->n_ns && h->ns_err ? h->ns_err[i] : 0;
+	char field[96];
+
+	snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
+	/* Not a namespace of its type: create fails on that, naming it. */
+	if (who == NS_OWNER_WRONG_TYPE)
+		return 0;
+	if (n->flag == CLONE_NEWNS)
+		return policy_refuse(
+		    x, field, NULL,
+		    "%s: a mount namespace is never joined outside compat: it is "
+		    "another process's whole view of the filesystem, mounts and all",
+		    n->path);
+	/* strict refuses every user namespace by path (policy_refuse_userns). */
+	if (n->flag == CLONE_NEWUSER && x->profile == PROFILE_STRICT)
+		return 0;
+	if ((i < h->n_ns && h->ns_host[i]) || who == NS_OWNER_HOST) {
+		if (opt == NULL || policy_optout(x, opt))
+			return 0;
+		return policy_refuse(x, field, opt, "%s is the host's %s namespace", n->path,
+		                     n->type);
+	}
+	if (who == NS_OWNER_HOST_PROC || who == NS_OWNER_UNKNOWN) {
+		if (opt && policy_optout(x, opt))
+			return 0;
+		if (who == NS_OWNER_HOST_PROC)
+			return policy_refuse(x, field, opt,
+			                     "%s is the %s namespace of a host process (one in the "
+			                     "host's pid namespace), not another container's",
+			                     n->path, n->type);
+		if (err)
+			return policy_refuse(x, field, opt, "%s cannot be opened (%s)", n->path,
+			                     strerror(err));
+		return policy_refuse(x, field, opt,
+		                     "%s is neither a container's namespace (/proc/PID/ns/TYPE in "
+		                     "a pid namespace of its own) nor an engine's (an nsfs mount "
+		                     "such as /run/netns/NAME)",
+		                     n->path);
+	}
+	if (n->flag == CLONE_NEWNET && x->profile == PROFILE_STRICT &&
+	    !policy_optout(x, "join-network"))
+		return policy_refuse(x, field, "join-network",
+		                     "strict allows no network namespace but a fresh one");
+	return 0;
+}
+
 int policy_refuse_namespaces(struct policy_ctx *x)
 {
 	static const int must_have[] = {CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWNS};
@@ -35,24 +97,9 @@ int policy_refuse_namespaces(struct policy_ctx *x)
 
 	for (size_t i = 0; l && i < l->n_namespaces; i++) {
 		const struct oci_namespace *n = &l->namespaces[i];
-		const char *opt = optout_of_ns(n->flag);
-		char field[96];
 
-		if (n->path == NULL || n->path[0] == '\0')
-			continue;
-		snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
-		if (i < x->facts->n_ns && x->facts->ns_host[i]) {
-			if (opt && !policy_optout(x, opt) &&
-			    policy_refuse(x, field, opt, "%s is the host's %s namespace", n->path,
-			                  n->type) < 0)
-				return -1;
-		} else if (n->flag == CLONE_NEWNET && x->profile == PROFILE_STRICT &&
-		           !policy_optout(x, "join-network") &&
-		           policy_refuse(x, field, "join-network",
-		                         "strict allows no network namespace but a fresh one") <
-		               0) {
+		if (n->path && n->path[0] && judge_joined(x, i, n) < 0)
 			return -1;
-		}
 	}
 	/* An absent network namespace is the host network (engines write
 	 * that for --network host): baseline refuses it (opt-out
@@ -75,5 +122,90 @@ int policy_refuse_namespaces(struct policy_ctx *x)
 		                  oci_ns_type(must_have[k])) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* ---- strict: the user namespace ----
+ *
+ * Refusals, strict only: a user namespace whose container root could be a
+ * host id strict does not give containers (host root least of all).
+ *
+ * strict promises that container root is an unprivileged host uid: the
+ * range it gives containers (policy_strict_userns_range). A config that
+ * lists its own user namespace keeps its own mappings (the adjustment in
+ * policy_adjust.c only fills a missing one), so each mapping is judged
+ * here: host ids outside the range (0 -> 0 maps container root to host
+ * root, and then a setuid-root file written into a volume is host root's)
+ * are refused. A user namespace joined by path has maps ward would have to
+ * read from a process holding it (/proc/<pid>/uid_map: a path, not the
+ * opened namespace), so strict refuses the join itself.
+ *
+ * Rootless, the kernel and newuidmap already keep the maps to the caller's
+ * own ids and its /etc/subuid range: nothing there is host root's. */
+#define STRICT_USERNS_ID  100000
+#define STRICT_USERNS_LEN 65536
+
+void policy_strict_userns_range(const struct policy *pol, uint32_t *host, uint32_t *size)
+{
+	const struct policy_strict *s = pol ? pol->strict : NULL;
+
+	*host = s && s->has_userns_host_id ? s->userns_host_id : STRICT_USERNS_ID;
+	*size = s && s->has_userns_size ? s->userns_size : STRICT_USERNS_LEN;
+}
+
+static int judge_maps(struct policy_ctx *x, const struct oci_idmap *m, size_t n, const char *name)
+{
+	uint32_t host, size;
+
+	policy_strict_userns_range(x->pol, &host, &size);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t lo = m[i].host_id, hi = (uint64_t)m[i].host_id + m[i].size;
+		char field[64];
+
+		if (m[i].size > 0 && lo >= host && hi <= (uint64_t)host + size)
+			continue;
+		snprintf(field, sizeof(field), ".linux.%s[%zu]", name, i);
+		if (policy_refuse(x, field, NULL,
+		                  "maps container %s %" PRIu32 "-%" PRIu64 " to host %" PRIu64
+		                  "-%" PRIu64 ", outside the host range strict gives containers "
+		                  "(%" PRIu32 "-%" PRIu64 "): container root must be an "
+		                  "unprivileged host id, never host root",
+		                  name[0] == 'u' ? "uids" : "gids", m[i].container_id,
+		                  (uint64_t)m[i].container_id + m[i].size - (m[i].size > 0), lo,
+		                  hi - (m[i].size > 0), host, (uint64_t)host + size - 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int policy_refuse_userns(struct policy_ctx *x)
+{
+	const struct oci_linux *l = x->cfg->linux;
+	bool fresh = false;
+
+	for (size_t i = 0; l && i < l->n_namespaces; i++) {
+		const struct oci_namespace *n = &l->namespaces[i];
+		char field[64];
+
+		if (n->flag != CLONE_NEWUSER)
+			continue;
+		if (n->path == NULL || n->path[0] == '\0') {
+			fresh = true;
+			continue;
+		}
+		snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
+		if (policy_refuse(x, field, NULL,
+		                  "strict joins no user namespace by path: its uid and gid maps "
+		                  "can only be read from a process holding it, not judged on the "
+		                  "opened namespace, so container root could be any host id") < 0)
+			return -1;
+	}
+	/* No user namespace listed: the adjustment adds strict's own (and
+	 * drops mappings that came without one). */
+	if (!fresh || x->facts->rootless)
+		return 0;
+	if (judge_maps(x, l->uid_mappings, l->n_uid_mappings, "uidMappings") < 0 ||
+	    judge_maps(x, l->gid_mappings, l->n_gid_mappings, "gidMappings") < 0)
+		return -1;
 	return 0;
 }

@@ -16,6 +16,10 @@ int policy_refuse_devices(struct policy_ctx *x);
 int policy_refuse_root(struct policy_ctx *x);
 int policy_refuse_mounts(struct policy_ctx *x);
 /* strict only */
+int policy_refuse_userns(struct policy_ctx *x);
+/* The host ids strict maps a container's to (the policy's strict.userns,
+ * or ward's default range). */
+void policy_strict_userns_range(const struct policy *pol, uint32_t *host, uint32_t *size);
 int policy_refuse_secret_env(struct policy_ctx *x);
 /* The same rule on any environment list (exec's --env and --process env);
  * field names the list, "[i]" is appended. */

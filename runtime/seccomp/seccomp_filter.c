@@ -517,17 +517,28 @@ out:
 	return r;
 }
 
+bool filter_prog_listens(const struct filter_prog *p)
+{
+	for (; p; p = p->next)
+		if (p->notify)
+			return true;
+	return false;
+}
+
 int filter_load(const struct filter_prog *p, int *notify_fd)
 {
-	struct sock_fprog prog = {.len = (unsigned short)p->len, .filter = p->insns};
-	unsigned int flags = p->flags | (p->notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0);
-	long r;
-
-	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-	if (r < 0)
-		return werr(errno, "loading the seccomp filter");
 	if (notify_fd)
-		*notify_fd = p->notify ? (int)r : -1;
+		*notify_fd = -1;
+	for (; p; p = p->next) {
+		struct sock_fprog prog = {.len = (unsigned short)p->len, .filter = p->insns};
+		unsigned int flags = p->flags | (p->notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0);
+		long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+
+		if (r < 0)
+			return werr(errno, "loading the seccomp filter");
+		if (notify_fd && p->notify)
+			*notify_fd = (int)r;
+	}
 	return 0;
 }
 
@@ -536,4 +547,9 @@ void filter_prog_free(struct filter_prog *p)
 	free(p->insns);
 	p->insns = NULL;
 	p->len = 0;
+	if (p->next) {
+		filter_prog_free(p->next);
+		free(p->next);
+		p->next = NULL;
+	}
 }

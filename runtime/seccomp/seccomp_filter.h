@@ -13,7 +13,12 @@ struct filter_prog {
 	size_t len;
 	unsigned int flags; /* SECCOMP_FILTER_FLAG_* to load with */
 	bool notify;        /* has SCMP_ACT_NOTIFY rules: needs a listener */
+	/* A filter loaded after this one (owned by it): both apply. */
+	struct filter_prog *next;
 };
+
+/* Whether a filter of the chain needs a listener (at most one may). */
+bool filter_prog_listens(const struct filter_prog *p);
 
 /* Translate and compile. Unknown syscall names are skipped in rules more
  * permissive than the default action and refused in stricter ones. */
@@ -21,8 +26,8 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out);
 /* filter_compile through a cache under the state root (cache_dirfd, or -1
  * for none), keyed by the section's canonical form and verified on use. */
 int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct filter_prog *out);
-/* Install the filter on the calling thread. With notify, *notify_fd gets the
- * listener fd. */
+/* Install the filter (and those chained after it) on the calling thread.
+ * *notify_fd gets the listener fd of the one with notify, -1 if none. */
 int filter_load(const struct filter_prog *p, int *notify_fd);
 void filter_prog_free(struct filter_prog *p);
 

@@ -359,8 +359,9 @@ static int fake_host_init(struct fake_host *fh, const struct oci_config *c)
 	fh->overlay = calloc(n_m, sizeof(*fh->overlay));
 	fh->n_overlay = calloc(n_m, sizeof(*fh->n_overlay));
 	fh->ns_host = calloc(l && l->n_namespaces ? l->n_namespaces : 1, sizeof(*fh->ns_host));
+	h->ns_owner = calloc(l && l->n_namespaces ? l->n_namespaces : 1, sizeof(*h->ns_owner));
 	if (fh->mounts == NULL || fh->overlay == NULL || fh->n_overlay == NULL ||
-	    fh->ns_host == NULL)
+	    fh->ns_host == NULL || h->ns_owner == NULL)
 		return -1;
 	for (size_t i = 0; i < c->n_mounts; i++) {
 		const struct oci_mount *m = &c->mounts[i];
@@ -399,9 +400,12 @@ static int fake_host_init(struct fake_host *fh, const struct oci_config *c)
 	h->n_mounts = c->n_mounts;
 	h->overlay = fh->overlay;
 	h->n_overlay = fh->n_overlay;
-	for (size_t i = 0; l && i < l->n_namespaces; i++)
+	for (size_t i = 0; l && i < l->n_namespaces; i++) {
 		fh->ns_host[i] =
 		    l->namespaces[i].path && under(l->namespaces[i].path, "/proc/1/ns");
+		/* The host's, or else another container's. */
+		h->ns_owner[i] = fh->ns_host[i] ? NS_OWNER_HOST : NS_OWNER_CONTAINER;
+	}
 	h->ns_host = fh->ns_host;
 	h->n_ns = l ? l->n_namespaces : 0;
 	h->hooks.bundle = (struct hook_id){makedev(8, 1), ino_of(FAKE_BUNDLE)};

@@ -94,6 +94,8 @@ struct fake {
 	struct host_path *overlay[8];
 	size_t n_overlay[8];
 	bool ns_host[8];
+	enum ns_owner ns_owner[8];
+	int ns_fd[8], ns_err[8];
 };
 
 static ino_t next_ino = 1000;
@@ -138,6 +140,15 @@ static void fake_init(struct fake *f)
 	f->h.overlay = f->overlay;
 	f->h.n_overlay = f->n_overlay;
 	f->h.ns_host = f->ns_host;
+	f->h.ns_owner = f->ns_owner;
+	f->h.ns_fd = f->ns_fd;
+	f->h.ns_err = f->ns_err;
+	/* Namespaces joined by path are another container's unless a test
+	 * says whose they are. */
+	for (size_t i = 0; i < 8; i++) {
+		f->ns_owner[i] = NS_OWNER_CONTAINER;
+		f->ns_fd[i] = -1;
+	}
 	for (size_t k = 0; k < N_FAKE_SENS; k++) {
 		snprintf(f->h.sensitive[k].path, sizeof(f->h.sensitive[k].path), "%s",
 		         fake_sens[k].path);
@@ -501,18 +512,73 @@ static void test_namespaces(void)
 		         "{\"type\":\"%s\",\"path\":\"/proc/1/ns/%s\"}", ns[i].type, ns[i].type);
 		snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", n);
 		snprintf(what, sizeof(what), "the host's %s namespace by path", ns[i].type);
+		if (strcmp(ns[i].type, "mount") == 0) {
+			/* Never joined outside compat, anyone's: no opt-out. */
+			fake_init(&f);
+			f.ns_host[n] = true;
+			f.ns_owner[n] = NS_OWNER_HOST;
+			expect_refusal(what, &s, NULL, NULL, &f, field, "");
+			expect_refusal(what, &s, "{\"allowAlways\":[\"host-mount\"]}", NULL, &f,
+			               field, "");
+			fake_init(&f);
+			expect_refusal("another container's mount namespace by path (baseline)", &s,
+			               NULL, NULL, &f, field, "");
+			expect_refusal("another container's mount namespace by path (strict)", &s,
+			               NULL, "strict", &f, field, "");
+			f.ns_owner[n] = NS_OWNER_NSFS_MOUNT;
+			expect_refusal("an nsfs-mounted mount namespace (baseline)", &s, NULL, NULL,
+			               &f, field, "");
+			expect_allowed("compat: another process's mount namespace, as runc", &s,
+			               NULL, "compat", &f);
+			continue;
+		}
 		fake_init(&f);
 		f.ns_host[n] = true;
+		f.ns_owner[n] = NS_OWNER_HOST;
 		expect_refusal(what, &s, NULL, NULL, &f, field, ns[i].optout);
 		fake_init(&f);
 		f.ns_host[n] = true;
+		f.ns_owner[n] = NS_OWNER_HOST;
 		expect_optout(what, &s, NULL, NULL, &f, field, ns[i].optout);
-		/* Another container's: as pods do. */
+		/* A host service's (a process in the host's pid namespace with a
+		 * namespace of its own): host authority too. */
+		snprintf(what, sizeof(what), "a host process's own %s namespace by path",
+		         ns[i].type);
+		fake_init(&f);
+		f.ns_owner[n] = NS_OWNER_HOST_PROC;
+		expect_refusal(what, &s, NULL, NULL, &f, field, ns[i].optout);
+		expect_optout(what, &s, NULL, NULL, &f, field, ns[i].optout);
+		if (strcmp(ns[i].type, "user") != 0)
+			expect_refusal(what, &s, NULL, "strict", &f, field, ns[i].optout);
+		/* Neither /proc/PID/ns of a container's process nor an nsfs
+		 * mount, or not opened at all: whose it is cannot be told. */
+		snprintf(what, sizeof(what), "a %s namespace no one can place", ns[i].type);
+		fake_init(&f);
+		f.ns_owner[n] = NS_OWNER_UNKNOWN;
+		expect_refusal(what, &s, NULL, NULL, &f, field, ns[i].optout);
+		f.ns_owner[n] = NS_OWNER_WRONG_TYPE;
+		expect_allowed("a path that is not a namespace of its type (create fails on it)",
+		               &s, NULL, NULL, &f);
+		f.ns_owner[n] = NS_OWNER_UNKNOWN;
+		f.ns_err[n] = ENOENT;
+		expect_refusal("a namespace path that cannot be opened", &s, NULL, NULL, &f, field,
+		               ns[i].optout);
+		/* Another container's: as pods do; or an engine's nsfs mount. */
 		snprintf(what, sizeof(what), "another container's %s namespace by path (baseline)",
 		         ns[i].type);
 		fake_init(&f);
 		expect_allowed(what, &s, NULL, NULL, &f);
-		if (strcmp(ns[i].type, "network") != 0) {
+		snprintf(what, sizeof(what), "an engine's nsfs-mounted %s namespace (baseline)",
+		         ns[i].type);
+		f.ns_owner[n] = NS_OWNER_NSFS_MOUNT;
+		expect_allowed(what, &s, NULL, NULL, &f);
+		if (strcmp(ns[i].type, "user") == 0) {
+			/* Its maps cannot be judged on the namespace: strict
+			 * refuses the join, without an opt-out. */
+			fake_init(&f);
+			expect_refusal("strict: another container's user namespace by path", &s,
+			               NULL, "strict", &f, field, "");
+		} else if (strcmp(ns[i].type, "network") != 0) {
 			snprintf(what, sizeof(what),
 			         "another container's %s namespace by path (strict)", ns[i].type);
 			fake_init(&f);
@@ -645,6 +711,107 @@ static void test_namespaces(void)
 		              &f, ".linux.namespaces[4].path", "join-network");
 		expect_allowed("baseline: another container's network namespace", &s, NULL, NULL,
 		               &f);
+	}
+}
+
+/* strict: the config's own user namespace mappings lie inside the host
+ * range strict gives containers (100000-165535 by default, or the policy's
+ * strict.userns), never host root. */
+static void test_strict_userns(void)
+{
+	static const struct {
+		const char *lin, *field, *what;
+	} bad[] = {
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":65536}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[0]", "container root is host root (0 -> 0)"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":1}]",
+	     ".linux.gidMappings[0]", "gid 0 -> host gid 0"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":1},"
+	     "{\"containerID\":1,\"hostID\":1000,\"size\":1}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[1]", "a second mapping to a host user's uid"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":160000,\"size\":10000}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[0]", "a mapping running past the range's end"},
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":99999,\"size\":2}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     ".linux.uidMappings[0]", "a mapping starting below the range"},
+	};
+	const char *ns = NS_ALL ",{\"type\":\"user\"}";
+	struct fake f;
+	struct run r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char what[128];
+		struct spec s = {.ns = ns, .lin = bad[i].lin};
+
+		snprintf(what, sizeof(what), "strict: %s", bad[i].what);
+		fake_init(&f);
+		expect_refusal(what, &s, NULL, "strict", &f, bad[i].field, "");
+		/* No opt-out lifts it: host root is never strict's to give. */
+		run(&r, &s, "{\"allowAlways\":[\"host-user\"]}", "strict", &f);
+		ok(r.rc == 0 && refused_as(&r.x, bad[i].field, ""),
+		   "strict: %s: refused whatever the policy allows", bad[i].what);
+		run_free(&r);
+		snprintf(what, sizeof(what), "baseline: %s (the config's own namespace)",
+		         bad[i].what);
+		expect_allowed(what, &s, NULL, NULL, &f);
+	}
+	{
+		struct spec s = {.ns = ns, .lin = bad[0].lin};
+
+		fake_init(&f);
+		f.h.rootless = true;
+		expect_allowed("strict, rootless: the kernel keeps the maps to the caller's ids",
+		               &s, NULL, "strict", &f);
+	}
+	{
+		struct spec s = {
+		    .ns = ns,
+		    .lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":"
+		           "1000},{\"containerID\":1000,\"hostID\":165000,\"size\":536}],"
+		           "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":"
+		           "65536}]"};
+
+		fake_init(&f);
+		expect_allowed("strict: mappings inside the range", &s, NULL, "strict", &f);
+		run(&r, &s, NULL, "strict", &f);
+		ok(r.rc == 0 && r.cfg->linux->n_uid_mappings == 2 &&
+		       r.cfg->linux->uid_mappings[1].host_id == 165000,
+		   "strict: the config's mappings inside the range are kept");
+		run_free(&r);
+		s.lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":200000,\"size\":"
+		        "65536}],\"gidMappings\":[{\"containerID\":0,\"hostID\":200000,"
+		        "\"size\":65536}]";
+		run(&r, &s, NULL, "strict", &f);
+		ok(r.rc == 0 && r.x.n_refused == 2 &&
+		       refused_as(&r.x, ".linux.uidMappings[0]", "") &&
+		       refused_as(&r.x, ".linux.gidMappings[0]", ""),
+		   "strict: uid and gid mappings outside the default range: both refused");
+		run_free(&r);
+		run(&r, &s, "{\"strict\":{\"usernsHostID\":200000,\"usernsSize\":65536}}", "strict",
+		    &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0,
+		        "strict: inside the range the policy's strict.userns names"))
+			dump(&r.x);
+		run_free(&r);
+	}
+	{
+		/* Listed without mappings: strict's own range, not the host's ids. */
+		struct spec s = {.ns = ns};
+
+		fake_init(&f);
+		run(&r, &s, NULL, "strict", &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && r.cfg->linux->n_uid_mappings == 1 &&
+		            r.cfg->linux->uid_mappings[0].host_id == 100000 &&
+		            r.cfg->linux->n_gid_mappings == 1 &&
+		            r.cfg->linux->gid_mappings[0].host_id == 100000 &&
+		            adjusted(&r.x, "strict-userns", ".linux.uidMappings"),
+		        "strict: a user namespace listed without mappings gets strict's range"))
+			dump(&r.x);
+		run_free(&r);
 	}
 }
 
@@ -1770,6 +1937,7 @@ static void test_mount_types(void)
 
 		fake_init(&f);
 		f.ns_host[4] = true;
+		f.ns_owner[4] = NS_OWNER_HOST;
 		run(&r, &hostpid, NULL, NULL, &f);
 		if (!ok(r.rc == 0 && refused_as(&r.x, ".mounts[0].type", "mount-type.proc") &&
 		            refused_as(&r.x, ".linux.namespaces[4].path", "host-pid"),
@@ -2353,6 +2521,79 @@ static void test_adjust_devices(void)
 		   "compat: no device rules added");
 		run_free(&r);
 	}
+}
+
+/* The config's own seccomp filter is stacked on ward's built-in one under
+ * strict (any filter) and baseline (one that denies nothing); compat, and
+ * baseline with a filter that denies, keep the config's alone. */
+static void test_seccomp_stack(void)
+{
+	static const struct {
+		const char *lin, *cli, *what;
+		bool stacked;
+	} c[] = {
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "strict", "strict, allow-all",
+	     true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":"
+	     "[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+	     "strict", "strict, a filter of its own that denies", true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", NULL, "baseline, allow-all",
+	     true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
+	     "[\"read\"],\"action\":\"SCMP_ACT_LOG\"}]}",
+	     NULL, "baseline, allow-all but logging", true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
+	     "[\"bpf\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
+	     NULL, "baseline, a filter that denies something", false},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "compat", "compat, allow-all",
+	     false},
+	};
+	struct fake f;
+	struct run r;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = c[i].lin}, NULL, c[i].cli, &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 &&
+		            (r.cfg->linux->seccomp_base != NULL) == c[i].stacked &&
+		            (adjusted(&r.x, "seccomp-stack", ".linux.seccomp") != NULL) ==
+		                c[i].stacked &&
+		            r.cfg->linux->seccomp != NULL,
+		        "seccomp: %s: %s", c[i].what,
+		        c[i].stacked ? "ward's filter stacked, the config's kept"
+		                     : "the config's alone"))
+			dump(&r.x);
+		run_free(&r);
+	}
+	/* seccomp-none lifts baseline's stacking, never strict's. */
+	fake_init(&f);
+	run(&r, &(struct spec){.lin = c[0].lin}, "{\"allowAlways\":[\"seccomp-none\"]}", "strict",
+	    &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp_base != NULL,
+	   "seccomp: strict stacks ward's filter whatever seccomp-none says");
+	run_free(&r);
+	run(&r, &(struct spec){.lin = ""}, "{\"allowAlways\":[\"seccomp-none\"]}", "strict", &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp != NULL,
+	   "seccomp: strict loads ward's filter into a config without one, seccomp-none or not");
+	run_free(&r);
+	run(&r, &(struct spec){.lin = c[2].lin}, "{\"allowAlways\":[\"seccomp-none\"]}", NULL, &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp_base == NULL,
+	   "seccomp: baseline with seccomp-none keeps an allow-all filter alone");
+	run_free(&r);
+	/* Denials are recorded on ward's filter, unless the config's has an
+	 * agent of its own (a second listener: EBUSY). */
+	run(&r, &(struct spec){.lin = c[0].lin}, NULL, "strict", &f);
+	ok(r.rc == 0 && r.x.record_denied,
+	   "seccomp: strict, stacked: ward's filter's denials recorded");
+	run_free(&r);
+	run(&r,
+	    &(struct spec){.lin = ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\","
+	                          "\"listenerPath\":\"/run/agent.sock\",\"syscalls\":[{\"names\":"
+	                          "[\"mount\"],\"action\":\"SCMP_ACT_NOTIFY\"}]}"},
+	    NULL, "strict", &f);
+	ok(r.rc == 0 && r.cfg->linux->seccomp_base != NULL && !r.x.record_denied,
+	   "seccomp: strict, stacked on a filter with its own agent: nothing recorded");
+	run_free(&r);
 }
 
 static void test_adjust_baseline(void)
@@ -3517,6 +3758,8 @@ int main(void)
 	test_profiles();
 	test_optout_gate();
 	test_namespaces();
+	test_strict_userns();
+	test_seccomp_stack();
 	test_devices();
 	test_binds();
 	test_kinds();

@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# A config's own seccomp filter never takes the place of ward's built-in one
+# under strict (it is stacked on it: both are loaded, and the kernel takes
+# the most restrictive action of all), and under baseline when it denies
+# nothing. Seen from inside: the calls ward's profile denies stay denied.
+
+load ../helpers/common
+
+setup() {
+	ward_setup
+	ID="p25-$BATS_TEST_NUMBER-$$-$RANDOM"
+	cp "$WARD_BUILDDIR/tests/helpers/sysprobe" "$BUNDLE/rootfs/bin/sysprobe"
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_AARCH64"]}'
+	cmd 'unshare -U true 2>/dev/null && echo unshare-ran || echo unshare-denied
+	     for c in add_key io_uring_setup perf_event_open bpf; do echo "$c $(sysprobe $c 2>&1)"; done'
+}
+
+teardown() {
+	ward_teardown
+}
+
+denied_inside() {
+	assert_success
+	assert_line --index 0 unshare-denied
+	for c in add_key io_uring_setup perf_event_open bpf; do
+		assert_line "$c errno 1" # EPERM from ward's filter (allowed: EFAULT or EINVAL)
+	done
+}
+
+@test "strict: a config's allow-all seccomp profile is stacked on ward's: unshare -U, add_key, io_uring_setup, perf_event_open, bpf denied" {
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	denied_inside
+	assert_no_leftovers
+}
+
+@test "strict: a config's own filter still applies with ward's (both are loaded)" {
+	cfg '.linux.seccomp.syscalls = [{"names": ["getcwd"], "action": "SCMP_ACT_ERRNO", "errnoRet": 42}]'
+	cmd 'sysprobe getcwd 0 0; unshare -U true 2>/dev/null && echo unshare-ran || echo unshare-denied'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 "errno 42"
+	assert_line --index 1 unshare-denied
+	assert_no_leftovers
+}
+
+@test "baseline: an allow-all seccomp profile gets ward's too, recorded as an adjustment" {
+	run ward run --bundle "$BUNDLE" "$ID"
+	denied_inside
+	assert_no_leftovers
+	run ward check "$BUNDLE"
+	assert_output --partial 'seccomp-stack'
+}
