@@ -47,7 +47,7 @@ load ../helpers/common
 @test "unknown command and unknown option are clear errors" {
 	run "$WARD" frobnicate
 	assert_failure 1
-	assert_output 'ward: unknown command "frobnicate" (see ward --help)'
+	assert_output "ward: unknown command \"frobnicate\": No help topic for 'frobnicate' (see ward --help)"
 	run ward create --frob "$ID"
 	assert_failure 1
 	assert_output 'ward: create: unknown option "--frob"'
