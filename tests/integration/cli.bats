@@ -153,7 +153,17 @@ load ../helpers/common
 	run ward list --format xml
 	assert_failure 1
 	assert_output --partial 'must be table or json'
-	ward delete --force "$ID"
+	# Sorted by id, as runc lists them (not in directory order).
+	for s in c a d b; do
+		ward create --bundle "$BUNDLE" "$ID-$s"
+	done
+	run ward list -q
+	assert_output "$(printf '%s\n' "$ID" "$ID-a" "$ID-b" "$ID-c" "$ID-d")"
+	run ward list --format json
+	[ "$(jq -r 'map(.id) | join(" ")' <<<"$output")" = "$ID $ID-a $ID-b $ID-c $ID-d" ]
+	for s in "" -a -b -c -d; do
+		ward delete --force "$ID$s"
+	done
 	assert_no_leftovers
 }
 
