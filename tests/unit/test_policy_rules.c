@@ -3347,8 +3347,15 @@ static int record_of(const char *pol_text, const struct spec *s, const char *cli
 		run1->pol_len = strlen(pol_text);
 		run1->pol_source = "/etc/ward/policy.json";
 	}
-	if (cfg && run1->pol && policy_ctx_init(&run1->x, run1->pol, cli, argv0, cfg) == 0)
+	if (cfg && run1->pol && policy_ctx_init(&run1->x, run1->pol, cli, argv0, cfg) == 0) {
+		/* strict: the range create leased (here the pool's second). */
+		if (run1->x.profile == PROFILE_STRICT) {
+			run1->x.userns.host = 1879048192 + 65536;
+			run1->x.userns.size = 65536;
+			run1->x.userns.set = true;
+		}
 		rc = policy_record_gen(run1, rec, len);
+	}
 	run1->x.cfg = NULL;
 	oci_config_free(cfg);
 	return rc;
@@ -3392,6 +3399,10 @@ static void test_record(void)
 		           (BIT(CAP_CHOWN) | BIT(CAP_SYS_PTRACE)) &&
 		       cfg2->root->readonly && oci_config_namespace(cfg2, CLONE_NEWUSER),
 		   "record: exec re-applies strict with the recorded opt-outs");
+		ok(cfg2->linux->n_uid_mappings == 1 &&
+		       cfg2->linux->uid_mappings[0].host_id == 1879048192 + 65536 &&
+		       cfg2->linux->uid_mappings[0].size == 65536,
+		   "record: exec maps the range create leased (usernsRange)");
 		ok(policy_exec_caps(&run2.x, &caps, &nnp) == 0 &&
 		       caps.effective == BIT(CAP_SYS_PTRACE) && nnp,
 		   "record: exec --cap CAP_SYS_PTRACE allowed by the recorded opt-out");
