@@ -115,6 +115,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	                                 .state_root = g->root,
 	                                 .cli_timeout_ms = cc->timeout_ms,
 	                                 .rootless = rootless_caller(),
+	                                 .lease_id = id,
 	                                 .bundle = bundle};
 	char *json;
 	size_t len;
@@ -201,8 +202,11 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		o.config_len = len;
 		o.policy = &pr.x;
 		o.facts = &pr.facts;
+		o.lease = pr.has_lease ? &pr.lease : NULL;
 		trace_mark("create: policy applied");
 		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+		/* Made: the lease is the container's until delete. */
+		pr.lease.keep = r == 0;
 		relay[1] = -1;
 	}
 	if (relay[0] >= 0 && r == 0 && (*master = console_take_master(relay[0])) < 0) {

@@ -377,6 +377,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		filter_prog_free(&prog);
 		return -1;
 	}
+	if (o->lease && id_lease_commit(o->lease, c->dirfd) < 0)
+		goto fail;
 	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
 		goto fail;
 	if (o->policy && save_policy(c, o) < 0)

@@ -10,6 +10,7 @@
 #include "hooks/hooks.h"
 #include "container/trees.h"
 #include "facts/host_facts.h"
+#include "idpool/lease.h"
 #include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"
 #include "rootfs/rootfs.h"
@@ -444,6 +445,12 @@ int container_destroy(struct container *c, bool force)
 		return werr_ctx("container \"%s\"", c->id);
 	trace_mark("delete: cgroup removed");
 	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
+	/* The range of the id pool back before the state dir goes: once that
+	 * is gone a create of the same id could lease again, and only the
+	 * lease's token (not its id) tells the two apart. Its processes are
+	 * dead by now, so the next container to take it shares nothing live. */
+	if (id_lease_release(c->rootfd, c->dirfd) < 0)
+		return werr_ctx("container \"%s\"", c->id);
 	return store_remove(c) < 0 ? -1 : 0;
 }
 

@@ -22,7 +22,7 @@ LAYERS = [
     ["hooks", "runtime/seccomp", "runtime/cgroup"],
     ["runtime/linux"],
     ["runtime/rootfs"],
-    ["runtime/facts", "runtime/rootless"],
+    ["runtime/facts", "runtime/rootless", "runtime/idpool"],
     ["runtime/policy", "runtime/supervisor"],
     ["runtime/container"],
     ["runtime/cli"],
