@@ -161,6 +161,8 @@ load ../helpers/common
 	assert_output "$(printf '%s\n' "$ID" "$ID-a" "$ID-b" "$ID-c" "$ID-d")"
 	run ward list --format json
 	[ "$(jq -r 'map(.id) | join(" ")' <<<"$output")" = "$ID $ID-a $ID-b $ID-c $ID-d" ]
+	# runc's key order (its own list test matches the text).
+	assert_output --regexp '^\[\{"ociVersion":"[^"]+","id":"[^"]+","pid":[0-9]+,"status":"created","bundle":'
 	for s in "" -a -b -c -d; do
 		ward delete --force "$ID$s"
 	done
