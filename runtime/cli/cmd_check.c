@@ -339,9 +339,10 @@ static void fields(struct rout *o, const struct oci_config *c, enum ward_profile
 
 int cmd_check(struct globals *g, int argc, char **argv)
 {
-	const char *format = "text", *profile = g->profile;
+	const char *format = "text", *profile = g->profile, *bundle_opt = NULL;
 	const struct opt opts[] = {{"profile", 0, OPT_STR, &profile},
-	                           {"format", 'f', OPT_STR, &format}};
+	                           {"format", 'f', OPT_STR, &format},
+	                           {"bundle", 'b', OPT_STR, &bundle_opt}};
 	struct policy_run pr = {0};
 	struct policy_ctx *x = &pr.x;
 	struct policy_input pin = {.policy_path = g->policy,
@@ -356,10 +357,18 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int rc = EXIT_BADINPUT;
 
-	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 3, pos, 1, &n_pos, false) < 0)
 		goto bad;
+	/* --bundle DIR as every other command takes it, or the directory as
+	 * the one argument; not both. */
+	if (bundle_opt && n_pos == 0)
+		pos[n_pos++] = (char *)bundle_opt;
+	else if (bundle_opt) {
+		werr(0, "check: give the bundle with --bundle or as the argument, not both");
+		goto bad;
+	}
 	if (n_pos != 1) {
-		werr(0, "check: give one bundle directory");
+		werr(0, "check: give one bundle directory (--bundle DIR, or DIR)");
 		goto bad;
 	}
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {

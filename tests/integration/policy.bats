@@ -421,6 +421,14 @@ teardown() {
 	assert_success
 	assert_line 'verdict: allowed'
 	assert_line --partial 'rule: seccomp-default'
+	# --bundle, as every other command takes the bundle; not both.
+	run "$WARD" check --bundle "$BUNDLE"
+	assert_success
+	assert_line 'verdict: allowed'
+	run "$WARD" check --bundle "$BUNDLE" "$BUNDLE"
+	assert_failure 2
+	assert_output 'ward: check: give the bundle with --bundle or as the argument, not both'
+	run "$WARD" check "$BUNDLE"
 	assert_line --partial '- API_TOKEN'
 	refute_output --partial 'API_TOKEN=x'
 	run "$WARD" check --profile strict --format json "$BUNDLE"
