@@ -263,7 +263,7 @@ const struct field_rule policy_fields[] = {
       NULL, NULL),
     F("linux.seccomp", A, J, J,
       "ward's built-in profile when none (seccomp-default), stacked on the config's when that "
-      "denies nothing (seccomp-stack); strict: always stacked, no opt-out",
+      "is a blocklist (seccomp-stack); strict: always stacked, no opt-out",
       "seccomp-none", "policy_adjust.c"),
     AAA("linux.seccomp.defaultAction"),
     AAA("linux.seccomp.defaultErrnoRet"),

@@ -27,6 +27,23 @@
 #define STRICT_PIDS       256
 #define STRICT_TMPFS      "64m"
 
+/* A blocklist: the default action lets through every syscall the filter
+ * does not name. However few it denies (one rule against reboot), every
+ * syscall ward's allow-list keeps out (unshare, bpf, io_uring_setup,
+ * perf_event_open, add_key...) still reaches the kernel. Engines write
+ * allow-lists (a default action that errors or kills); those stay as they
+ * are under baseline. */
+static bool is_blocklist(const struct oci_seccomp *s)
+{
+	static const char *const lets_through[] = {"SCMP_ACT_ALLOW", "SCMP_ACT_LOG",
+	                                           "SCMP_ACT_NOTIFY", "SCMP_ACT_TRACE", NULL};
+
+	for (size_t i = 0; s->default_action && lets_through[i]; i++)
+		if (strcmp(s->default_action, lets_through[i]) == 0)
+			return true;
+	return s->default_action == NULL;
+}
+
 /* A filter that denies nothing: the default action allows, and no rule
  * returns an error or kills. */
 static bool allows_all(const struct oci_seccomp *s)
@@ -44,9 +61,9 @@ static bool allows_all(const struct oci_seccomp *s)
 }
 
 /* The config's own filter takes ward's place only in compat: strict stacks
- * ward's built-in filter on any config filter, baseline on one that denies
- * nothing. Both are loaded; the kernel runs every filter of the chain and
- * takes the most restrictive action, so the config's can only deny more. */
+ * ward's built-in filter on any config filter, baseline on a blocklist. Both are loaded; the kernel
+ * runs every filter of the chain and takes the most restrictive action, so the config's can only
+ * deny more. */
 /* The config's filter is ward's built-in one (what `ward spec` writes):
  * stacking it again would only hide its denials from the supervisor (the
  * copy's errno outranks the supervised one's notify). */
@@ -67,7 +84,7 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 	struct oci_seccomp *builtin;
 
 	if (l->seccomp_base || (x->profile != PROFILE_STRICT &&
-	                        (policy_optout(x, "seccomp-none") || !allows_all(l->seccomp))))
+	                        (policy_optout(x, "seccomp-none") || !is_blocklist(l->seccomp))))
 		return 0;
 	if ((builtin = oci_seccomp_default()) == NULL)
 		return -1;
@@ -78,8 +95,9 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 	}
 	l->seccomp_base = builtin;
 	return policy_adjusted(x, "seccomp-stack", ".linux.seccomp",
-	                       allows_all(l->seccomp) ? "(the config's filter: denies nothing)"
-	                                              : "(the config's filter alone)",
+	                       allows_all(l->seccomp)     ? "(the config's filter: denies nothing)"
+	                       : is_blocklist(l->seccomp) ? "(the config's filter: a blocklist)"
+	                                                  : "(the config's filter alone)",
 	                       "the config's filter stacked on ward's built-in profile");
 }
 

@@ -2535,8 +2535,8 @@ static void test_adjust_devices(void)
 }
 
 /* The config's own seccomp filter is stacked on ward's built-in one under
- * strict (any filter) and baseline (one that denies nothing); compat, and
- * baseline with a filter that denies, keep the config's alone. */
+ * strict (any filter) and baseline (a blocklist: its default lets through);
+ * compat, and baseline with an allow-list, keep the config's alone. */
 static void test_seccomp_stack(void)
 {
 	static const struct {
@@ -2553,9 +2553,14 @@ static void test_seccomp_stack(void)
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
 	     "[\"read\"],\"action\":\"SCMP_ACT_LOG\"}]}",
 	     NULL, "baseline, allow-all but logging", true},
+	    /* A blocklist that denies one thing still lets through everything
+	     * ward's allow-list keeps out (found by an attacker's review). */
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
-	     "[\"bpf\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
-	     NULL, "baseline, a filter that denies something", false},
+	     "[\"reboot\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
+	     NULL, "baseline, a blocklist that denies one syscall", true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":"
+	     "[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+	     NULL, "baseline, an allow-list (as engines write)", false},
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "compat", "compat, allow-all",
 	     false},
 	};
@@ -2674,7 +2679,8 @@ static void test_adjust_baseline(void)
 		    .mounts = "{\"destination\":\"/dev\",\"type\":\"tmpfs\",\"source\":\"tmpfs\","
 		              "\"options\":[\"nosuid\",\"noexec\",\"strictatime\",\"mode=755\"]}",
 		    .lin =
-		        ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_LOG\"},\"maskedPaths\":["
+		        ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{"
+		        "\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]},\"maskedPaths\":["
 		        "\"/proc/acpi\",\"/proc/asound\",\"/proc/kcore\",\"/proc/keys\","
 		        "\"/proc/latency_stats\",\"/proc/timer_list\",\"/proc/timer_stats\","
 		        "\"/proc/sched_debug\",\"/proc/scsi\",\"/sys/firmware\","
@@ -2690,8 +2696,9 @@ static void test_adjust_baseline(void)
 		        "baseline: a config that already says it all: no adjustment"))
 			dump(&r.x);
 		ok(r.cfg && r.cfg->linux->seccomp &&
-		       strcmp(r.cfg->linux->seccomp->default_action, "SCMP_ACT_LOG") == 0,
-		   "seccomp-default: the config's own profile is kept");
+		       strcmp(r.cfg->linux->seccomp->default_action, "SCMP_ACT_ERRNO") == 0 &&
+		       r.cfg->linux->seccomp_base == NULL,
+		   "seccomp-default: the config's own profile (an allow-list) is kept alone");
 		ok(r.cfg && r.cfg->linux->n_masked_paths == 13 &&
 		       r.cfg->linux->n_readonly_paths == 5,
 		   "masked-paths: the config's own entries kept, nothing added twice");
