@@ -449,7 +449,7 @@ int container_destroy(struct container *c, bool force)
 	 * is gone a create of the same id could lease again, and only the
 	 * lease's token (not its id) tells the two apart. Its processes are
 	 * dead by now, so the next container to take it shares nothing live. */
-	if (id_lease_release(c->rootfd, c->dirfd) < 0)
+	if (id_lease_release(c->dirfd) < 0)
 		return werr_ctx("container \"%s\"", c->id);
 	return store_remove(c) < 0 ? -1 : 0;
 }

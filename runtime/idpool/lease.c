@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,13 +85,16 @@ int id_lease_record(int statefd, struct id_range *r, char token[IDPOOL_TOKEN + 1
 /* A lease whose create is done is live while the state dir of its
  * container records this very lease (a state dir of the same id made
  * later, by another create, has another token). */
-static bool recorded(int rootfd, const char *id, uint32_t start, const char *token)
+static bool recorded(const char *root, const char *id, uint32_t start, const char *token)
 {
 	struct id_range r;
 	char tok[IDPOOL_TOKEN + 1];
-	_cleanup_close_ int sd = -1;
+	_cleanup_close_ int rootfd = -1, sd = -1;
 
-	if (id[0] == '\0' || id[0] == '.' || strchr(id, '/'))
+	if (id[0] == '\0' || id[0] == '.' || strchr(id, '/') || root[0] != '/')
+		return false;
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
 		return false;
 	sd = openat(rootfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return sd >= 0 && id_lease_record(sd, &r, tok) == 0 && r.start == start &&
@@ -99,9 +103,10 @@ static bool recorded(int rootfd, const char *id, uint32_t start, const char *tok
 
 /* One lease: live (its range added to t), or stale (removed when
  * reclaim: the pool lock is held). */
-static int judge_lease(int dirfd, int rootfd, const char *name, bool reclaim, struct taken *t)
+static int judge_lease(int dirfd, const char *name, bool reclaim, struct taken *t)
 {
-	char buf[512], id[256], tok[IDPOOL_TOKEN + 2], size[16];
+	char buf[PATH_MAX + 512], id[256], tok[IDPOOL_TOKEN + 2], size[16];
+	int at = 0;
 	uint32_t start, sz;
 	bool parsed, live;
 	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -114,13 +119,18 @@ static int judge_lease(int dirfd, int rootfd, const char *name, bool reclaim, st
 		werr_clear();
 		buf[0] = '\0';
 	}
-	parsed = sscanf(buf, "%255s %17s %15s", id, tok, size) == 3 && token_ok(tok) &&
-	         parse_u32(size, &sz);
+	/* "<id> <token> <size> <state root>\n": the state root is where the
+	 * container's state dir records the lease (any --root: the pool is
+	 * the host's, one for every state root). */
+	parsed = sscanf(buf, "%255s %17s %15s %n", id, tok, size, &at) == 3 && at > 0 &&
+	         token_ok(tok) && parse_u32(size, &sz);
+	if (parsed)
+		buf[strcspn(buf, "\n")] = '\0';
 	/* Still flocked: its create is running and has not recorded it yet. */
 	if (flock(fd, LOCK_SH | LOCK_NB) < 0)
 		live = true;
 	else
-		live = parsed && recorded(rootfd, id, start, tok);
+		live = parsed && recorded(buf + at, id, start, tok);
 	if (live)
 		return taken_add(t, start, parsed ? sz : 1) < 0 ? -1 : (t->n_live++, 0);
 	if (reclaim && unlinkat(dirfd, name, 0) < 0 && errno != ENOENT)
@@ -128,7 +138,7 @@ static int judge_lease(int dirfd, int rootfd, const char *name, bool reclaim, st
 	return 0;
 }
 
-static int scan(int dirfd, int rootfd, const struct idpool *p, bool reclaim, struct taken *t)
+static int scan(int dirfd, const struct idpool *p, bool reclaim, struct taken *t)
 {
 	DIR *d;
 	struct dirent *de;
@@ -146,7 +156,7 @@ static int scan(int dirfd, int rootfd, const struct idpool *p, bool reclaim, str
 	}
 	while (r == 0 && (de = readdir(d)) != NULL)
 		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-			r = judge_lease(dirfd, rootfd, de->d_name, reclaim, t);
+			r = judge_lease(dirfd, de->d_name, reclaim, t);
 	closedir(d);
 	return r;
 }
@@ -166,25 +176,41 @@ static int exhausted(const struct idpool *p, const struct taken *t)
 	            t->n_live, reserved);
 }
 
-/* *fd: <root>/.idpool, made when create; -1 when it is not there. */
-static int open_pool_dir(int rootfd, bool create, int *fd)
+/* *fd: the host's pool directory, made when create; -1 when it is not
+ * there. One for the whole host, whatever --root says: two state roots
+ * (containerd's namespaces, Podman, a CI's own) must not hand out the same
+ * range (found by an attacker's review). Root's alone: a directory anyone
+ * else could write is refused. */
+static const char *pool_dir = IDPOOL_DIR;
+
+void id_lease_use_dir(const char *dir)
 {
-	if (create && mkdirat(rootfd, IDPOOL_DIR, 0700) < 0 && errno != EEXIST)
-		return werr(errno, "making the id pool's directory %s", IDPOOL_DIR);
-	*fd = openat(rootfd, IDPOOL_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	pool_dir = dir;
+}
+
+static int open_pool_dir(bool create, int *fd)
+{
+	struct stat st;
+
+	if (create && mkdir(pool_dir, 0700) < 0 && errno != EEXIST)
+		return werr(errno, "making the id pool's directory %s", pool_dir);
+	*fd = open(pool_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (*fd < 0 && !(errno == ENOENT && !create))
-		return werr(errno, "opening the id pool's directory %s", IDPOOL_DIR);
+		return werr(errno, "opening the id pool's directory %s", pool_dir);
+	if (*fd >= 0 && (fstat(*fd, &st) < 0 || st.st_uid != 0 || (st.st_mode & 022))) {
+		close(*fd);
+		*fd = -1;
+		return werr(EPERM, "the id pool's directory %s is not root's alone", pool_dir);
+	}
 	return 0;
 }
 
-int id_lease_peek(int rootfd, const struct idpool *p, uint32_t *start)
+int id_lease_peek(const struct idpool *p, uint32_t *start)
 {
 	_cleanup_taken_ struct taken t = {0};
 	_cleanup_close_ int dirfd = -1;
 
-	/* (rootfd -1: no state root yet, so no leases.) */
-	if ((rootfd >= 0 && open_pool_dir(rootfd, false, &dirfd) < 0) ||
-	    scan(dirfd, rootfd, p, false, &t) < 0)
+	if (open_pool_dir(false, &dirfd) < 0 || scan(dirfd, p, false, &t) < 0)
 		return -1;
 	if (idpool_pick(p, t.busy, t.n, start) < 0)
 		return exhausted(p, &t);
@@ -204,13 +230,16 @@ static int new_token(char out[IDPOOL_TOKEN + 1])
 
 /* Under the pool lock: the lease file made, flocked and filled before any
  * other create can look at it. */
-static int write_lease(struct id_lease *l, const char *id)
+static int write_lease(struct id_lease *l, const char *id, const char *root)
 {
-	char name[16], buf[512];
+	char name[16], buf[PATH_MAX + 512];
 	int len;
 
 	snprintf(name, sizeof(name), "%" PRIu32, l->range.start);
-	len = snprintf(buf, sizeof(buf), "%s %s %" PRIu32 "\n", id, l->token, l->range.size);
+	if (root[0] != '/' || strchr(root, '\n'))
+		return werr(EINVAL, "the state root %s cannot be named in a lease", root);
+	len =
+	    snprintf(buf, sizeof(buf), "%s %s %" PRIu32 " %s\n", id, l->token, l->range.size, root);
 	if (len < 0 || (size_t)len >= sizeof(buf))
 		return werr(ENAMETOOLONG, "the container id is too long for a lease");
 	l->fd = openat(l->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -227,24 +256,24 @@ static int write_lease(struct id_lease *l, const char *id)
 	return 0;
 }
 
-int id_lease_take(int rootfd, const char *id, const struct idpool *p, struct id_lease *l)
+int id_lease_take(const char *root, const char *id, const struct idpool *p, struct id_lease *l)
 {
 	_cleanup_taken_ struct taken t = {0};
 	_cleanup_close_ int lock = -1;
 	uint32_t start;
 
 	*l = (struct id_lease)ID_LEASE_INIT;
-	if (open_pool_dir(rootfd, true, &l->dirfd) < 0)
+	if (open_pool_dir(true, &l->dirfd) < 0)
 		return -1;
 	lock = openat(l->dirfd, LOCK_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0)
-		return werr(errno, "locking the id pool (%s/%s)", IDPOOL_DIR, LOCK_FILE);
-	if (scan(l->dirfd, rootfd, p, true, &t) < 0 || new_token(l->token) < 0)
+		return werr(errno, "locking the id pool (%s/%s)", pool_dir, LOCK_FILE);
+	if (scan(l->dirfd, p, true, &t) < 0 || new_token(l->token) < 0)
 		return -1;
 	if (idpool_pick(p, t.busy, t.n, &start) < 0)
 		return exhausted(p, &t);
 	l->range = (struct id_range){start, p->range_size};
-	return write_lease(l, id);
+	return write_lease(l, id, root);
 }
 
 int id_lease_commit(struct id_lease *l, int statefd)
@@ -271,7 +300,7 @@ static int remove_if_ours(int dirfd, uint32_t start, const char *token)
 
 	lock = openat(dirfd, LOCK_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0)
-		return werr(errno, "locking the id pool (%s/%s)", IDPOOL_DIR, LOCK_FILE);
+		return werr(errno, "locking the id pool (%s/%s)", pool_dir, LOCK_FILE);
 	snprintf(name, sizeof(name), "%" PRIu32, start);
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -302,7 +331,7 @@ void id_lease_drop(struct id_lease *l)
 	*l = (struct id_lease)ID_LEASE_INIT;
 }
 
-int id_lease_release(int rootfd, int statefd)
+int id_lease_release(int statefd)
 {
 	struct id_range r;
 	char tok[IDPOOL_TOKEN + 1];
@@ -310,7 +339,7 @@ int id_lease_release(int rootfd, int statefd)
 
 	if (id_lease_record(statefd, &r, tok) < 0)
 		return 0;
-	if (open_pool_dir(rootfd, false, &dirfd) < 0)
+	if (open_pool_dir(false, &dirfd) < 0)
 		return -1;
 	return dirfd < 0 ? 0 : remove_if_ours(dirfd, r.start, tok);
 }

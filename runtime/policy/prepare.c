@@ -176,22 +176,22 @@ static int userns_range(const struct policy_input *in, struct policy_run *run)
 {
 	struct idpool pool;
 	uint32_t start;
-	_cleanup_close_ int rootfd = -1;
+	char root[PATH_MAX];
 
 	if (run->x.profile != PROFILE_STRICT || in->rootless || in->state_root == NULL)
 		return 0;
 	policy_strict_idpool(run->pol, &pool);
-	rootfd = open(in->state_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0 && (in->lease_id || errno != ENOENT))
-		return werr(errno, "the state root %s", in->state_root);
 	if (in->lease_id) {
-		if (id_lease_take(rootfd, in->lease_id, &pool, &run->lease) < 0) {
+		/* The lease names the state root whose state dir records it. */
+		if (realpath(in->state_root, root) == NULL)
+			return werr(errno, "the state root %s", in->state_root);
+		if (id_lease_take(root, in->lease_id, &pool, &run->lease) < 0) {
 			id_lease_drop(&run->lease);
 			return -1;
 		}
 		run->has_lease = true;
 		start = run->lease.range.start;
-	} else if (id_lease_peek(rootfd, &pool, &start) < 0) {
+	} else if (id_lease_peek(&pool, &start) < 0) {
 		/* check: a full pool is what a create would meet now. */
 		run->x.userns.preview = true;
 		return policy_refuse(&run->x, ".linux.namespaces", NULL, "%s", werr_msg());

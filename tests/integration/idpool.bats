@@ -2,7 +2,8 @@
 # Each strict container gets a host id range of its own (issue #25): from
 # the id pool the operator policy names (default 0x70000000-0x7FFDFFFF in
 # ranges of 65536), never another live container's and never an
-# /etc/subuid or /etc/subgid range; leased race-free under <root>/.idpool,
+# /etc/subuid or /etc/subgid range; leased race-free in the host's
+# /run/ward-idpool (one pool for every state root),
 # recorded in the state, released at delete, taken over after a crash.
 # Without it every strict container was host 100000-165535: one strict
 # container's root could read and write another's files as the same host
@@ -10,7 +11,7 @@
 
 load ../helpers/common
 
-# The pool's first two ranges (this test's state root is fresh).
+# The pool's first two ranges (no other strict container lives meanwhile).
 R1=1879048192
 R2=$((R1 + 65536))
 
@@ -25,6 +26,7 @@ teardown() {
 	local i
 	for i in "${IDS[@]}"; do
 		"$WARD" --root "$ROOT" delete --force "$i" >/dev/null 2>&1 || true
+		[ ! -d "$TMP/root2" ] || "$WARD" --root "$TMP/root2" delete --force "$i" >/dev/null 2>&1 || true
 	done
 	ward_teardown
 }
@@ -34,12 +36,16 @@ host_uid() {
 	awk '$1 == 0 {print $2}' "/proc/$(init_pid "$1")/uid_map"
 }
 
-# The leases in the pool's directory, "<start> <id>" sorted.
+# The host's pool directory: one for every state root.
+POOL=/run/ward-idpool
+
+# This test's leases in the pool's directory, "<start> <id>" sorted.
 leases() {
-	local f
-	for f in "$ROOT"/.idpool/[0-9]*; do
+	local f id
+	for f in "$POOL"/[0-9]*; do
 		[ -e "$f" ] || continue
-		echo "${f##*/} $(cut -d' ' -f1 "$f")"
+		id=$(cut -d' ' -f1 "$f")
+		case " ${IDS[*]} " in *" $id "*) echo "${f##*/} $id" ;; esac
 	done | sort
 }
 
@@ -110,13 +116,13 @@ leases() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	cmd 'sleep 100'
 	# Hold the create between its lease and its state dir: every mkdirat
-	# after its first (<root>/.idpool, made just before the lease) waits,
-	# the next being the seccomp cache's or <root>/<id>.
+	# after its first (the pool's directory, made just before the lease)
+	# waits, the next being the seccomp cache's or <root>/<id>.
 	strace -f -qq -o "$TMP/strace.log" -e trace=mkdirat -e inject=mkdirat:delay_enter=30000000:when=2+ \
 		"$WARD" --root "$ROOT" --profile strict create --bundle "$BUNDLE" "${IDS[0]}" >"$TMP/a.out" 2>&1 &
 	tracer=$!
 	track_pid "$tracer"
-	wait_for "the lease" test -s "$ROOT/.idpool/$R1"
+	wait_for "the lease" test -s "$POOL/$R1"
 	sleep 1
 	[ ! -e "$ROOT/${IDS[0]}" ] || fail "the create was not held before its state dir"
 	pkill -9 -P "$tracer" || true
@@ -134,7 +140,7 @@ leases() {
 	assert_output "$R1 ${IDS[1]}"
 	# A lease of a state dir that records another range is stale too; one
 	# whose state dir records it is live, and the next create passes it.
-	printf '%s 0123456789abcdef 65536\n' "${IDS[1]}" >"$ROOT/.idpool/$R2"
+	printf '%s 0123456789abcdef 65536 %s\n' "${IDS[1]}" "$(readlink -f "$ROOT")" >"$POOL/$R2"
 	ward --profile strict create --bundle "$BUNDLE" "${IDS[2]}"
 	assert_equal "$(host_uid "${IDS[2]}")" "$R2"
 	run leases
@@ -168,4 +174,23 @@ leases() {
 	assert_failure 1
 	assert_output --partial "refused"
 	assert_output --partial "no free host id range in the pool $p-$((s + 999))"
+}
+
+@test "pool: two strict containers under two state roots (two engines, two tenants) never share a range" {
+	# An attacker's review: each --root had a pool of its own, and both
+	# handed out the first range; one root then owned the other's files.
+	cmd 'sleep 100'
+	mkdir -p "$TMP/root2"
+	ward --profile strict create --bundle "$BUNDLE" "${IDS[0]}"
+	"$WARD" --root "$TMP/root2" --profile strict create --bundle "$BUNDLE" "${IDS[1]}" >"$TMP/b.out" 2>&1 ||
+		fail "$(cat "$TMP/b.out")"
+	u0=$(host_uid "${IDS[0]}")
+	u1=$(awk '$1 == 0 {print $2}' "/proc/$("$WARD" --root "$TMP/root2" state "${IDS[1]}" | jq .pid)/uid_map")
+	[ "$u0" != "$u1" ] || fail "both state roots' containers map to host $u0"
+	run leases
+	assert_output "$(printf '%s\n' "$u0 ${IDS[0]}" "$u1 ${IDS[1]}" | sort)"
+	"$WARD" --root "$TMP/root2" delete --force "${IDS[1]}"
+	ward delete --force "${IDS[0]}"
+	run leases
+	assert_output ""
 }

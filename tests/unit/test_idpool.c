@@ -108,7 +108,7 @@ static int state_dir(int rfd, const char *id, struct id_lease *l)
 
 static void test_leases(void)
 {
-	char subuid[128];
+	char subuid[128], pool[128];
 	const char *files[] = {subuid, NULL};
 	/* Four ranges of 1000 from 1000; the subuid file takes the second. */
 	struct idpool p = {1000, 4000, 1000, files};
@@ -123,17 +123,20 @@ static void test_leases(void)
 		return;
 	}
 	snprintf(subuid, sizeof(subuid), "%s/subuid", root);
+	/* The host's pool directory, here the test's own. */
+	snprintf(pool, sizeof(pool), "%s/.idpool", root);
+	id_lease_use_dir(pool);
 	put("subuid", "someone:2000:1000\n");
-	ok(id_lease_peek(rfd, &p, &s) == 0 && s == 1000, "peek: nothing leased yet: the first");
-	ok(!exists(IDPOOL_DIR), "peek: leases nothing, makes nothing");
-	ok(id_lease_take(rfd, "a", &p, &a) == 0 && a.range.start == 1000 && a.range.size == 1000,
+	ok(id_lease_peek(&p, &s) == 0 && s == 1000, "peek: nothing leased yet: the first");
+	ok(!exists(".idpool"), "peek: leases nothing, makes nothing");
+	ok(id_lease_take(root, "a", &p, &a) == 0 && a.range.start == 1000 && a.range.size == 1000,
 	   "take: the first range");
-	ok(id_lease_take(rfd, "b", &p, &b) == 0 && b.range.start == 3000,
+	ok(id_lease_take(root, "b", &p, &b) == 0 && b.range.start == 3000,
 	   "take: the next, around the subuid entry");
 	/* a's create still runs (its lease flocked), with no state dir yet. */
-	ok(id_lease_take(rfd, "c", &p, &c) == 0 && c.range.start == 4000,
+	ok(id_lease_take(root, "c", &p, &c) == 0 && c.range.start == 4000,
 	   "take: a lease whose create still runs is not taken over");
-	ok(id_lease_take(rfd, "d", &p, &d) < 0 &&
+	ok(id_lease_take(root, "d", &p, &d) < 0 &&
 	       strstr(werr_msg(), "no free host id range in the pool 1000-4999 (strict.idPool: "
 	                          "4 ranges of 1000 ids; 3 leased to live containers, 1000 ids "
 	                          "of it are /etc/subuid or /etc/subgid ranges)") != NULL,
@@ -146,32 +149,32 @@ static void test_leases(void)
 	c.fd = -1;
 	c.keep = true; /* (killed: nothing gives it back) */
 	id_lease_drop(&c);
-	ok(exists(IDPOOL_DIR "/4000"), "a killed create's lease is left");
-	ok(id_lease_take(rfd, "e", &p, &e) == 0 && e.range.start == 4000,
+	ok(exists(".idpool/4000"), "a killed create's lease is left");
+	ok(id_lease_take(root, "e", &p, &e) == 0 && e.range.start == 4000,
 	   "take: a lease no create holds and no state dir records is taken over");
 	ok(state_dir(rfd, "e", &e) == 0, "commit e");
 	/* A state dir of the same id that records another lease (its token):
 	 * b's lease is stale once b's dir records something else. */
 	put("b/" IDPOOL_RECORD, "3000 1000 0123456789abcdef\n");
-	ok(id_lease_take(rfd, "f", &p, &d) == 0 && d.range.start == 3000,
+	ok(id_lease_take(root, "f", &p, &d) == 0 && d.range.start == 3000,
 	   "take: a lease its container's state dir no longer records is taken over");
 	id_lease_drop(&d);
-	ok(!exists(IDPOOL_DIR "/3000"), "drop: a failed create's lease is given back");
+	ok(!exists(".idpool/3000"), "drop: a failed create's lease is given back");
 	/* Delete: the lease of the record goes, and the range is free. */
 	{
 		int sd = openat(rfd, "a", O_RDONLY | O_DIRECTORY);
 
-		ok(id_lease_release(rfd, sd) == 0 && !exists(IDPOOL_DIR "/1000"),
+		ok(id_lease_release(sd) == 0 && !exists(".idpool/1000"),
 		   "release: delete gives the range back");
 		close(sd);
 	}
-	ok(id_lease_peek(rfd, &p, &s) == 0 && s == 1000, "peek: the freed range is next");
+	ok(id_lease_peek(&p, &s) == 0 && s == 1000, "peek: the freed range is next");
 	/* A lease someone else holds now is not released by an old record. */
-	put(IDPOOL_DIR "/1000", "other 00000000000000ff 1000\n");
+	put(".idpool/1000", "other 00000000000000ff 1000 /nonexistent\n");
 	{
 		int sd = openat(rfd, "a", O_RDONLY | O_DIRECTORY);
 
-		ok(id_lease_release(rfd, sd) == 0 && exists(IDPOOL_DIR "/1000"),
+		ok(id_lease_release(sd) == 0 && exists(".idpool/1000"),
 		   "release: another container's lease of the same range stays");
 		close(sd);
 	}
