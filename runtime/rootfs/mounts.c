@@ -209,7 +209,7 @@ static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const 
 }
 
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
-                const int *layers, size_t n_layers, size_t idx)
+                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only)
 {
 	const char *type = m->type && m->type[0] ? m->type : NULL;
 	bool bind = mount_is_bind(m), dir = true;
@@ -234,6 +234,15 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
 	if (mount_parse_options(m->options, m->n_options, &o) < 0)
 		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+	/* CVE-2023-25809: in a user namespace without a cgroup namespace, the
+	 * cgroups a cgroup mount or a bind of the host's /sys shows may be
+	 * the container root's own (rootless: the user's), limits included.
+	 * As runc since 1.1.5: a cgroup mount is read-only whatever it asks,
+	 * and a read-only recursive bind is read-only all the way down. */
+	if (cgroups_read_only && !bind && strcmp(type, "cgroup") == 0)
+		o.flags |= MS_RDONLY;
+	if (cgroups_read_only && bind && o.recursive && (o.flags & MS_RDONLY))
+		o.rec_set |= MOUNT_ATTR_RDONLY;
 	if (bind) {
 		r = bind_entry(m, src_fd, src_is_tree, dfd, &o);
 	} else if (strcmp(type, "cgroup") == 0) {
