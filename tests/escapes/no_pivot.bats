@@ -8,7 +8,8 @@
 # host's full procfs/sysfs is "visible" in its namespace. Class: with
 # --no-pivot no host mount stays in the container's mount namespace, and in a
 # user namespace one that cannot go is refused.
-# Swept: compat with CAP_SYS_ADMIN and a user namespace (the container tries
+# (runc PR 1962's reproducer: `unshare -mrfp sh -c "mount -t proc none /proc"`
+# from inside.) Swept: compat with CAP_SYS_ADMIN and a user namespace (the container tries
 # procfs and sysfs, and what they would show), and as root without a user
 # namespace (default capabilities, and compat's CAP_SYS_ADMIN); the host side
 # reads the container's whole mount namespace (nsenter puts a reader at its
@@ -29,6 +30,10 @@ if mount -t sysfs sysfs /tmp/s 2>/dev/null; then
 	echo "ESCAPED: a fresh sysfs mounted"
 	[ -n "$(ls /tmp/s/firmware 2>/dev/null)" ] && echo "ESCAPED: its firmware is there, unmasked"
 	umount /tmp/s
+fi
+# the reproducer of runc PR 1962: a user namespace of its own, inside
+if unshare -rmpf sh -c "mkdir -p /tmp/q; mount -t proc none /tmp/q" 2>/dev/null; then
+	echo "ESCAPED: a fresh procfs mounted in a nested user namespace"
 fi
 echo VERDICT-OK'
 
