@@ -148,3 +148,17 @@ wfile() {
 	timeout -s KILL 20 "$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" "$@" >"$TMP/wfile.out" 2>&1 </dev/null 3>&- || rc=$?
 	out=$(cat "$TMP/wfile.out")
 }
+
+# A RENAME_EXCHANGE loop in the background: swap A B SECONDS.
+swap_start() {
+	cat >"$TMP/swap.py" <<-'PY'
+	import ctypes, sys, time
+	libc = ctypes.CDLL(None, use_errno=True)
+	a, b = sys.argv[1].encode(), sys.argv[2].encode()
+	end = time.time() + float(sys.argv[3])
+	while time.time() < end:
+	    if libc.renameat2(-100, a, -100, b, 2) != 0:
+	        sys.exit("renameat2: errno %d" % ctypes.get_errno())
+	PY
+	bg_start 30 "$TMP/swap.log" /usr/bin/python3 "$TMP/swap.py" "$@"
+}
