@@ -37,7 +37,7 @@
 #define F_SEAL_WRITE 0x0008
 #endif
 
-static char seen[1 << 16];
+static char seen[1 << 16], reported[1 << 16];
 static long n_seen, n_denied, n_held;
 static struct {
 	int fd;
@@ -132,6 +132,8 @@ static void reach(int pid)
 		l[n] = '\0';
 		if (!is_wardish(l))
 			return; /* a process of the container's own, after its execve */
+		if (reported[pid & 0xffff]++)
+			return; /* (once per process) */
 		open_entries(pid, what, sizeof(what));
 		say("ESCAPED: pid %d (exe %s) is open to the container:%s", pid, l, what);
 		return;
@@ -153,7 +155,8 @@ static void reach(int pid)
 	} else if (errno != EACCES && errno != EPERM) {
 		return;
 	}
-	say("ESCAPED: pid %d's exe is closed (ward before its execve) but not:%s", pid, what);
+	if (!reported[pid & 0xffff]++)
+		say("ESCAPED: pid %d's exe is closed (ward before its execve) but not:%s", pid, what);
 }
 
 static void hold(int pid)
