@@ -1,5 +1,7 @@
 #!/usr/bin/env bats
-# --no-pivot (runc GHSA-m8cg-xc2p-r3fc class, every profile): without
+# --no-pivot (runc PR 1962, 2019; ward's refusal and issue 24 cite it as
+# GHSA-m8cg-xc2p-r3fc, which is CVE-2023-25809's id: rootless_cgroup.bats)
+# (every profile): without
 # pivot_root, the rootfs is moved over "/" and chrooted into, and every host
 # mount stays in the container's mount namespace beneath it. Invisible in the
 # container's mountinfo, they still count for the kernel: a container root
@@ -84,7 +86,7 @@ host_mounts_left() {
 	PY
 }
 
-@test "GHSA-m8cg-xc2p-r3fc: with --no-pivot the container can mount no fresh procfs/sysfs and no host mount stays in its mount namespace (user namespace with CAP_SYS_ADMIN; root without one), every profile" {
+@test "--no-pivot procfs class (runc PR 1962; ward cites GHSA-m8cg-xc2p-r3fc): with --no-pivot the container can mount no fresh procfs/sysfs and no host mount stays in its mount namespace (user namespace with CAP_SYS_ADMIN; root without one), every profile" {
 	local p c left bad=0 ran=0 refused=0
 	for p in "${PROFILES[@]}"; do
 		as "$p"
