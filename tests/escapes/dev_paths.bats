@@ -161,10 +161,12 @@ echo VERDICT-OK'
 					if [ "$mode" = run ]; then
 						wrun run --bundle "$BUNDLE" "$ID"
 					else
+						k=$(ls "$TMP/sink" | grep -c '^[0-9]*$') || true
 						wfile create --console-socket "$TMP/sink.sock" --bundle "$BUNDLE" "$ID"
 						# (a refused create may have connected too: its pty closes empty)
-						k=$(ls "$TMP/sink" | grep -c '^[0-9]*$') || true
+						k=$((k + 1))
 						if [ "$rc" -eq 0 ]; then
+							wait_files 1 "$TMP/sink/$k" || true
 							wrun start "$ID"
 							wait_files 1 "$TMP/sink/$k.done" || true
 							out=$(tr -d '\r' <"$TMP/sink/$k")
