@@ -11,7 +11,7 @@
 # file bind at /v/a/f, a tmpfs at /v/a/d/e), while its /v/a is exchanged
 # (RENAME_EXCHANGE, the other container's move, done here from the host on
 # the shared directory) with a symlink to a host directory, absolute and as a
-# climb, every profile, as many runs as fit in 1.2 s each. Every run: the host
+# climb, every profile, as many runs as fit in 0.8 s each. Every run: the host
 # directory stays empty and holds no mount.
 
 load escapes
@@ -56,8 +56,8 @@ teardown() {
 					{"destination": "/v/a/f", "type": "bind", "source": $f, "options": ["bind", "ro"]},
 					{"destination": "/v/a/d/e", "type": "tmpfs", "source": "tmpfs"}]
 				| .process.args = ["echo", "ran"]'
-			swap_start "$SHV/a" "$SHV/l" 1.5
-			runs=0 end=$((${EPOCHREALTIME/./} + 1200000))
+			swap_start "$SHV/a" "$SHV/l" 1.1
+			runs=0 end=$((${EPOCHREALTIME/./} + 800000))
 			while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
 				wrun run --bundle "$BUNDLE" "$ID"
 				runs=$((runs + 1))
