@@ -32,7 +32,15 @@ esc_setup() {
 }
 
 setup() { esc_setup; }
-teardown() { ward_teardown; }
+esc_teardown() {
+	ward_teardown
+	# probe_install's volume (never anything else: a path it wrote).
+	if [ -f "$TMP/.esc-out" ]; then
+		case $(cat "$TMP/.esc-out") in /tmp/esc-out.??????) rm -rf "$(cat "$TMP/.esc-out")" ;; esac
+	fi
+	true
+}
+teardown() { esc_teardown; }
 
 # The verdict a process prints from inside: whether its cwd climbs, by "..",
 # to a host file or to a / that is not the container's; and whether it holds
@@ -107,3 +115,50 @@ wait_files() {
 
 # The container has stopped (a grep, not jq: sweeps poll it many times).
 stopped_fast() { "$WARD" --root "$ROOT" state "$1" 2>/dev/null | grep -q '"status": *"stopped"'; }
+
+# The prober (probe.c), built static once into the test cache and copied into
+# this test's image as /bin/esc-probe; its findings go to /out (a volume:
+# $OUT on the host, outside $TMP: baseline refuses a writable bind of
+# anything inside the directory holding ward's state root), one file per
+# probe. esc_teardown removes it.
+probe_install() {
+	local bin="$CACHE_DIR/esc-probe" src="$WARD_SRCDIR/tests/escapes/probe.c"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		(
+			flock 9
+			if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+				${CC:-cc} -static -O2 -o "$bin.tmp" "$src" && mv "$bin.tmp" "$bin"
+			fi
+		) 9>"$CACHE_DIR/lock"
+	fi
+	cp "$bin" "$BUNDLE/rootfs/bin/esc-probe"
+	OUT=$(mktemp -d /tmp/esc-out.XXXXXX)
+	echo "$OUT" >"$TMP/.esc-out"
+	mkdir -p "$BUNDLE/rootfs/out"
+	chmod 777 "$OUT"
+	cfg --arg o "$OUT" '.mounts += [{"destination": "/out", "type": "bind", "source": $o, "options": ["rbind", "rw"]}]'
+	cp "$BUNDLE/config.json" "$BUNDLE/config.orig"
+}
+
+# wfile ARGS...: ward as wrun, its output through a file: for create, run -d
+# and exec --detach, whose process inherits ward's stdout (a pipe would wait
+# for the container's end).
+wfile() {
+	rc=0
+	timeout -s KILL 20 "$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" "$@" >"$TMP/wfile.out" 2>&1 </dev/null 3>&- || rc=$?
+	out=$(cat "$TMP/wfile.out")
+}
+
+# A RENAME_EXCHANGE loop in the background: swap A B SECONDS.
+swap_start() {
+	cat >"$TMP/swap.py" <<-'PY'
+	import ctypes, sys, time
+	libc = ctypes.CDLL(None, use_errno=True)
+	a, b = sys.argv[1].encode(), sys.argv[2].encode()
+	end = time.time() + float(sys.argv[3])
+	while time.time() < end:
+	    if libc.renameat2(-100, a, -100, b, 2) != 0:
+	        sys.exit("renameat2: errno %d" % ctypes.get_errno())
+	PY
+	bg_start 30 "$TMP/swap.log" /usr/bin/python3 "$TMP/swap.py" "$@"
+}

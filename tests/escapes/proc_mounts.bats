@@ -137,20 +137,6 @@ fake_untouched() {
 
 next_mount() { jq '.mounts | length' "$BUNDLE/config.json"; }
 
-# A RENAME_EXCHANGE loop in the background: swap A B SECONDS.
-swap_start() {
-	cat >"$TMP/swap.py" <<-'PY'
-	import ctypes, sys, time
-	libc = ctypes.CDLL(None, use_errno=True)
-	a, b = sys.argv[1].encode(), sys.argv[2].encode()
-	end = time.time() + float(sys.argv[3])
-	while time.time() < end:
-	    if libc.renameat2(-100, a, -100, b, 2) != 0:
-	        sys.exit("renameat2: errno %d" % ctypes.get_errno())
-	PY
-	bg_start 30 "$TMP/swap.log" /usr/bin/python3 "$TMP/swap.py" "$@"
-}
-
 @test "CVE-2019-19921 / CVE-2021-30465 race: a volume's destination swapped for a symlink to /proc or to a host dir while ward mounts never lands there, every profile" {
 	local p target runs end out rc held=0 bad=0
 	mkdir -p "$TMP/vol" "$TMP/outside"
