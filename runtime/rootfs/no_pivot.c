@@ -121,7 +121,7 @@ int no_pivot_detach_host(int rootfd)
 		    0,
 		    "--no-pivot: %d procfs/sysfs mount(s) of the host cannot be detached from the "
 		    "container's mount namespace (they would let it mount a fresh procfs: "
-		    "GHSA-m8cg-xc2p-r3fc); run without --no-pivot",
+		    "the --no-pivot procfs class); run without --no-pivot",
 		    left);
 	return 0;
 }

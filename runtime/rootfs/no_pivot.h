@@ -1,7 +1,7 @@
 /* --no-pivot: the rootfs is moved over "/" and chrooted into, and the old
  * root stays in the container's mount namespace beneath it.
  *
- * GHSA-m8cg-xc2p-r3fc: a procfs or sysfs mount of the host's left anywhere
+ * The --no-pivot procfs class (fixed in runc by its PR 1962): a procfs or sysfs mount of the host's left anywhere
  * in that namespace makes a fresh procfs/sysfs mount "not too revealing" to
  * the kernel (fs/namespace.c mnt_already_visible), so the container could
  * mount one with every file the container's own mounts mask. Every mount

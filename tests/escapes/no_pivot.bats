@@ -86,7 +86,7 @@ host_mounts_left() {
 	PY
 }
 
-@test "--no-pivot procfs class (runc PR 1962; ward cites GHSA-m8cg-xc2p-r3fc): with --no-pivot the container can mount no fresh procfs/sysfs and no host mount stays in its mount namespace (user namespace with CAP_SYS_ADMIN; root without one), every profile" {
+@test "--no-pivot procfs class (runc PR 1962): with --no-pivot the container can mount no fresh procfs/sysfs and no host mount stays in its mount namespace (user namespace with CAP_SYS_ADMIN; root without one), every profile" {
 	local p c left bad=0 ran=0 refused=0
 	for p in "${PROFILES[@]}"; do
 		as "$p"

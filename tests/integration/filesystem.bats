@@ -249,7 +249,7 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
-@test "--no-pivot in a user namespace: the host's locked procfs and sysfs cannot be detached, so it is refused (GHSA-m8cg-xc2p-r3fc)" {
+@test "--no-pivot in a user namespace: the host's locked procfs and sysfs cannot be detached, so it is refused (the --no-pivot procfs class, runc PR 1962)" {
 	WARD_GLOBALS=(--profile compat)
 	cfg_userns
 	chown -R 200000:200000 "$BUNDLE/rootfs"
