@@ -171,7 +171,7 @@ const char *const policy_optouts[] = {"host-network",
                                       "seccomp-none",
                                       "cap.<NAME>",
                                       "device.<mem|kmem|port|kvm|fuse|tun|vhost-net|"
-                                      "vhost-vsock|block|cMAJOR:*|cMAJOR:MINOR>",
+                                      "vhost-vsock|block|console|cMAJOR:*|cMAJOR:MINOR>",
                                       "mount:<host path>",
                                       "mount-type.<TYPE>",
                                       "idmap",
@@ -195,8 +195,9 @@ static bool number(const char *s, size_t n)
  * typo); paths, types and variable names are the operator's. */
 static bool family_member(const char *fam, const char *what)
 {
-	static const char *const devices[] = {"mem", "kmem",      "port",        "kvm",   "fuse",
-	                                      "tun", "vhost-net", "vhost-vsock", "block", NULL};
+	static const char *const devices[] = {"mem",   "kmem",    "port",      "kvm",
+	                                      "fuse",  "tun",     "vhost-net", "vhost-vsock",
+	                                      "block", "console", NULL};
 
 	if (strcmp(fam, "cap.") == 0) {
 		char name[64];

@@ -12,7 +12,10 @@
  * is exactly one of std_wildcards, the entries runc's defaults need. */
 #include "policy/rules.h"
 
+#include "oci/config_edit.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MISC_MAJOR 10
@@ -30,6 +33,7 @@ static const struct {
     {'c', 1, 1, "mem", "physical memory"},
     {'c', 1, 2, "kmem", "kernel memory"},
     {'c', 1, 4, "port", "I/O ports"},
+    {'c', 5, 1, "console", "the host's console (the kernel's messages, a login on it)"},
     {'c', MISC_MAJOR, 232, "kvm", "the hypervisor (kvm)"},
     {'c', MISC_MAJOR, 229, "fuse", "FUSE, a kernel attack surface"},
     {'c', MISC_MAJOR, 200, "tun", "creating network interfaces (tun)"},
@@ -80,8 +84,8 @@ static void names_under(int64_t major, char *buf, size_t len)
 /* The nodes every container gets (cgroup/dev_rules.c allows the same). */
 static bool standard_node(int64_t major, int64_t minor)
 {
-	static const int64_t std[][2] = {{1, 3}, {1, 5}, {1, 7}, {1, 8},   {1, 9},
-	                                 {5, 0}, {5, 1}, {5, 2}, {136, -1}};
+	static const int64_t std[][2] = {{1, 3}, {1, 5}, {1, 7}, {1, 8},
+	                                 {1, 9}, {5, 0}, {5, 2}, {136, -1}};
 
 	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++)
 		if (std[i][0] == major && (std[i][1] == minor || std[i][1] < 0))
@@ -125,6 +129,16 @@ const char *policy_device_optout(char type, int64_t major, int64_t minor, const 
 			snprintf(opt, sizeof(opt), "device.%s", bad_devices[i].name);
 			return opt;
 		}
+	/* The host's terminals: what is typed on them and shown to whoever is
+	 * logged in there (a container has its own pty). */
+	if (major == 4 || major == 204) {
+		snprintf(reason, sizeof(reason), "a %s of the host (c %lld:%lld)",
+		         major == 4 && minor < 64 ? "virtual console" : "serial port",
+		         (long long)major, (long long)minor);
+		*why = reason;
+		snprintf(opt, sizeof(opt), "device.c%lld:%lld", (long long)major, (long long)minor);
+		return opt;
+	}
 	if (major == MISC_MAJOR) {
 		snprintf(reason, sizeof(reason),
 		         "a kernel misc interface (c 10:%lld; misc minors such as userfaultfd's "
@@ -140,12 +154,21 @@ const char *policy_device_optout(char type, int64_t major, int64_t minor, const 
 	if (!standard_node(major, minor)) {
 		snprintf(reason, sizeof(reason),
 		         "a host device outside the standard set (null, zero, full, random, "
-		         "urandom, tty, console, ptmx, pts)");
+		         "urandom, tty, ptmx, pts)");
 		*why = reason;
 		snprintf(opt, sizeof(opt), "device.c%lld:%lld", (long long)major, (long long)minor);
 		return opt;
 	}
 	return NULL;
+}
+
+/* An allow rule for exactly the host console: Podman's and runc's
+ * generated configs carry "c 5:1 rwm", so it is dropped (below), not
+ * refused. */
+static bool is_console_rule(const struct oci_device_rule *d)
+{
+	return d->allow && d->type && strcmp(d->type, "c") == 0 && d->has_major && d->major == 5 &&
+	       d->has_minor && d->minor == 1;
 }
 
 static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_rule *d)
@@ -157,7 +180,8 @@ static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_r
 	char field[64], minor[24] = "*";
 
 	if (!d->allow ||
-	    (any_minor && std_wildcard(t, d->major, any_major, oci_device_access(d->access))))
+	    (any_minor && std_wildcard(t, d->major, any_major, oci_device_access(d->access))) ||
+	    is_console_rule(d))
 		return 0;
 	snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", i);
 	if (any_major) {
@@ -202,5 +226,40 @@ int policy_refuse_devices(struct policy_ctx *x)
 	for (size_t i = 0; r && i < r->n_devices; i++)
 		if (refuse_rule(x, i, &r->devices[i]) < 0)
 			return -1;
+	return 0;
+}
+
+/* baseline and strict: the host console never opens. Config rules that
+ * allow it are dropped (engines write one into every config; the
+ * container's /dev/console is its own pty and needs none), and ward's
+ * default rules leave it out (r->no_console: the cgroup writer appends
+ * its defaults after the config's rules, so a deny rule here would not
+ * hold). allow.device.console keeps the config's rules. */
+int policy_adjust_devices(struct policy_ctx *x)
+{
+	struct oci_resources *r = cfg_resources(x->cfg);
+
+	if (r == NULL)
+		return -1;
+	r->no_console = true;
+	if (policy_optout(x, "device.console"))
+		return 0;
+	for (size_t i = 0, orig = 0; i < r->n_devices; orig++) {
+		char field[64];
+
+		if (!is_console_rule(&r->devices[i])) {
+			i++;
+			continue;
+		}
+		free(r->devices[i].type);
+		free(r->devices[i].access);
+		memmove(&r->devices[i], &r->devices[i + 1],
+		        (r->n_devices - i - 1) * sizeof(*r->devices));
+		r->n_devices--;
+		snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", orig);
+		if (policy_adjusted(x, "device-console", field, "allow c 5:1 (the host's console)",
+		                    "(dropped: the container's /dev/console is its pty)") < 0)
+			return -1;
+	}
 	return 0;
 }

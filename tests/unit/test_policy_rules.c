@@ -892,6 +892,18 @@ static void test_devices(void)
 	    /* Outside the standard set: the operator allows them node by node. */
 	    {"{\"type\":\"c\",\"path\":\"/dev/ttyS0\",\"major\":4,\"minor\":64}", "device.c4:64",
 	     "/dev/ttyS0 (c 4:64)"},
+	    /* The host's console and terminals (issue 25): whoever is logged in
+	     * there, the kernel's messages. */
+	    {"{\"type\":\"c\",\"path\":\"/dev/console\",\"major\":5,\"minor\":1}", "device.console",
+	     "/dev/console (c 5:1, the host's console)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/hostcon\",\"major\":5,\"minor\":1}", "device.console",
+	     "the host's console under another name (c 5:1)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/tty1\",\"major\":4,\"minor\":1}", "device.c4:1",
+	     "/dev/tty1 (c 4:1, a virtual console)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/tty0\",\"major\":4,\"minor\":0}", "device.c4:0",
+	     "/dev/tty0 (c 4:0, the current virtual console)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/ttyAMA0\",\"major\":204,\"minor\":64}",
+	     "device.c204:64", "/dev/ttyAMA0 (c 204:64, a serial port)"},
 	    {"{\"type\":\"c\",\"path\":\"/dev/dri/card0\",\"major\":226,\"minor\":0}",
 	     "device.c226:0", "/dev/dri/card0 (c 226:0, a GPU)"},
 	    {"{\"type\":\"c\",\"path\":\"/dev/nvidia0\",\"major\":195,\"minor\":0}",
@@ -2523,6 +2535,130 @@ static void test_adjust_devices(void)
 	}
 }
 
+/* Whether the device rules the cgroup writers install for c (as
+ * cgroup/dev_rules.c hands them on, the last matching rule deciding; no
+ * rule: v1's inherited allow) let a process read or write type major:minor. */
+static bool cg_opens(const struct oci_config *c, char type, int64_t major, int64_t minor)
+{
+	const struct oci_resources *res = c->linux ? c->linux->resources : NULL;
+	struct cg_dev_rule *v = NULL;
+	size_t n = 0;
+	bool opens = true;
+
+	if (res == NULL || res->n_devices == 0)
+		return true;
+	if (cg_device_rules(res, c->linux, &v, &n) < 0)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if ((v[i].type == 'a' || v[i].type == type) &&
+		    (v[i].major < 0 || v[i].major == major) &&
+		    (v[i].minor < 0 || v[i].minor == minor) &&
+		    (v[i].access & (CG_DEV_READ | CG_DEV_WRITE)))
+			opens = v[i].allow;
+	free(v);
+	return opens;
+}
+
+/* Podman's and runc's generated rules: deny all, then the standard nodes,
+ * the console (c 5:1) among them. */
+#define ENGINE_RULES                                                                               \
+	"{\"allow\":false,\"access\":\"rwm\"},"                                                    \
+	"{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":3,\"access\":\"rwm\"},"              \
+	"{\"allow\":true,\"type\":\"c\",\"major\":5,\"minor\":1,\"access\":\"rwm\"},"              \
+	"{\"allow\":true,\"type\":\"c\",\"major\":136,\"access\":\"rwm\"}"
+
+/* issue 25: the host console (c 5:1) never opens in baseline and strict:
+ * not from ward's defaults, not from an engine's rule (dropped, not
+ * refused: engines write it into every config), not from a node in the
+ * image; compat installs what runc does. linux.devices nodes are allowed
+ * only where the policy's own deny-all came first (runc allows none). */
+static void test_console_devices(void)
+{
+	const char *engine = ",\"resources\":{\"devices\":[" ENGINE_RULES "]}";
+	struct fake f;
+	struct run r;
+
+	for (int p = 0; p < 2; p++) {
+		const char *cli = p ? "strict" : NULL;
+
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = engine}, NULL, cli, &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 &&
+		            adjusted(&r.x, "device-console", ".linux.resources.devices[2]") &&
+		            r.cfg->linux->resources->n_devices == 3 &&
+		            !cg_opens(r.cfg, 'c', 5, 1) && cg_opens(r.cfg, 'c', 1, 3) &&
+		            cg_opens(r.cfg, 'c', 136, 4),
+		        "%s: the engine's c 5:1 rule is dropped (a finding), null and ptys open",
+		        p ? "strict" : "baseline"))
+			dump(&r.x);
+		run_free(&r);
+		/* No rules at all: ward's deny-all and its defaults, no console. */
+		fake_init(&f);
+		run(&r, &(struct spec){0}, NULL, cli, &f);
+		ok(r.rc == 0 && !cg_opens(r.cfg, 'c', 5, 1) && cg_opens(r.cfg, 'c', 1, 9) &&
+		       !cg_opens(r.cfg, 'c', 4, 64) && !cg_opens(r.cfg, 'c', 4, 1),
+		   "%s: ward's default rules leave out the console (an image's node stays shut)",
+		   p ? "strict" : "baseline");
+		run_free(&r);
+	}
+	/* The opt-out keeps the config's rule. */
+	fake_init(&f);
+	run(&r, &(struct spec){.lin = engine}, "{\"allowAlways\":[\"device.console\"]}", NULL, &f);
+	ok(r.rc == 0 && r.x.n_refused == 0 && !adjusted(&r.x, "device-console", NULL) &&
+	       cg_opens(r.cfg, 'c', 5, 1),
+	   "allow.device.console keeps the config's c 5:1 rule");
+	run_free(&r);
+	/* compat: what config.json says plus runc's defaults. */
+	fake_init(&f);
+	run(&r, &(struct spec){.lin = engine}, NULL, "compat", &f);
+	ok(r.rc == 0 && r.x.n_f == 0 && cg_opens(r.cfg, 'c', 5, 1),
+	   "compat: the config's c 5:1 rule stays");
+	run_free(&r);
+	/* linux.devices: no implicit rule under compat (runc 1.1); baseline
+	 * allows them only after a deny-all of its own. */
+	{
+		static const char *const kmsg_deny =
+		    ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]},"
+		    "\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+		    "kmsg\",\"major\":1,\"minor\":11}]";
+		static const char *const zero_deny =
+		    ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]},"
+		    "\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+		    "zero2\",\"major\":1,\"minor\":5}]";
+		static const char *const zero_only = ",\"devices\":[{\"type\":\"c\",\"path\":\"/"
+		                                     "dev/zero2\",\"major\":1,\"minor\":5}]";
+		static const char *const fuse_deny =
+		    ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]},"
+		    "\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+		    "fuse\",\"major\":10,\"minor\":229}]";
+
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = kmsg_deny}, NULL, "compat", &f);
+		ok(r.rc == 0 && !cg_opens(r.cfg, 'c', 1, 11) && cg_opens(r.cfg, 'c', 1, 3),
+		   "compat: deny-all and /dev/kmsg in linux.devices: kmsg does not open (as runc)");
+		run_free(&r);
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = zero_deny}, NULL, NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0 && !r.cfg->linux->resources->allow_listed,
+		   "baseline: the config's own deny-all: its linux.devices are not allowed "
+		   "implicitly");
+		run_free(&r);
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = zero_only}, NULL, NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0 && r.cfg->linux->resources->allow_listed &&
+		       cg_opens(r.cfg, 'c', 1, 5) && !cg_opens(r.cfg, 'c', 1, 11),
+		   "baseline: no deny-all of its own: ward's goes first, its linux.devices stay "
+		   "allowed");
+		run_free(&r);
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = fuse_deny}, "{\"allowAlways\":[\"device.fuse\"]}",
+		    NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0 && !cg_opens(r.cfg, 'c', 10, 229),
+		   "baseline: an allowed node (device.fuse) without its rule does not open");
+		run_free(&r);
+	}
+}
+
 /* The config's own seccomp filter is stacked on ward's built-in one under
  * strict (any filter) and baseline (one that denies nothing); compat, and
  * baseline with a filter that denies, keep the config's alone. */
@@ -3769,6 +3905,7 @@ int main(void)
 	test_exec_env();
 	test_adjust_baseline();
 	test_adjust_devices();
+	test_console_devices();
 	test_adjust_caps();
 	test_adjust_strict();
 	test_adjust_strict_gaps();
