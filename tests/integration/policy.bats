@@ -600,3 +600,43 @@ REFUSED_CAPS="DAC_READ_SEARCH:2 NET_ADMIN:12 SYS_MODULE:16 SYS_RAWIO:17 SYS_PTRA
 	[ "${lines[1]}" != "$(readlink /proc/self/ns/uts)" ] || fail "uts shared too"
 	assert_no_leftovers
 }
+
+# issue 25: the operator policy decides for every container, so ward reads
+# it only when nobody but root could have written it or changed what its
+# path names: the file and every directory above it root's and not
+# writable by group or others (a sticky directory such as /tmp only asks
+# that the entry be root's). A host user's policy must not loosen a
+# container: each case names the file and why.
+@test "p25b-policy-file: a policy file a host user could write is not read" {
+	cmd 'echo inside-marker'
+	printf '{"profile": "compat", "allowAlways": ["host-network"]}\n' >"$TMP/pol.json"
+	chmod 666 "$TMP/pol.json"
+	run ward --policy "$TMP/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "policy file $TMP/pol.json: not read: $TMP/pol.json is writable by others (mode 0666) (the policy file and every directory above it must be owned by root and not writable by group or others)"
+	refute_line inside-marker
+	chmod 644 "$TMP/pol.json"
+	chown 65534 "$TMP/pol.json"
+	run ward --policy "$TMP/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "policy file $TMP/pol.json: not read: $TMP/pol.json is owned by uid 65534"
+	# Root's file, in a directory anyone can write (replace the file).
+	mkdir -m 0777 "$TMP/open"
+	chown 0 "$TMP/pol.json"
+	mv "$TMP/pol.json" "$TMP/open/pol.json"
+	run ward --policy "$TMP/open/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "policy file $TMP/open/pol.json: not read: $TMP/open is writable by others (mode 0777)"
+	# Through a symlink in a directory anyone can write: judged too.
+	mv "$TMP/open/pol.json" "$TMP/pol.json"
+	ln -s "$TMP/pol.json" "$TMP/open/link.json"
+	run ward --policy "$TMP/open/link.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "$TMP/open is writable by others"
+	# The same file root's, 0644, in root's 0755 directories: read (its
+	# compat profile runs the container with the host's network).
+	run ward --policy "$TMP/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line inside-marker
+	assert_no_leftovers
+}
