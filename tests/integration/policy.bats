@@ -640,3 +640,64 @@ REFUSED_CAPS="DAC_READ_SEARCH:2 NET_ADMIN:12 SYS_MODULE:16 SYS_RAWIO:17 SYS_PTRA
 	assert_line inside-marker
 	assert_no_leftovers
 }
+
+# ns_ward ARGS: ward run in a mount namespace of the test's own where a
+# stand-in directory ($STANDIN) is bound over the host path $AT: what the
+# container is offered is the stand-in, never the host's own.
+ns_ward() {
+	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
+		- "$STANDIN" "$AT" "$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" "$@" 2>&1
+}
+
+# issue 25: host authority by use. The host's root runs dpkg's maintainer
+# scripts (info/*.postinst) at the next package operation: a container
+# writing there is root's code. A writable bind of what root runs or trusts
+# is refused in baseline and strict; read-only it runs. The class, not
+# only the names: a tree holding a program owned by root is refused too.
+@test "p25b-authority: a writable bind of /var/lib/dpkg (a stand-in) is refused; read-only it runs" {
+	[ -d /var/lib/dpkg ] || skip "no /var/lib/dpkg on this host"
+	STANDIN="$TMP/dpkg" AT=/var/lib/dpkg
+	mkdir -p "$STANDIN/info"
+	printf '#!/bin/sh\n' >"$STANDIN/info/base.postinst"
+	chmod 755 "$STANDIN/info/base.postinst"
+	cfg '.mounts += [{"destination": "/pkg", "type": "bind", "source": "/var/lib/dpkg", "options": ["rbind"]}]'
+	cmd 'printf "#!/bin/sh\nid >/tmp/pwned\n" >/pkg/info/base.postinst && echo wrote; echo inside-marker'
+	for p in baseline strict; do
+		WARD_GLOBALS=(--profile "$p")
+		run ns_ward run --bundle "$BUNDLE" "$ID"
+		assert_failure
+		assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$BUNDLE/config.json")].source: /var/lib/dpkg is the host's /var/lib/dpkg, whose contents the host's root runs or trusts (package scripts, scheduled jobs, service state), and would be writable: bind it read-only (\"ro\")"
+		refute_line wrote
+		assert_no_leftovers
+	done
+	run cat "$STANDIN/info/base.postinst"
+	assert_output '#!/bin/sh'
+	# Read-only: it runs, and the database reads.
+	WARD_GLOBALS=()
+	cfg '.mounts[-1].options = ["rbind", "ro"]'
+	cmd 'cat /pkg/info/base.postinst; echo x >/pkg/info/base.postinst 2>/dev/null || echo read-only; echo inside-marker'
+	run ns_ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line '#!/bin/sh'
+	assert_line read-only
+	assert_line inside-marker
+	assert_no_leftovers
+}
+
+@test "p25b-authority-class: a writable bind of a tree holding a program owned by root is refused (no name needed); compat takes it" {
+	mkdir -p "$TMP/newpm/scripts"
+	printf '#!/bin/sh\n' >"$TMP/newpm/scripts/hook.postinst"
+	chmod 755 "$TMP/newpm/scripts/hook.postinst"
+	cfg --arg s "$TMP/newpm" '.mounts += [{"destination": "/pkg", "type": "bind", "source": $s, "options": ["rbind"]}]'
+	cmd 'echo inside-marker'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "$TMP/newpm holds ./scripts/hook.postinst, a program owned by root (the host's root may run it), and would be writable: bind it read-only (\"ro\")"
+	assert_output --partial "opt-out: allow.mount:$TMP/newpm"
+	assert_no_leftovers
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line inside-marker
+	assert_no_leftovers
+}

@@ -1516,6 +1516,105 @@ static void test_kinds(void)
 	}
 }
 
+/* "rbind" plus "ro" or not. */
+static char *bind_rw_json(const char *source, bool ro)
+{
+	char *j;
+
+	if (asprintf(&j,
+	             "{\"destination\":\"/mnt\",\"type\":\"bind\",\"source\":\"%s\","
+	             "\"options\":[\"rbind\"%s]}",
+	             source, ro ? ",\"ro\"" : "") < 0)
+		abort();
+	return j;
+}
+
+/* issue 25: host authority by use. A writable bind of what the host's
+ * root runs or trusts (package databases, cron and at spools, systemd's
+ * and the journal's state), of a home directory or one of its dot-entries
+ * (.ssh, shell start-up files), or of a tree holding a program owned by
+ * root (the class: the next package manager's scripts are found by what
+ * they are, not by a name) is refused in baseline and strict; read-only
+ * it is allowed; compat takes it. */
+static void test_root_trusts(void)
+{
+	static const struct {
+		const char *real, *as; /* as: by identity it is, or is inside, this */
+		mode_t type;
+		unsigned rel_as; /* its relation to as; 0: from the path */
+		const char *root_exec;
+		bool refused;
+		const char *what;
+	} c[] = {
+	    {"/var/lib/dpkg", NULL, S_IFDIR, 0, NULL, true, "/var/lib/dpkg"},
+	    {"/var/lib/dpkg/info", NULL, S_IFDIR, 0, NULL, true, "dpkg's maintainer scripts"},
+	    {"/var/lib/dpkg/status", NULL, S_IFREG, 0, NULL, true, "dpkg's status file"},
+	    {"/var/log", NULL, S_IFDIR, 0, NULL, true, "/var/log (contains the journal)"},
+	    {"/srv/pkgdb", "/var/lib/dpkg", S_IFDIR, REL_IS, NULL, true,
+	     "a bind-mount alias of /var/lib/dpkg"},
+	    {"/var/spool/cron/crontabs", NULL, S_IFDIR, 0, NULL, true, "cron's spool"},
+	    {"/var/spool/at", NULL, S_IFDIR, 0, NULL, true, "at's spool"},
+	    {"/var/lib/systemd/timers", NULL, S_IFDIR, 0, NULL, true, "systemd's state"},
+	    {"/var/log/journal", NULL, S_IFDIR, 0, NULL, true, "the journal"},
+	    {"/home/alice", NULL, S_IFDIR, 0, NULL, true, "a home directory"},
+	    {"/home", NULL, S_IFDIR, 0, NULL, true, "/home (contains the homes)"},
+	    {"/home/alice/.ssh", NULL, S_IFDIR, 0, NULL, true, "~/.ssh"},
+	    {"/home/alice/.bashrc", NULL, S_IFREG, 0, NULL, true, "~/.bashrc"},
+	    {"/home/alice/.config/autostart", NULL, S_IFDIR, 0, NULL, true, "~/.config/autostart"},
+	    {"/srv/h", "/home/alice", S_IFDIR, REL_INSIDE, NULL, true,
+	     "inside the home by identity, not by name (an alias): fails closed"},
+	    {"/home/alice/project", NULL, S_IFDIR, 0, NULL, false, "a project in a home"},
+	    {"/home/alice/project/.git", NULL, S_IFDIR, 0, NULL, false,
+	     "a dot-directory of a project, not of the home"},
+	    {"/opt/tool", NULL, S_IFDIR, 0, "/bin/run", true,
+	     "a tree holding a program owned by root (the class)"},
+	    {"/var/lib/newpm", NULL, S_IFDIR, 0, "/scripts/p.postinst", true,
+	     "an unnamed package database with root's scripts"},
+	    {"/opt/tool/bin/run", NULL, S_IFREG, 0, "/opt/tool/bin/run", true,
+	     "a program owned by root itself"},
+	    {"/var/lib/containers/storage/volumes/v/_data", NULL, S_IFDIR, 0, "/bin/x", false,
+	     "an engine's volume holding root's programs (the container's)"},
+	    {"/var/lib/data", NULL, S_IFDIR, 0, NULL, false, "plain data"},
+	    {"/var/lib/dpkg-old", NULL, S_IFDIR, 0, NULL, false, "only a prefix of /var/lib/dpkg"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (int ro = 0; ro < 2; ro++)
+			for (int p = 0; p < 3; p++) {
+				static const char *const prof[] = {NULL, "strict", "compat"};
+				char *m = bind_rw_json(c[i].real, ro), what[256];
+				struct spec s = {.mounts = m};
+				bool refused = c[i].refused && !ro && p < 2;
+
+				fake_init(&f);
+				fake_path(&f.mounts[0], c[i].real, c[i].type, 0);
+				if (c[i].as) {
+					fake_relate(&f.mounts[0], c[i].as);
+					for (size_t k = 0; k < N_FAKE_SENS; k++)
+						if (strcmp(fake_sens[k].path, c[i].as) == 0)
+							f.mounts[0].rel[k] = c[i].rel_as;
+				}
+				if (c[i].root_exec)
+					snprintf(f.mounts[0].root_exec,
+					         sizeof(f.mounts[0].root_exec), "%s",
+					         c[i].root_exec);
+				snprintf(what, sizeof(what), "%s %s bind of %s: %s",
+				         prof[p] ? prof[p] : "baseline",
+				         ro ? "read-only" : "writable", c[i].real, c[i].what);
+				if (refused) {
+					char opt[PATH_MAX];
+
+					snprintf(opt, sizeof(opt), "mount:%s", c[i].real);
+					expect_refusal(what, &s, NULL, prof[p], &f,
+					               ".mounts[0].source", opt);
+				} else {
+					expect_allowed(what, &s, NULL, prof[p], &f);
+				}
+				free(m);
+			}
+}
+
 static void test_binds(void)
 {
 	struct fake f;
@@ -3906,6 +4005,7 @@ int main(void)
 	test_adjust_baseline();
 	test_adjust_devices();
 	test_console_devices();
+	test_root_trusts();
 	test_adjust_caps();
 	test_adjust_strict();
 	test_adjust_strict_gaps();
