@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "hooks/hook_file.h"
@@ -36,6 +38,12 @@ struct host_facts {
 	/* ward runs rootless: the kernel and newuidmap keep a user namespace's
 	 * maps to the caller's own ids. */
 	bool rootless;
+	/* ward's own oom_score_adj and hard resource limits: what a process
+	 * may set for itself without CAP_SYS_RESOURCE (lowering the one,
+	 * raising the others needs it). has_limits: gathered. */
+	bool has_limits;
+	int oom_score_adj;
+	uint64_t rlimit_hard[RLIM_NLIMITS];
 	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
 	size_t n_sensitive;
 	struct host_path root; /* root.path */

@@ -134,6 +134,7 @@ int policy_apply(struct policy_ctx *x)
 	     policy_refuse_mounts(x) < 0 ||
 	     policy_caps_refuse(x, x->cfg->process ? x->cfg->process->capabilities : NULL,
 	                        ".process.capabilities") < 0 ||
+	     (x->cfg->process && policy_refuse_process_attrs(x) < 0) ||
 	     (x->profile == PROFILE_STRICT &&
 	      (policy_refuse_userns(x) < 0 || policy_refuse_secret_env(x) < 0))))
 		return -1;

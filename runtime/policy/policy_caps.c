@@ -8,6 +8,7 @@
 
 #include <linux/capability.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #define BIT(c) (1ULL << (c))
@@ -118,6 +119,105 @@ int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *pre
 		*s = now;
 		if (policy_adjusted(x, i == 2 || i == 4 ? "caps-no-inherit" : "caps-safe-set",
 		                    field, old, nw) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- process attributes that need a capability ----
+ *
+ * ward sets process.scheduler, ioPriority, oomScoreAdj and rlimits as
+ * root, before it drops the capabilities: each is what only a process with
+ * the capability below could give itself. baseline takes one only when the
+ * container keeps that capability (in its bounding set, after the capping
+ * above: the safe set or an opted-in cap.<NAME>); strict never. */
+
+/* The bounding set keeps cap under this profile's capping. */
+static bool keeps(const struct policy_ctx *x, int cap)
+{
+	const struct oci_caps *caps = x->cfg->process->capabilities;
+	char opt[64];
+
+	optout_name(cap, opt, sizeof(opt));
+	return x->profile == PROFILE_BASELINE && caps && (caps->bounding & BIT(cap)) &&
+	       ((safe_caps & BIT(cap)) || policy_optout(x, opt));
+}
+
+static int needs_cap(struct policy_ctx *x, const char *field, int cap, const char *what)
+{
+	const char *name = oci_cap_name(cap);
+	char opt[64];
+
+	if (keeps(x, cap))
+		return 0;
+	optout_name(cap, opt, sizeof(opt));
+	if (x->profile == PROFILE_STRICT)
+		return policy_refuse(x, field, NULL,
+		                     "%s needs %s, which a strict container never has (ward would "
+		                     "set it as root, before dropping capabilities)",
+		                     what, name);
+	return policy_refuse(x, field, opt,
+	                     "%s needs %s, which the container does not keep (ward would set "
+	                     "it as root, before dropping capabilities): it takes %s in "
+	                     ".process.capabilities.bounding",
+	                     what, name, name);
+}
+
+static bool realtime(const char *policy)
+{
+	return policy && (strcmp(policy, "SCHED_FIFO") == 0 || strcmp(policy, "SCHED_RR") == 0 ||
+	                  strcmp(policy, "SCHED_DEADLINE") == 0);
+}
+
+int policy_refuse_process_attrs(struct policy_ctx *x)
+{
+	const struct oci_process *p = x->cfg->process;
+	const struct host_facts *h = x->facts;
+	char what[160], field[96];
+
+	if (p->scheduler && p->scheduler->nice < 0) {
+		snprintf(what, sizeof(what), "nice %d (a priority above the host's processes)",
+		         (int)p->scheduler->nice);
+		if (needs_cap(x, ".process.scheduler.nice", CAP_SYS_NICE, what) < 0)
+			return -1;
+	}
+	if (p->scheduler && realtime(p->scheduler->policy)) {
+		snprintf(what, sizeof(what), "%s (a real-time policy: it starves the host's tasks)",
+		         p->scheduler->policy);
+		if (needs_cap(x, ".process.scheduler.policy", CAP_SYS_NICE, what) < 0)
+			return -1;
+	}
+	if (p->io_priority && p->io_priority->klass &&
+	    strcmp(p->io_priority->klass, "IOPRIO_CLASS_RT") == 0 &&
+	    needs_cap(x, ".process.ioPriority.class", CAP_SYS_NICE,
+	              "IOPRIO_CLASS_RT (disk time before the host's processes)") < 0)
+		return -1;
+	if (!h->has_limits) {
+		if ((p->has_oom_score_adj || p->n_rlimits) &&
+		    policy_refuse(x, ".process", NULL,
+		                  "ward could not read its own oom_score_adj and limits to judge "
+		                  ".process.oomScoreAdj and .process.rlimits") < 0)
+			return -1;
+		return 0;
+	}
+	if (p->has_oom_score_adj && p->oom_score_adj < h->oom_score_adj) {
+		snprintf(what, sizeof(what), "oomScoreAdj %d, below ward's own (%d),",
+		         (int)p->oom_score_adj, h->oom_score_adj);
+		if (needs_cap(x, ".process.oomScoreAdj", CAP_SYS_RESOURCE, what) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		const struct oci_rlimit *r = &p->rlimits[i];
+
+		/* RLIMIT_CORE is set to 0 by the policy itself (no-core-dumps). */
+		if (r->resource < 0 || r->resource >= RLIM_NLIMITS || r->resource == RLIMIT_CORE ||
+		    r->hard <= h->rlimit_hard[r->resource])
+			continue;
+		snprintf(field, sizeof(field), ".process.rlimits[%zu]", i);
+		snprintf(what, sizeof(what), "%s hard %llu, above the host's hard limit (%llu),",
+		         r->type, (unsigned long long)r->hard,
+		         (unsigned long long)h->rlimit_hard[r->resource]);
+		if (needs_cap(x, field, CAP_SYS_RESOURCE, what) < 0)
 			return -1;
 	}
 	return 0;

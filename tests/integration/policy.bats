@@ -701,3 +701,58 @@ ns_ward() {
 	assert_line inside-marker
 	assert_no_leftovers
 }
+
+# issue 25: scheduling and limits ward sets as root before the capability
+# drop. A baseline container without CAP_SYS_NICE / CAP_SYS_RESOURCE must
+# not get nice -10, SCHED_FIFO, the real-time I/O class, an oomScoreAdj
+# below ward's own or a hard limit above the host's; strict never. Read
+# from inside: /proc/self/stat field 19 (nice), 41 (policy), and
+# /proc/self/oom_score_adj.
+@test "p25b-sched: priorities and limits only CAP_SYS_NICE/CAP_SYS_RESOURCE may set are refused (baseline without them, strict)" {
+	cmd 'echo "nice=$(cut -d" " -f19 /proc/self/stat) policy=$(cut -d" " -f41 /proc/self/stat) oom=$(cat /proc/self/oom_score_adj)"; echo inside-marker'
+	cfg '.process.scheduler = {"policy": "SCHED_OTHER", "nice": -10}'
+	for p in baseline strict; do
+		WARD_GLOBALS=(--profile "$p")
+		run ward run --bundle "$BUNDLE" "$ID"
+		assert_failure
+		assert_output --partial "config.json: .process.scheduler.nice: nice -10 (a priority above the host's processes) needs CAP_SYS_NICE"
+		refute_line inside-marker
+		assert_no_leftovers
+	done
+	cfg 'del(.process.scheduler) | .process.oomScoreAdj = -900'
+	WARD_GLOBALS=()
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.oomScoreAdj: oomScoreAdj -900, below ward's own ("
+	assert_output --partial "needs CAP_SYS_RESOURCE"
+	refute_line inside-marker
+	cfg 'del(.process.oomScoreAdj) | .process.scheduler = {"policy": "SCHED_FIFO", "priority": 10}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.scheduler.policy: SCHED_FIFO (a real-time policy"
+	cfg 'del(.process.scheduler) | .process.ioPriority = {"class": "IOPRIO_CLASS_RT", "priority": 0}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.ioPriority.class: IOPRIO_CLASS_RT"
+	cfg --argjson h "$(($(ulimit -Hn) * 2))" 'del(.process.ioPriority) | .process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 1024, "hard": $h}]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.rlimits[0]: RLIMIT_NOFILE hard $(($(ulimit -Hn) * 2)), above the host's hard limit"
+	assert_no_leftovers
+	# The container that keeps CAP_SYS_NICE (listed, and allowed by the
+	# operator) may raise its priority; compat takes it as runc.
+	cfg 'del(.process.rlimits) | .process.scheduler = {"policy": "SCHED_OTHER", "nice": -5}
+	     | .process.capabilities.bounding += ["CAP_SYS_NICE"]'
+	policy '{"allowAlways": ["cap.SYS_NICE"]}'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^nice=-5 policy=0 oom=[-0-9]+$'
+	assert_no_leftovers
+	rm "$POLICY"
+	cfg '.process.scheduler.nice = -7'
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^nice=-7 policy=0 oom=[-0-9]+$'
+	assert_no_leftovers
+}

@@ -155,6 +155,13 @@ static void fake_init(struct fake *f)
 		f->h.sensitive[k].kind = fake_sens[k].kind;
 	}
 	f->h.n_sensitive = N_FAKE_SENS;
+	/* ward itself: oom_score_adj 0, no hard limit but 1048576 open files
+	 * and RLIMIT_RTPRIO 0 (a root shell's). */
+	f->h.has_limits = true;
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		f->h.rlimit_hard[r] = UINT64_MAX;
+	f->h.rlimit_hard[RLIMIT_NOFILE] = 1048576;
+	f->h.rlimit_hard[RLIMIT_RTPRIO] = 0;
 	/* The bundle's rootfs, and (for binds a test does not set up) plain
 	 * data directories. */
 	fake_path(&f->h.root, "/srv/bundle/rootfs", S_IFDIR, 0);
@@ -1613,6 +1620,114 @@ static void test_root_trusts(void)
 				}
 				free(m);
 			}
+}
+
+/* issue 25: process attributes ward sets as root before dropping the
+ * capabilities. strict refuses each (no opt-out); baseline unless the
+ * container keeps the capability it needs (in its bounding set, and not
+ * capped away: cap.SYS_NICE / cap.SYS_RESOURCE); compat takes them. */
+static void test_process_attrs(void)
+{
+	static const struct {
+		const char *proc, *field, *cap;
+		const char *what;
+	} bad[] = {
+	    {",\"scheduler\":{\"policy\":\"SCHED_OTHER\",\"nice\":-20}", ".process.scheduler.nice",
+	     "SYS_NICE", "nice -20"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_FIFO\",\"priority\":50}",
+	     ".process.scheduler.policy", "SYS_NICE", "SCHED_FIFO"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_RR\",\"priority\":1}", ".process.scheduler.policy",
+	     "SYS_NICE", "SCHED_RR"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_DEADLINE\",\"runtime\":1000000,"
+	     "\"deadline\":2000000,\"period\":2000000}",
+	     ".process.scheduler.policy", "SYS_NICE", "SCHED_DEADLINE"},
+	    {",\"ioPriority\":{\"class\":\"IOPRIO_CLASS_RT\",\"priority\":0}",
+	     ".process.ioPriority.class", "SYS_NICE", "IOPRIO_CLASS_RT"},
+	    {",\"oomScoreAdj\":-1", ".process.oomScoreAdj", "SYS_RESOURCE",
+	     "oomScoreAdj below ward's own (0)"},
+	    {",\"oomScoreAdj\":-1000", ".process.oomScoreAdj", "SYS_RESOURCE", "oomScoreAdj -1000"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":1024,\"hard\":2097152}]",
+	     ".process.rlimits[0]", "SYS_RESOURCE", "RLIMIT_NOFILE hard above the host's"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":1024,\"hard\":1024},"
+	     "{\"type\":\"RLIMIT_RTPRIO\",\"soft\":99,\"hard\":99}]",
+	     ".process.rlimits[1]", "SYS_RESOURCE", "RLIMIT_RTPRIO above the host's 0"},
+	};
+	static const struct {
+		const char *proc, *what;
+	} good[] = {
+	    {",\"scheduler\":{\"policy\":\"SCHED_OTHER\",\"nice\":10}", "nice 10"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_BATCH\"}", "SCHED_BATCH"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_IDLE\"}", "SCHED_IDLE"},
+	    {",\"ioPriority\":{\"class\":\"IOPRIO_CLASS_BE\",\"priority\":4}", "IOPRIO_CLASS_BE"},
+	    {",\"ioPriority\":{\"class\":\"IOPRIO_CLASS_IDLE\",\"priority\":7}",
+	     "IOPRIO_CLASS_IDLE"},
+	    {",\"oomScoreAdj\":0", "oomScoreAdj equal to ward's"},
+	    {",\"oomScoreAdj\":1000", "oomScoreAdj 1000 (Kubernetes' BestEffort)"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":1048576,\"hard\":1048576}]",
+	     "RLIMIT_NOFILE at the host's hard limit (Podman's default)"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_CORE\",\"soft\":0,\"hard\":0}]", "RLIMIT_CORE 0"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char what[160], opt[64], keep[256], nokeep[256], *pol;
+		struct spec s = {.proc = bad[i].proc}, sk = s, sn = s;
+		struct run r;
+
+		snprintf(opt, sizeof(opt), "cap.%s", bad[i].cap);
+		snprintf(
+		    keep, sizeof(keep),
+		    "%s,\"capabilities\":{\"bounding\":[\"CAP_%s\"],\"permitted\":[\"CAP_%s\"],"
+		    "\"effective\":[\"CAP_%s\"]}",
+		    bad[i].proc, bad[i].cap, bad[i].cap, bad[i].cap);
+		snprintf(nokeep, sizeof(nokeep),
+		         "%s,\"capabilities\":{\"bounding\":[\"CAP_CHOWN\"]}", bad[i].proc);
+		sk.proc = keep;
+		sn.proc = nokeep;
+		snprintf(what, sizeof(what), "process: %s", bad[i].what);
+		fake_init(&f);
+		expect_refusal(what, &s, NULL, NULL, &f, bad[i].field, opt);
+		fake_init(&f);
+		expect_refusal(what, &sn, NULL, NULL, &f, bad[i].field, opt);
+		/* Kept (listed, and the opt-out lets the capping keep it). */
+		if (asprintf(&pol, "{\"allowAlways\":[\"%s\"]}", opt) < 0)
+			abort();
+		fake_init(&f);
+		snprintf(what, sizeof(what), "process: %s with CAP_%s kept", bad[i].what,
+		         bad[i].cap);
+		expect_allowed(what, &sk, pol, NULL, &f);
+		/* The opt-out without the capability in the bounding set. */
+		fake_init(&f);
+		snprintf(what, sizeof(what), "process: %s, %s on but CAP_%s not listed",
+		         bad[i].what, opt, bad[i].cap);
+		expect_refusal(what, &sn, pol, NULL, &f, bad[i].field, opt);
+		/* strict: refused, no opt-out, even with the capability. */
+		fake_init(&f);
+		run(&r, &sk, pol, "strict", &f);
+		if (!ok(r.rc == 0 && refused_as(&r.x, bad[i].field, ""),
+		        "strict refuses process: %s (no opt-out)", bad[i].what))
+			dump(&r.x);
+		run_free(&r);
+		fake_init(&f);
+		snprintf(what, sizeof(what), "compat: process: %s", bad[i].what);
+		expect_allowed(what, &s, NULL, "compat", &f);
+		free(pol);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "process: %s", good[i].what);
+		fake_init(&f);
+		expect_allowed(what, &(struct spec){.proc = good[i].proc}, NULL, NULL, &f);
+		fake_init(&f);
+		expect_allowed(what, &(struct spec){.proc = good[i].proc}, NULL, "strict", &f);
+	}
+	/* Below ward's own oom_score_adj, not below 0: a shim at -999 may
+	 * start Kubernetes' Guaranteed pods (-997). */
+	fake_init(&f);
+	f.h.oom_score_adj = -999;
+	expect_allowed("process: oomScoreAdj -997 under a ward at -999",
+	               &(struct spec){.proc = ",\"oomScoreAdj\":-997"}, NULL, NULL, &f);
 }
 
 static void test_binds(void)
@@ -4006,6 +4121,7 @@ int main(void)
 	test_adjust_devices();
 	test_console_devices();
 	test_root_trusts();
+	test_process_attrs();
 	test_adjust_caps();
 	test_adjust_strict();
 	test_adjust_strict_gaps();
