@@ -138,7 +138,7 @@ int policy_apply(struct policy_ctx *x)
 	     (x->profile == PROFILE_STRICT &&
 	      (policy_refuse_userns(x) < 0 || policy_refuse_secret_env(x) < 0))))
 		return -1;
-	if (policy_adjustments(x) < 0)
+	if (policy_adjustments(x) < 0 || (x->facts && policy_refuse_unified(x) < 0))
 		return -1;
 	/* At exec too: its adjustments are create's (the limit itself is the
 	 * supervisor's, which exec'd processes share). */

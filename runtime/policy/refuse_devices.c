@@ -1,5 +1,6 @@
 /* Refusals: device nodes and device-cgroup rules that reach host hardware
- * or kernel interfaces a container does not need.
+ * or kernel interfaces a container does not need; and (strict) the other
+ * cgroup2 files of linux.resources.unified, at the end.
  *
  * Nodes (linux.devices, bind-mounted host nodes, exact allow rules): any
  * block device; mem, kmem, port; and every misc device (major 10): kvm,
@@ -14,6 +15,8 @@
 
 #include "oci/config_edit.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +262,154 @@ int policy_adjust_devices(struct policy_ctx *x)
 		snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", orig);
 		if (policy_adjusted(x, "device-console", field, "allow c 5:1 (the host's console)",
 		                    "(dropped: the container's /dev/console is its pty)") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- strict: linux.resources.unified ----
+ *
+ * cgroup2 files written after the structured limits, so a key can undo
+ * one ("memory.max": "max"). Every key has a class: a limit strict sets
+ * may only be tightened (compared with the limit being written, strict's
+ * or the config's tighter one); a file that only limits or weighs the
+ * container within its own share is accepted; one that protects it at
+ * the host's expense, and any key not listed, is refused. */
+enum unified_class { U_MEMORY, U_SWAP, U_PIDS, U_CPU, U_OK, U_HOST };
+
+static const struct {
+	const char *key; /* a trailing '*': a prefix */
+	enum unified_class cls;
+} unified_keys[] = {
+    {"memory.max", U_MEMORY},
+    {"memory.high", U_MEMORY},
+    {"memory.swap.max", U_SWAP},
+    {"pids.max", U_PIDS},
+    {"cpu.max", U_CPU},
+    {"memory.swap.high", U_OK},
+    {"memory.zswap.max", U_OK},
+    {"memory.zswap.writeback", U_OK},
+    {"memory.oom.group", U_OK},
+    {"cpu.weight", U_OK},
+    {"cpu.weight.nice", U_OK},
+    {"cpu.idle", U_OK},
+    {"cpu.uclamp.max", U_OK},
+    {"cpuset.cpus", U_OK},
+    {"cpuset.mems", U_OK},
+    {"io.max", U_OK},
+    {"io.weight", U_OK},
+    {"io.bfq.weight", U_OK},
+    {"hugetlb.*", U_OK},
+    {"rdma.max", U_OK},
+    {"misc.max", U_OK},
+    /* Protection from reclaim or for latency, and a raised minimum
+     * utilisation: taken from the host's other work. */
+    {"memory.min", U_HOST},
+    {"memory.low", U_HOST},
+    {"io.latency", U_HOST},
+    {"cpu.uclamp.min", U_HOST},
+};
+
+/* "max" (-1), or bytes with the kernel's K/M/G/T/P/E suffixes (memparse). */
+static bool unified_number(const char *v, bool suffix, int64_t *out)
+{
+	char *end;
+	unsigned long long n;
+	int shift = 0;
+
+	if (strcmp(v, "max") == 0) {
+		*out = -1;
+		return true;
+	}
+	if (v[0] < '0' || v[0] > '9')
+		return false;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (suffix && *end && strchr("kKmMgGtTpPeE", *end) && end[1] == '\0') {
+		shift = 10 * (int)(strchr("kmgtpe", *end | 0x20) - "kmgtpe" + 1);
+		end++;
+	}
+	if (errno || *end || end == v || n > ((unsigned long long)INT64_MAX >> shift))
+		return false;
+	*out = (int64_t)(n << shift);
+	return true;
+}
+
+/* Whether value loosens the limit `limit` (-1: none set); "" if it does
+ * not, else why. */
+static const char *unified_loosens(enum unified_class cls, const char *value,
+                                   const struct oci_resources *r, char *buf, size_t len)
+{
+	int64_t v, q;
+	uint64_t period = 100000;
+	char quota[32];
+
+	switch (cls) {
+	case U_MEMORY:
+	case U_PIDS: {
+		int64_t limit = cls == U_PIDS
+		                    ? (r->pids ? r->pids->limit : -1)
+		                    : (r->memory && r->memory->has_limit ? r->memory->limit : -1);
+
+		if (!unified_number(value, cls == U_MEMORY, &v))
+			return "is not a number or \"max\"";
+		if (limit > 0 && (v < 0 || v > limit)) {
+			snprintf(buf, len, "\"%s\" is above strict's limit (%" PRId64 ")", value,
+			         limit);
+			return buf;
+		}
+		return "";
+	}
+	case U_SWAP:
+		if (!unified_number(value, true, &v))
+			return "is not a number or \"max\"";
+		return v == 0 ? "" : "gives swap beyond strict's memory limit (strict allows none)";
+	case U_CPU:
+		if (sscanf(value, "%31s %" SCNu64, quota, &period) < 1 || period == 0 ||
+		    !unified_number(quota, false, &q))
+			return "is not \"QUOTA [PERIOD]\"";
+		if (r->cpu && r->cpu->has_quota && r->cpu->quota > 0 &&
+		    (q < 0 || (double)q / (double)period >
+		                  (double)r->cpu->quota /
+		                      (double)(r->cpu->has_period ? r->cpu->period : 100000))) {
+			snprintf(buf, len,
+			         "\"%s\" is more CPU than strict's %" PRId64 " per %" PRIu64, value,
+			         r->cpu->quota, r->cpu->has_period ? r->cpu->period : 100000);
+			return buf;
+		}
+		return "";
+	default:
+		return "";
+	}
+}
+
+int policy_refuse_unified(struct policy_ctx *x)
+{
+	const struct oci_resources *r = x->cfg->linux ? x->cfg->linux->resources : NULL;
+
+	for (size_t i = 0; x->profile == PROFILE_STRICT && r && i < r->n_unified; i++) {
+		const char *k = r->unified[i].key, *why;
+		char field[192], buf[160];
+		size_t c = 0, n = sizeof(unified_keys) / sizeof(unified_keys[0]);
+
+		for (; c < n; c++) {
+			size_t l = strlen(unified_keys[c].key);
+
+			if (unified_keys[c].key[l - 1] == '*'
+			        ? strncmp(k, unified_keys[c].key, l - 1) == 0
+			        : strcmp(k, unified_keys[c].key) == 0)
+				break;
+		}
+		snprintf(field, sizeof(field), ".linux.resources.unified[\"%s\"]", k);
+		if (c == n)
+			why = "is not a cgroup2 file strict knows (each key is classified: see "
+			      "ward-policy(7))";
+		else if (unified_keys[c].cls == U_HOST)
+			why = "protects the container at the host's expense";
+		else
+			why = unified_loosens(unified_keys[c].cls, r->unified[i].value, r, buf,
+			                      sizeof(buf));
+		if (why[0] && policy_refuse(x, field, NULL, "%s", why) < 0)
 			return -1;
 	}
 	return 0;

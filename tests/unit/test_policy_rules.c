@@ -1730,6 +1730,88 @@ static void test_process_attrs(void)
 	               &(struct spec){.proc = ",\"oomScoreAdj\":-997"}, NULL, NULL, &f);
 }
 
+/* issue 25: under strict, linux.resources.unified (written after the
+ * structured limits) may not undo a limit: each key is classified, a key
+ * strict does not know is refused, each refusal names the key. strict's
+ * limits here: memory 512 MiB, no swap, 256 pids, one CPU. baseline and
+ * compat take them (their limits are the config's own). */
+static void test_unified(void)
+{
+	static const struct {
+		const char *key, *value;
+		bool refused;
+		const char *what;
+	} c[] = {
+	    {"memory.max", "max", true, "memory.max max"},
+	    {"memory.max", "1073741824", true, "memory.max 1 GiB (above 512 MiB)"},
+	    {"memory.max", "1G", true, "memory.max 1G (the kernel's suffix)"},
+	    {"memory.max", "268435456", false, "memory.max 256 MiB (tighter)"},
+	    {"memory.max", "256M", false, "memory.max 256M"},
+	    {"memory.max", "536870912", false, "memory.max at strict's limit"},
+	    {"memory.max", "lots", true, "memory.max not a number"},
+	    {"memory.max", "99999999999999999999", true, "memory.max out of range"},
+	    {"memory.high", "max", true, "memory.high max"},
+	    {"memory.high", "100M", false, "memory.high 100M"},
+	    {"memory.swap.max", "max", true, "memory.swap.max max"},
+	    {"memory.swap.max", "1048576", true, "memory.swap.max 1 MiB (strict: no swap)"},
+	    {"memory.swap.max", "0", false, "memory.swap.max 0"},
+	    {"pids.max", "max", true, "pids.max max"},
+	    {"pids.max", "100000", true, "pids.max above 256"},
+	    {"pids.max", "64", false, "pids.max 64"},
+	    {"cpu.max", "max", true, "cpu.max max"},
+	    {"cpu.max", "max 100000", true, "cpu.max max 100000"},
+	    {"cpu.max", "400000 100000", true, "cpu.max four CPUs"},
+	    {"cpu.max", "200000", true, "cpu.max 200000 (default period: two CPUs)"},
+	    {"cpu.max", "50000 100000", false, "cpu.max half a CPU"},
+	    {"cpu.max", "x y", true, "cpu.max malformed"},
+	    {"cpu.weight", "10000", false, "cpu.weight (a share within the parent's)"},
+	    {"io.max", "8:0 rbps=1048576", false, "io.max (only limits)"},
+	    {"memory.oom.group", "1", false, "memory.oom.group"},
+	    {"hugetlb.2MB.max", "0", false, "hugetlb.2MB.max"},
+	    {"memory.min", "536870912", true, "memory.min (reclaim protection)"},
+	    {"memory.low", "1", true, "memory.low"},
+	    {"io.latency", "8:0 target=10", true, "io.latency"},
+	    {"cpu.uclamp.min", "100", true, "cpu.uclamp.min"},
+	    {"memory.reclaim", "1G", true, "memory.reclaim (unknown to strict)"},
+	    {"foo.bar", "1", true, "an unknown controller's file"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char lin[256], field[128], what[192];
+		struct spec s = {.lin = lin};
+		struct run r;
+
+		snprintf(lin, sizeof(lin), ",\"resources\":{\"unified\":{\"%s\":\"%s\"}}", c[i].key,
+		         c[i].value);
+		snprintf(field, sizeof(field), ".linux.resources.unified[\"%s\"]", c[i].key);
+		snprintf(what, sizeof(what), "strict, unified: %s", c[i].what);
+		fake_init(&f);
+		run(&r, &s, NULL, "strict", &f);
+		if (!ok(r.rc == 0 &&
+		            (c[i].refused ? r.x.n_refused == 1 && refused_as(&r.x, field, "")
+		                          : r.x.n_refused == 0),
+		        "%s: %s", what, c[i].refused ? "refused, naming the key" : "allowed"))
+			dump(&r.x);
+		run_free(&r);
+		fake_init(&f);
+		snprintf(what, sizeof(what), "baseline, unified: %s", c[i].what);
+		expect_allowed(what, &s, NULL, NULL, &f);
+	}
+	/* A config limit tighter than strict's is the one compared with. */
+	fake_init(&f);
+	expect_refusal("strict, unified memory.max above the config's own tighter memory.limit",
+	               &(struct spec){.lin = ",\"resources\":{\"memory\":{\"limit\":104857600},"
+	                                     "\"unified\":{\"memory.max\":\"200M\"}}"},
+	               NULL, "strict", &f, ".linux.resources.unified[\"memory.max\"]", "");
+	/* The policy's own strict limits. */
+	fake_init(&f);
+	expect_allowed(
+	    "strict, unified memory.max 1G under a policy's 2 GiB limit",
+	    &(struct spec){.lin = ",\"resources\":{\"unified\":{\"memory.max\":\"1G\"}}"},
+	    "{\"strict\":{\"memoryLimit\":2147483648}}", "strict", &f);
+}
+
 static void test_binds(void)
 {
 	struct fake f;
@@ -4122,6 +4204,7 @@ int main(void)
 	test_console_devices();
 	test_root_trusts();
 	test_process_attrs();
+	test_unified();
 	test_adjust_caps();
 	test_adjust_strict();
 	test_adjust_strict_gaps();
