@@ -116,7 +116,8 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->rootless = q->rootless;
 	gather_limits(h);
-	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
+	h->n_sensitive =
+	    host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root, q->rootless);
 	/* The list of paths to relate holds root.path besides the mounts: it
 	 * is needed with no mounts at all (absent, null and [] are valid). */
 	all = calloc(cfg->n_mounts + 1, sizeof(*all));

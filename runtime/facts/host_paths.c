@@ -126,8 +126,11 @@ static void add_binary_dir(struct sens_list *h)
  * real path: relations are found by identity, the dot-entry below it by
  * name). System accounts' homes ("/", /nonexistent, /var/lib/<daemon>)
  * are the daemon's state, not a login's: only root's and uids from 1000
- * (login.defs' UID_MIN) count. */
-static void add_homes(struct sens_list *h)
+ * (login.defs' UID_MIN) count. A rootless caller's own home is its own
+ * authority (toolbox binds it): not judged. In its user namespace the
+ * caller is uid 0 and root's files show as the overflow uid, so "owned by
+ * this process's uid" is the caller's home there. */
+static void add_homes(struct sens_list *h, bool rootless)
 {
 	struct passwd *pw;
 	size_t n = 0;
@@ -136,9 +139,12 @@ static void add_homes(struct sens_list *h)
 	while (n < MAX_HOMES && (pw = getpwent()) != NULL) {
 		char real[PATH_MAX];
 
+		struct stat st;
+
 		if ((pw->pw_uid != 0 && (pw->pw_uid < 1000 || pw->pw_uid == 65534)) ||
 		    pw->pw_dir == NULL || pw->pw_dir[0] != '/' ||
-		    realpath(pw->pw_dir, real) == NULL || strcmp(real, "/") == 0)
+		    realpath(pw->pw_dir, real) == NULL || strcmp(real, "/") == 0 ||
+		    stat(real, &st) < 0 || (rootless && st.st_uid == geteuid()))
 			continue;
 		add(h, real, SENS_HOME);
 		n++;
@@ -146,7 +152,8 @@ static void add_homes(struct sens_list *h)
 	endpwent();
 }
 
-size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root)
+size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root,
+                             bool rootless)
 {
 	struct sens_list l = {out, 0, max}, *h = &l;
 	DIR *d;
@@ -172,7 +179,7 @@ size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char 
 	}
 	if (d)
 		closedir(d);
-	add_homes(h);
+	add_homes(h, rootless);
 	return l.n;
 }
 

@@ -80,8 +80,10 @@ extern const char *const host_engine_socket_names[];
 
 /* The sensitive paths of this host into out[0..max): the fixed list,
  * ward's state roots, the directory of ward's binary, /lib*, the engine
- * sockets, the home directories. Returns how many. */
-size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root);
+ * sockets, the home directories (a rootless caller's own aside). Returns
+ * how many. */
+size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root,
+                             bool rootless);
 /* Open path once (relative ones from bundle) into p; p->resolved says
  * whether it could be. */
 void host_path_resolve(struct host_path *p, const char *path, const char *bundle,
