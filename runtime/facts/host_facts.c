@@ -74,9 +74,9 @@ static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg, con
 }
 
 /* ward's own oom_score_adj and hard limits (policy_caps.c compares the
- * config's process attributes with them). Unreadable: has_limits stays
+ * config's process attributes with them). Unreadable: has stays
  * false and the rules refuse what needs them (fail closed). */
-static void gather_limits(struct host_facts *h)
+void host_limits_gather(struct host_limits *l)
 {
 	char buf[32] = "";
 	FILE *f = fopen("/proc/self/oom_score_adj", "re");
@@ -86,15 +86,15 @@ static void gather_limits(struct host_facts *h)
 		fclose(f);
 	if (!got)
 		return;
-	h->oom_score_adj = atoi(buf);
+	l->oom_score_adj = atoi(buf);
 	for (int r = 0; r < RLIM_NLIMITS; r++) {
 		struct rlimit rl;
 
 		if (getrlimit(r, &rl) < 0)
 			return;
-		h->rlimit_hard[r] = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : rl.rlim_max;
+		l->rlimit_hard[r] = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : rl.rlim_max;
 	}
-	h->has_limits = true;
+	l->has = true;
 }
 
 int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
@@ -115,7 +115,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->rootless = q->rootless;
-	gather_limits(h);
+	host_limits_gather(&h->limits);
 	h->n_sensitive =
 	    host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root, q->rootless);
 	/* The list of paths to relate holds root.path besides the mounts: it

@@ -195,6 +195,19 @@ int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_p
 	return policy_caps_cap(x, caps, "exec process.capabilities");
 }
 
+int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p)
+{
+	size_t first = x->n_f, refused = x->n_refused;
+	struct host_limits h = {0};
+
+	if (x->profile == PROFILE_COMPAT)
+		return 0;
+	host_limits_gather(&h);
+	if (policy_caps_process_attrs(x, p, p->capabilities, &h, "exec process") < 0)
+		return -1;
+	return policy_refusal_since(x, first, refused);
+}
+
 int policy_audit_write(const struct policy_ctx *x, int fd)
 {
 	int r = 0;

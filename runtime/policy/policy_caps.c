@@ -133,9 +133,8 @@ int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *pre
  * above: the safe set or an opted-in cap.<NAME>); strict never. */
 
 /* The bounding set keeps cap under this profile's capping. */
-static bool keeps(const struct policy_ctx *x, int cap)
+static bool keeps(const struct policy_ctx *x, const struct oci_caps *caps, int cap)
 {
-	const struct oci_caps *caps = x->cfg->process->capabilities;
 	char opt[64];
 
 	optout_name(cap, opt, sizeof(opt));
@@ -143,12 +142,13 @@ static bool keeps(const struct policy_ctx *x, int cap)
 	       ((safe_caps & BIT(cap)) || policy_optout(x, opt));
 }
 
-static int needs_cap(struct policy_ctx *x, const char *field, int cap, const char *what)
+static int needs_cap(struct policy_ctx *x, const struct oci_caps *caps, const char *field, int cap,
+                     const char *what)
 {
 	const char *name = oci_cap_name(cap);
 	char opt[64];
 
-	if (keeps(x, cap))
+	if (keeps(x, caps, cap))
 		return 0;
 	optout_name(cap, opt, sizeof(opt));
 	if (x->profile == PROFILE_STRICT)
@@ -169,41 +169,44 @@ static bool realtime(const char *policy)
 	                  strcmp(policy, "SCHED_DEADLINE") == 0);
 }
 
-int policy_refuse_process_attrs(struct policy_ctx *x)
+int policy_caps_process_attrs(struct policy_ctx *x, const struct oci_process *p,
+                              const struct oci_caps *caps, const struct host_limits *h,
+                              const char *prefix)
 {
-	const struct oci_process *p = x->cfg->process;
-	const struct host_facts *h = x->facts;
-	char what[160], field[96];
+	char what[160], field[192];
+
+	/* The field: prefix + suffix, into field. */
+#define F(suffix) (snprintf(field, sizeof(field), "%s%s", prefix, suffix), field)
 
 	if (p->scheduler && p->scheduler->nice < 0) {
 		snprintf(what, sizeof(what), "nice %d (a priority above the host's processes)",
 		         (int)p->scheduler->nice);
-		if (needs_cap(x, ".process.scheduler.nice", CAP_SYS_NICE, what) < 0)
+		if (needs_cap(x, caps, F(".scheduler.nice"), CAP_SYS_NICE, what) < 0)
 			return -1;
 	}
 	if (p->scheduler && realtime(p->scheduler->policy)) {
 		snprintf(what, sizeof(what), "%s (a real-time policy: it starves the host's tasks)",
 		         p->scheduler->policy);
-		if (needs_cap(x, ".process.scheduler.policy", CAP_SYS_NICE, what) < 0)
+		if (needs_cap(x, caps, F(".scheduler.policy"), CAP_SYS_NICE, what) < 0)
 			return -1;
 	}
 	if (p->io_priority && p->io_priority->klass &&
 	    strcmp(p->io_priority->klass, "IOPRIO_CLASS_RT") == 0 &&
-	    needs_cap(x, ".process.ioPriority.class", CAP_SYS_NICE,
+	    needs_cap(x, caps, F(".ioPriority.class"), CAP_SYS_NICE,
 	              "IOPRIO_CLASS_RT (disk time before the host's processes)") < 0)
 		return -1;
-	if (!h->has_limits) {
+	if (!h->has) {
 		if ((p->has_oom_score_adj || p->n_rlimits) &&
-		    policy_refuse(x, ".process", NULL,
+		    policy_refuse(x, prefix, NULL,
 		                  "ward could not read its own oom_score_adj and limits to judge "
-		                  ".process.oomScoreAdj and .process.rlimits") < 0)
+		                  "oomScoreAdj and rlimits") < 0)
 			return -1;
 		return 0;
 	}
 	if (p->has_oom_score_adj && p->oom_score_adj < h->oom_score_adj) {
 		snprintf(what, sizeof(what), "oomScoreAdj %d, below ward's own (%d),",
 		         (int)p->oom_score_adj, h->oom_score_adj);
-		if (needs_cap(x, ".process.oomScoreAdj", CAP_SYS_RESOURCE, what) < 0)
+		if (needs_cap(x, caps, F(".oomScoreAdj"), CAP_SYS_RESOURCE, what) < 0)
 			return -1;
 	}
 	for (size_t i = 0; i < p->n_rlimits; i++) {
@@ -213,12 +216,19 @@ int policy_refuse_process_attrs(struct policy_ctx *x)
 		if (r->resource < 0 || r->resource >= RLIM_NLIMITS || r->resource == RLIMIT_CORE ||
 		    r->hard <= h->rlimit_hard[r->resource])
 			continue;
-		snprintf(field, sizeof(field), ".process.rlimits[%zu]", i);
+		snprintf(field, sizeof(field), "%s.rlimits[%zu]", prefix, i);
 		snprintf(what, sizeof(what), "%s hard %llu, above the host's hard limit (%llu),",
 		         r->type, (unsigned long long)r->hard,
 		         (unsigned long long)h->rlimit_hard[r->resource]);
-		if (needs_cap(x, field, CAP_SYS_RESOURCE, what) < 0)
+		if (needs_cap(x, caps, field, CAP_SYS_RESOURCE, what) < 0)
 			return -1;
 	}
 	return 0;
+#undef F
+}
+
+int policy_refuse_process_attrs(struct policy_ctx *x)
+{
+	return policy_caps_process_attrs(x, x->cfg->process, x->cfg->process->capabilities,
+	                                 &x->facts->limits, ".process");
 }

@@ -756,3 +756,24 @@ ns_ward() {
 	assert_line --regexp '^nice=-7 policy=0 oom=[-0-9]+$'
 	assert_no_leftovers
 }
+
+@test "p25b-sched-exec: exec --process with nice -10 or a lower oomScoreAdj is refused (baseline), as create" {
+	cmd 'sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	jq '.process | .args = ["sh", "-c", "cut -d\" \" -f19 /proc/self/stat"] | .scheduler = {"policy": "SCHED_OTHER", "nice": -10}' \
+		"$BUNDLE/config.json" >"$TMP/proc.json"
+	run ward exec --process "$TMP/proc.json" "$ID"
+	assert_failure
+	assert_output --partial "exec process.scheduler.nice: nice -10 (a priority above the host's processes) needs CAP_SYS_NICE"
+	refute_line -- -10
+	jq 'del(.scheduler) | .oomScoreAdj = -950' "$TMP/proc.json" >"$TMP/proc2.json"
+	run ward exec --process "$TMP/proc2.json" "$ID"
+	assert_failure
+	assert_output --partial "exec process.oomScoreAdj: oomScoreAdj -950, below ward's own"
+	jq 'del(.scheduler)' "$TMP/proc.json" >"$TMP/proc3.json"
+	run ward exec --process "$TMP/proc3.json" "$ID"
+	assert_success
+	assert_output 0
+	ward delete --force "$ID"
+	assert_no_leftovers
+}

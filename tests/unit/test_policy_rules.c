@@ -157,11 +157,11 @@ static void fake_init(struct fake *f)
 	f->h.n_sensitive = N_FAKE_SENS;
 	/* ward itself: oom_score_adj 0, no hard limit but 1048576 open files
 	 * and RLIMIT_RTPRIO 0 (a root shell's). */
-	f->h.has_limits = true;
+	f->h.limits.has = true;
 	for (int r = 0; r < RLIM_NLIMITS; r++)
-		f->h.rlimit_hard[r] = UINT64_MAX;
-	f->h.rlimit_hard[RLIMIT_NOFILE] = 1048576;
-	f->h.rlimit_hard[RLIMIT_RTPRIO] = 0;
+		f->h.limits.rlimit_hard[r] = UINT64_MAX;
+	f->h.limits.rlimit_hard[RLIMIT_NOFILE] = 1048576;
+	f->h.limits.rlimit_hard[RLIMIT_RTPRIO] = 0;
 	/* The bundle's rootfs, and (for binds a test does not set up) plain
 	 * data directories. */
 	fake_path(&f->h.root, "/srv/bundle/rootfs", S_IFDIR, 0);
@@ -1725,7 +1725,7 @@ static void test_process_attrs(void)
 	/* Below ward's own oom_score_adj, not below 0: a shim at -999 may
 	 * start Kubernetes' Guaranteed pods (-997). */
 	fake_init(&f);
-	f.h.oom_score_adj = -999;
+	f.h.limits.oom_score_adj = -999;
 	expect_allowed("process: oomScoreAdj -997 under a ward at -999",
 	               &(struct spec){.proc = ",\"oomScoreAdj\":-997"}, NULL, NULL, &f);
 }
