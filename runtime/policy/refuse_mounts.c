@@ -233,7 +233,10 @@ static const char *writable_problem(const struct host_facts *h, const struct hos
 			return buf;
 		}
 	}
-	if (p->root_exec[0]) {
+	/* Rootless, the ids are the user namespace's: the caller's own files
+	 * show as root's, and the host's root's are the overflow uid, which
+	 * the container cannot write anyway. */
+	if (p->root_exec[0] && !h->rootless) {
 		snprintf(buf, len,
 		         "holds %s%s, a program owned by root (the host's root may run it),",
 		         strcmp(p->root_exec, p->real) == 0 ? "" : ".", p->root_exec);

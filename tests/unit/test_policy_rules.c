@@ -1545,6 +1545,7 @@ static char *bind_rw_json(const char *source, bool ro)
  * it is allowed; compat takes it. */
 static void test_root_trusts(void)
 {
+	struct fake rl;
 	static const struct {
 		const char *real, *as; /* as: by identity it is, or is inside, this */
 		mode_t type;
@@ -1620,6 +1621,19 @@ static void test_root_trusts(void)
 				}
 				free(m);
 			}
+	/* Rootless, root's files are the caller's own (the user namespace's
+	 * ids): a project with its scripts stays writable. */
+	fake_init(&rl);
+	rl.h.rootless = true;
+	fake_path(&rl.mounts[0], "/home/bob/src", S_IFDIR, 0);
+	snprintf(rl.mounts[0].root_exec, sizeof(rl.mounts[0].root_exec), "/build.sh");
+	{
+		char *m = bind_rw_json("/home/bob/src", false);
+
+		expect_allowed("rootless: a writable bind holding the caller's own programs",
+		               &(struct spec){.mounts = m}, NULL, NULL, &rl);
+		free(m);
+	}
 }
 
 /* issue 25: process attributes ward sets as root before dropping the
