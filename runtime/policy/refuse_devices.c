@@ -166,7 +166,7 @@ const char *policy_device_optout(char type, int64_t major, int64_t minor, const 
 }
 
 /* An allow rule for exactly the host console: Podman's and runc's
- * generated configs carry "c 5:1 rwm", so it is dropped (below), not
+ * generated configs carry "c 5:1 rwm", so it is made a deny (below), not
  * refused. */
 static bool is_console_rule(const struct oci_device_rule *d)
 {
@@ -232,12 +232,13 @@ int policy_refuse_devices(struct policy_ctx *x)
 	return 0;
 }
 
-/* baseline and strict: the host console never opens. Config rules that
- * allow it are dropped (engines write one into every config; the
- * container's /dev/console is its own pty and needs none), and ward's
- * default rules leave it out (r->no_console: the cgroup writer appends
- * its defaults after the config's rules, so a deny rule here would not
- * hold). allow.device.console keeps the config's rules. */
+/* baseline and strict: the host console never opens. A config rule that
+ * allows it becomes a deny of it (engines write one into every config; the
+ * container's /dev/console is its own pty and needs none): its place, and
+ * so config.json's numbering in findings and `ward check`, is kept. ward's
+ * default rules leave it out (r->no_console: the cgroup writer appends its
+ * defaults after the config's rules, so a deny rule alone would not hold).
+ * allow.device.console keeps the config's rules. */
 int policy_adjust_devices(struct policy_ctx *x)
 {
 	struct oci_resources *r = cfg_resources(x->cfg);
@@ -247,21 +248,15 @@ int policy_adjust_devices(struct policy_ctx *x)
 	r->no_console = true;
 	if (policy_optout(x, "device.console"))
 		return 0;
-	for (size_t i = 0, orig = 0; i < r->n_devices; orig++) {
+	for (size_t i = 0; i < r->n_devices; i++) {
 		char field[64];
 
-		if (!is_console_rule(&r->devices[i])) {
-			i++;
+		if (!is_console_rule(&r->devices[i]))
 			continue;
-		}
-		free(r->devices[i].type);
-		free(r->devices[i].access);
-		memmove(&r->devices[i], &r->devices[i + 1],
-		        (r->n_devices - i - 1) * sizeof(*r->devices));
-		r->n_devices--;
-		snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", orig);
+		r->devices[i].allow = false;
+		snprintf(field, sizeof(field), ".linux.resources.devices[%zu]", i);
 		if (policy_adjusted(x, "device-console", field, "allow c 5:1 (the host's console)",
-		                    "(dropped: the container's /dev/console is its pty)") < 0)
+		                    "deny (the container's /dev/console is its pty)") < 0)
 			return -1;
 	}
 	return 0;

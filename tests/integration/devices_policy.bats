@@ -309,9 +309,9 @@ allow c 1:5 rwm (linux.devices[0] /dev/zero2)
 # serial ports (4:64-255, 204:*) are the host's terminals. Shipped as
 # nodes in the image (or a volume), they do not open in baseline and
 # strict (EPERM: the device cgroup), also when the config carries the
-# engines' "c 5:1 rwm" rule (dropped, with a finding). Opened O_RDWR |
+# engines' "c 5:1 rwm" rule (made a deny, with a finding). Opened O_RDWR |
 # O_NOCTTY (258): nothing is written, no controlling terminal taken.
-@test "p25b-console: the host console, virtual consoles and serial ports in the image do not open; an engine's c 5:1 rule is dropped" {
+@test "p25b-console: the host console, virtual consoles and serial ports in the image do not open; an engine's c 5:1 rule becomes a deny" {
 	for d in "$BUNDLE/rootfs/mnt" "$TMP/vol"; do
 		mknod "$d/hostcon" c 5 1
 		mknod "$d/tty1" c 4 1
@@ -348,7 +348,7 @@ allow c 1:5 rwm (linux.devices[0] /dev/zero2)
 	cmd 'sleep 1000'
 	ward run -d --bundle "$BUNDLE" "$ID"
 	run cat "$ROOT/$ID/audit.log"
-	assert_line --partial '"field":".linux.resources.devices[2]","old":"allow c 5:1 (the host'"'"'s console)","new":"(dropped: the container'"'"'s /dev/console is its pty)","rule":"device-console"'
+	assert_line --partial '"field":".linux.resources.devices[2]","old":"allow c 5:1 (the host'"'"'s console)","new":"deny (the container'"'"'s /dev/console is its pty)","rule":"device-console"'
 	ward delete --force "$ID"
 	# As a node of linux.devices it is refused, naming the entry.
 	cfg '.linux.devices = [{"type": "c", "path": "/dev/hostcon", "major": 5, "minor": 1}]'
