@@ -402,7 +402,7 @@ static int read_trusted(const char *f, bool optional, char **text, size_t *len, 
 		return -1;
 	if (hf.fd < 0) {
 		*absent = optional && hf.err == ENOENT;
-		r = *absent ? 0 : werr(hf.err, "policy file %s", f);
+		r = *absent ? 0 : werr(hf.err, "policy file %s: cannot open %s", f, f);
 		goto out;
 	}
 	if (hf.untrusted[0]) {
