@@ -397,6 +397,102 @@ int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p
 	return 0;
 }
 
+static size_t jpath_norm_render(const struct jpath *p, char *buf, size_t len)
+{
+	size_t n;
+	int w;
+
+	if (p == NULL)
+		return 0;
+	n = jpath_norm_render(p->up, buf, len);
+	if (n >= len)
+		return n;
+	if (p->key)
+		w = snprintf(buf + n, len - n, "%s%s", n ? "." : "", p->key);
+	else
+		w = snprintf(buf + n, len - n, "[]");
+	return n + (w > 0 ? (size_t)w : 0);
+}
+
+const char *jpath_norm(const struct jpath *p, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	jpath_norm_render(p, buf, len);
+	return buf;
+}
+
+static int strv_push(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (nv == NULL)
+		return werr(ENOMEM, "out of memory");
+	*v = nv;
+	if ((nv[*n] = strdup(s)) == NULL)
+		return werr(ENOMEM, "out of memory");
+	(*n)++;
+	return 0;
+}
+
+static int collect_present(struct jkeys *k, const struct jpath *p)
+{
+	char norm[JPATH_MAX];
+
+	jpath_norm(p, norm, sizeof(norm));
+	for (size_t i = 0; i < k->n_present; i++)
+		if (strcmp(k->present[i], norm) == 0)
+			return 0;
+	return strv_push(&k->present, &k->n_present, norm);
+}
+
+int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, struct jkeys *k)
+{
+	if (!YAJL_IS_OBJECT(v))
+		return 0;
+	for (size_t i = 0; i < v->u.object.len; i++) {
+		const char *key = v->u.object.keys[i];
+		yajl_val fv = v->u.object.values[i];
+		struct jpath kp = {p, key, 0};
+		const struct jfield *f = NULL;
+		char path[JPATH_MAX];
+
+		for (size_t j = 0; j < s->n_fields && f == NULL; j++)
+			if (strcmp(s->fields[j].key, key) == 0)
+				f = &s->fields[j];
+		if (f == NULL) {
+			if (strv_push(&k->unknown, &k->n_unknown,
+			              jpath_str(&kp, path, sizeof(path))) < 0)
+				return -1;
+			continue;
+		}
+		if (fv == NULL || YAJL_IS_NULL(fv) || is_empty(fv))
+			continue;
+		if (collect_present(k, &kp) < 0)
+			return -1;
+		if (f->kind == JK_OBJ && jcollect_keys(f->sub, fv, &kp, k) < 0)
+			return -1;
+		for (size_t e = 0; f->kind == JK_ARR && YAJL_IS_ARRAY(fv) && e < fv->u.array.len;
+		     e++) {
+			struct jpath ep = {&kp, NULL, e};
+
+			if (jcollect_keys(f->sub, fv->u.array.values[e], &ep, k) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void jkeys_free(struct jkeys *k)
+{
+	for (size_t i = 0; i < k->n_unknown; i++)
+		free(k->unknown[i]);
+	for (size_t i = 0; i < k->n_present; i++)
+		free(k->present[i]);
+	free(k->unknown);
+	free(k->present);
+	memset(k, 0, sizeof(*k));
+}
+
 void *jdecode_document(const struct jschema *s, const char *buf, size_t len, unsigned max_depth,
                        const char *what)
 {

@@ -92,6 +92,23 @@ void jfree_strv(char **v);
  * runtime-spec wants config.json's unknown properties ignored). */
 int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p);
 
+/* What a document holds besides what the schema decodes (config.json's
+ * unknown properties, which the runtime-spec wants ignored and ward reports),
+ * and which known fields it sets. Collected through JK_OBJ fields and
+ * JK_ARR elements; not inside maps or custom fields. A null value, and an
+ * empty object, array or string, count as absent. */
+struct jkeys {
+	char **unknown; /* concrete JSON paths: ".root.readOnly", ".mounts[2].opts" */
+	size_t n_unknown;
+	char **present; /* known fields set, once each, arrays as "[]":
+	                 * "linux.intelRdt", "mounts[].options" */
+	size_t n_present;
+};
+int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, struct jkeys *k);
+void jkeys_free(struct jkeys *k);
+/* Render p as "a.b[].c" (no leading dot, any index as "[]"). */
+const char *jpath_norm(const struct jpath *p, char *buf, size_t len);
+
 /* Parse a JSON document after checking it for things yajl_tree cannot take
  * safely: NUL bytes (yajl_tree reads a C string), \u0000 escapes (values
  * become C strings) and nesting deeper than max_depth (yajl_tree_free

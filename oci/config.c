@@ -600,7 +600,29 @@ static const struct jschema config_schema =
 
 struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what)
 {
-	return jdecode_document(&config_schema, buf, len, OCI_MAX_DEPTH, what);
+	yajl_val tree = jparse_document(buf, len, OCI_MAX_DEPTH, what);
+	struct oci_config *c;
+
+	if (tree == NULL)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		werr(ENOMEM, "out of memory");
+	} else if (jwalk_object(&config_schema, tree, NULL, c) < 0) {
+		werr_ctx("%s", what);
+		oci_config_free(c);
+		c = NULL;
+	} else if (jcollect_keys(&config_schema, tree, NULL, &c->seen) < 0) {
+		oci_config_free(c);
+		c = NULL;
+	}
+	yajl_tree_free(tree);
+	return c;
+}
+
+const struct jschema *oci_config_schema(void)
+{
+	return &config_schema;
 }
 
 void oci_config_free(struct oci_config *c)
@@ -612,6 +634,7 @@ void oci_config_free(struct oci_config *c)
 		free(c->linux->seccomp_base);
 	}
 	jwalk_free(&config_schema, c);
+	jkeys_free(&c->seen);
 	free(c);
 }
 

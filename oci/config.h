@@ -219,6 +219,10 @@ struct oci_config {
 	struct jkv *annotations;
 	size_t n_annotations;
 	struct oci_linux *linux;
+	/* Not config.json's: what the parse saw (jcollect_keys), the unknown
+	 * properties (ignored, as the spec wants; the policy reports them) and
+	 * the known fields set (the policy's field table classes them). */
+	struct jkeys seen;
 };
 
 /* Parse config.json text. what names the source in errors ("config.json").
@@ -233,6 +237,10 @@ int oci_read_file(const char *path, char **buf, size_t *len);
 struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what);
 void oci_process_free(struct oci_process *p);
 void oci_config_free(struct oci_config *c);
+
+/* The decoding tables of config.json (oci_config_parse's), for tests that
+ * check every field ward reads against the policy's field table. */
+const struct jschema *oci_config_schema(void);
 
 /* Lookups used by the runtime. */
 const struct oci_namespace *oci_config_namespace(const struct oci_config *c, int flag);

@@ -90,9 +90,10 @@ int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_pri
 	yajl_gen_map_open(g);
 	gen_str(g, "ociVersion", s->oci_version);
 	gen_str(g, "id", s->id);
+	/* runc's order (its list test matches the JSON text): pid, then status. */
+	gen_int(g, "pid", s->pid);
 	if (s->status)
 		gen_str(g, "status", s->status);
-	gen_int(g, "pid", s->pid);
 	gen_str(g, "bundle", s->bundle);
 	if (s->rootfs)
 		gen_str(g, "rootfs", s->rootfs);

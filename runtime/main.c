@@ -2,6 +2,7 @@
 #include "lib/callerfds.h"
 #include "lib/error.h"
 #include "lib/log.h"
+#include "lib/trace.h"
 #include "container/reexec.h"
 #include "rootless/rootless.h"
 #include "supervisor/supervisor.h"
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
 	int idx, r;
 	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
+	trace_init();
 	/* The run supervisor: the same binary, started by create (supervisor/). */
 	if (strcmp(base, SUPERVISOR_ARGV0) == 0)
 		return supervisor_main(argc, argv);
@@ -252,11 +254,14 @@ int main(int argc, char **argv)
 	if (g.root == NULL)
 		g.root = "/run/ward";
 	werr_clear();
+	trace_mark(cmd->name);
 	if (cmd->builds_container && reexec_sealed(argv, environ) < 0) {
 		log_fatal(werr_msg());
 		return 1;
 	}
+	trace_mark("sealed: running the command");
 	r = cmd->run(&g, argc - idx, argv + idx);
+	trace_mark("done");
 	if (r < 0) {
 		log_fatal(werr_msg());
 		return g.fail_status ? g.fail_status : 1;

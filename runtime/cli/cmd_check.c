@@ -10,6 +10,7 @@
 #include "lib/log.h"
 #include "rootfs/mount_opts.h"
 #include "oci/names.h"
+#include "policy/fields.h"
 #include "policy/prepare.h"
 #include "rootless/rootless.h"
 #include "container/report_out.h"
@@ -291,11 +292,57 @@ static void reach_limits(struct rout *o, const struct oci_config *c, const struc
 	             : "the config's (denies by default)");
 }
 
+/* --- the field table (policy/fields.c): each field the config sets, with
+ * its class under the profile, and the fields ward does not know. */
+struct field_out {
+	struct rout *o;
+	enum ward_profile p;
+};
+
+static void field_one(const char *path, const struct field_rule *r, void *arg)
+{
+	struct field_out *fo = arg;
+	char field[192];
+	enum field_class c = r ? (enum field_class)r->cls[fo->p] : FC_REFUSE;
+
+	snprintf(field, sizeof(field), ".%s", path);
+	rout_obj(fo->o, NULL);
+	rout_str(fo->o, "field", field);
+	rout_str(fo->o, "class",
+	         r == NULL && fo->p != PROFILE_STRICT ? "accept" : field_class_name(c));
+	if (r == NULL || (r->why && c != FC_ACCEPT) || (r->why && r->rule))
+		rout_str(fo->o, "reason", r ? r->why : "not in ward's field table");
+	if (r && r->optout && c != FC_ACCEPT)
+		rout_str(fo->o, "optOut", r->optout);
+	if (r && r->rule)
+		rout_str(fo->o, "rule", r->rule);
+	rout_obj_end(fo->o);
+}
+
+static void fields(struct rout *o, const struct oci_config *c, enum ward_profile p)
+{
+	struct field_out fo = {o, p};
+
+	rout_list(o, "fields");
+	policy_fields_present(c, field_one, &fo);
+	rout_list_end(o);
+	rout_list(o, "unknownFields");
+	for (size_t i = 0; i < c->seen.n_unknown; i++) {
+		char line[JPATH_MAX + 64];
+
+		snprintf(line, sizeof(line), "unknown field %s (%s)", c->seen.unknown[i],
+		         policy_unknown_refused(p, c->seen.unknown[i]) ? "refused" : "ignored");
+		rout_item(o, line);
+	}
+	rout_list_end(o);
+}
+
 int cmd_check(struct globals *g, int argc, char **argv)
 {
-	const char *format = "text", *profile = g->profile;
+	const char *format = "text", *profile = g->profile, *bundle_opt = NULL;
 	const struct opt opts[] = {{"profile", 0, OPT_STR, &profile},
-	                           {"format", 'f', OPT_STR, &format}};
+	                           {"format", 'f', OPT_STR, &format},
+	                           {"bundle", 'b', OPT_STR, &bundle_opt}};
 	struct policy_run pr = {0};
 	struct policy_ctx *x = &pr.x;
 	struct policy_input pin = {.policy_path = g->policy,
@@ -310,10 +357,18 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int rc = EXIT_BADINPUT;
 
-	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 3, pos, 1, &n_pos, false) < 0)
 		goto bad;
+	/* --bundle DIR as every other command takes it, or the directory as
+	 * the one argument; not both. */
+	if (bundle_opt && n_pos == 0)
+		pos[n_pos++] = (char *)bundle_opt;
+	else if (bundle_opt) {
+		werr(0, "check: give the bundle with --bundle or as the argument, not both");
+		goto bad;
+	}
 	if (n_pos != 1) {
-		werr(0, "check: give one bundle directory");
+		werr(0, "check: give one bundle directory (--bundle DIR, or DIR)");
 		goto bad;
 	}
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
@@ -352,6 +407,7 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	reach_hooks(&o, cfg, x);
 	reach_limits(&o, cfg, x);
 	rout_obj_end(&o);
+	fields(&o, cfg, x->profile);
 	rout_finish(&o);
 	if (strcmp(format, "json") == 0)
 		putchar('\n');

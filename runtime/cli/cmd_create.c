@@ -2,6 +2,7 @@
 #include "hooks/hooks.h"
 #include "lib/callerfds.h"
 #include "lib/error.h"
+#include "lib/trace.h"
 #include "linux/console.h"
 #include "policy/prepare.h"
 #include "rootless/rootless.h"
@@ -114,6 +115,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	                           .state_root = g->root,
 	                           .cli_timeout_ms = cc->timeout_ms,
 	                           .rootless = rootless_caller(),
+	                           .lease_id = id,
 	                           .bundle = bundle};
 	char *json;
 	size_t len;
@@ -134,7 +136,9 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	if (oci_read_file(path, &json, &len) < 0)
 		return werr_ctx("bundle %s", bundle);
+	trace_mark("create: reading config.json");
 	cfg = oci_config_parse(json, len, "config.json");
+	trace_mark("create: config parsed");
 	if (cfg == NULL) {
 		free(json);
 		return werr_ctx("bundle %s", bundle);
@@ -172,6 +176,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		return -1;
 	}
 	/* The hardening policy: refuse, or fill the gaps (recorded). */
+	trace_mark("create: checks done, gathering host facts and applying the policy");
 	r = policy_prepare(&pin, cfg, &pr);
 	if (r == 0 && pr.x.n_refused)
 		r = policy_refusal_error(&pr.x);
@@ -204,7 +209,11 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 		o.config_len = len;
 		o.policy = &pr.x;
 		o.facts = &pr.facts;
+		o.lease = pr.has_lease ? &pr.lease : NULL;
+		trace_mark("create: policy applied");
 		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+		/* Made: the lease is the container's until delete. */
+		pr.lease.keep = r == 0;
 		relay[1] = -1;
 	}
 	if (relay[0] >= 0 && r == 0 && (*master = console_take_master(relay[0])) < 0) {

@@ -4,6 +4,7 @@
 #include "lib/callerfds.h"
 #include "lib/cleanup.h"
 #include "lib/error.h"
+#include "lib/trace.h"
 #include "lib/fileio.h"
 #include "container/exec.h"
 #include "oci/names.h"
@@ -161,6 +162,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		goto out;
 	}
 	cfg = store_load_config(&c);
+	trace_mark("exec: state and record read");
 	if (cfg == NULL || exec_policy(&c, cfg, &pr) < 0)
 		goto out;
 	g->fail_status = pr.x.profile == PROFILE_COMPAT ? 255 : 0;
@@ -263,6 +265,7 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 		                      .sub_cgroups = ec.cgroups.v,
 		                      .n_sub_cgroups = ec.cgroups.n};
 
+		trace_mark("exec: policy applied");
 		r = container_exec(&c, cfg, &o);
 	}
 out:

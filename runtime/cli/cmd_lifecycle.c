@@ -64,13 +64,20 @@ int cmd_delete(struct globals *g, int argc, char **argv)
 	if (store_open_any(g->rootfd, pos[0], true, &c) < 0) {
 		store_close(&c);
 		/* As runc: deleting what is not there is done, when forced
-		 * (engines clean up after a failed create this way). Nothing
-		 * else is touched: without the state dir's lock, an empty
-		 * default cgroup /ward/ID may be a create's that just made it
-		 * (a killed create's goes under the lock: container_destroy). */
-		if (force && werr_errno() == ENOENT && n_pos == 1)
+		 * (engines clean up after a failed create this way). An empty
+		 * default cgroup /ward/ID left by an older ward or a lost state
+		 * dir goes too, under a state dir of the id's made and locked
+		 * for it: a create of the same id meanwhile either owns the
+		 * name first (then there is nothing of ours to remove) or fails
+		 * on it (container_destroy). */
+		if (!(force && werr_errno() == ENOENT && n_pos == 1))
+			return -1;
+		werr_clear();
+		if (store_create(g->rootfd, pos[0], &c) < 0) {
+			store_close(&c);
+			werr_clear();
 			return 0;
-		return -1;
+		}
 	}
 	r = container_destroy(&c, force);
 	store_close(&c);

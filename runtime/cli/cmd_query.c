@@ -103,6 +103,11 @@ static void gen_unreadable(yajl_gen gen, const struct container *c)
 	yajl_gen_map_close(gen);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int cmd_list(struct globals *g, int argc, char **argv)
 {
 	bool quiet = false;
@@ -111,9 +116,10 @@ int cmd_list(struct globals *g, int argc, char **argv)
 	                           {"format", 'f', OPT_STR, &format}};
 	yajl_gen gen = NULL;
 	struct dirent *de;
-	size_t n_pos;
+	char **ids = NULL;
+	size_t n_pos, n_ids = 0, cap = 0;
 	DIR *d;
-	int fd;
+	int fd, r = 0;
 
 	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false) < 0)
 		return -1;
@@ -130,15 +136,30 @@ int cmd_list(struct globals *g, int argc, char **argv)
 		printf("%-12s %-8s %-10s %-40s %-30s %s\n", "ID", "PID", "STATUS", "BUNDLE",
 		       "CREATED", "OWNER");
 	}
+	/* Sorted by id, as runc lists them. */
 	while ((de = readdir(d)) != NULL) {
-		struct container c;
+		char **v;
 
 		if (de->d_name[0] == '.')
 			continue;
+		v = n_ids == cap ? realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids)) : ids;
+		if (v == NULL || (v[n_ids] = strdup(de->d_name)) == NULL) {
+			ids = v ? v : ids;
+			r = werr(ENOMEM, "out of memory");
+			break;
+		}
+		ids = v;
+		n_ids++;
+	}
+	if (n_ids)
+		qsort(ids, n_ids, sizeof(*ids), cmp_names);
+	for (size_t i = 0; r == 0 && i < n_ids; i++) {
+		struct container c;
+
 		/* A container whose state cannot be read is listed all the same,
 		 * status unknown with the reason: hidden, it would be forgotten
 		 * with its processes and cgroups. */
-		if (store_open_any(g->rootfd, de->d_name, false, &c) == 0) {
+		if (store_open_any(g->rootfd, ids[i], false, &c) == 0) {
 			if (gen && c.st)
 				oci_state_gen(gen, c.st, false);
 			else if (gen)
@@ -154,6 +175,9 @@ int cmd_list(struct globals *g, int argc, char **argv)
 		}
 		store_close(&c);
 	}
+	for (size_t i = 0; i < n_ids; i++)
+		free(ids[i]);
+	free(ids);
 	closedir(d);
 	if (gen) {
 		const unsigned char *buf;
@@ -164,7 +188,7 @@ int cmd_list(struct globals *g, int argc, char **argv)
 		printf("%.*s\n", (int)len, buf);
 		yajl_gen_free(gen);
 	}
-	return 0;
+	return r;
 }
 
 #define REPORT_MAX (4 << 20)

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <yajl/yajl_tree.h>
 
 /* run --report FILE: the report, where a CI job archives it. */
 static int copy_report(struct globals *g, const char *id, const char *to)
@@ -43,6 +45,55 @@ static int copy_report(struct globals *g, const char *id, const char *to)
 		close(dfd);
 	free(buf);
 	return r;
+}
+
+static long long tree_num(yajl_val v, const char *k1, const char *k2)
+{
+	const char *path[] = {k1, k2, NULL};
+	yajl_val n = yajl_tree_get(v, path, yajl_t_number);
+
+	return n && YAJL_IS_INTEGER(n) ? YAJL_GET_INTEGER(n) : -1;
+}
+
+/* A job the wall-clock limit ended says so on stderr (its exit status is
+ * the signal's, as any killed job's): what, after how long, whether the
+ * grace ran out. From the run report, once the supervisor wrote it. */
+static void say_timeout(struct globals *g, const char *id)
+{
+	const char *timed[] = {"timeout", "timedOut", NULL};
+	const char *graced[] = {"timeout", "killedAfterGrace", NULL};
+	const char *from[] = {"timeout", "from", NULL};
+	char *buf = NULL, err[128];
+	size_t len;
+	yajl_val v, f;
+
+	if (report_read(g, id, &buf, &len) < 0) {
+		werr_clear();
+		return;
+	}
+	v = yajl_tree_parse(buf, err, sizeof(err));
+	if (v && YAJL_IS_TRUE(yajl_tree_get(v, timed, yajl_t_any))) {
+		bool killed = YAJL_IS_TRUE(yajl_tree_get(v, graced, yajl_t_any));
+
+		f = yajl_tree_get(v, from, yajl_t_string);
+		if (killed)
+			fprintf(
+			    stderr,
+			    "ward: container \"%s\" timed out after %.3gs (its limit, from %s): "
+			    "SIGTERM, then SIGKILL to every process once the %.3gs grace ran out\n",
+			    id, (double)tree_num(v, "timeout", "limitMs") / 1000.0,
+			    f ? YAJL_GET_STRING(f) : "the policy",
+			    (double)tree_num(v, "timeout", "graceMs") / 1000.0);
+		else
+			fprintf(
+			    stderr,
+			    "ward: container \"%s\" timed out after %.3gs (its limit, from %s): "
+			    "SIGTERM, and it ended within the grace\n",
+			    id, (double)tree_num(v, "timeout", "limitMs") / 1000.0,
+			    f ? YAJL_GET_STRING(f) : "the policy");
+	}
+	yajl_tree_free(v);
+	free(buf);
 }
 
 int cmd_run(struct globals *g, int argc, char **argv)
@@ -96,9 +147,10 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	status = fwd_wait(pidfd, &set, master, true);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* The run supervisor's report (it ends once the init is gone). */
-	if (cc.report && store_relock(&c) == 0) {
+	if (store_relock(&c) == 0) {
 		container_supervisor_wait(&c);
-		if (copy_report(g, pos[0], cc.report) < 0)
+		say_timeout(g, pos[0]);
+		if (cc.report && copy_report(g, pos[0], cc.report) < 0)
 			status = -1;
 		store_unlock(&c);
 	}

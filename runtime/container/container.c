@@ -2,6 +2,7 @@
 #include "rootless/rootless.h"
 #include "policy/policy.h"
 #include "lib/error.h"
+#include "lib/trace.h"
 #include "lib/fileio.h"
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
@@ -371,10 +372,13 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			return -1;
 		}
 	}
+	trace_mark("create: seccomp filter ready");
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
 		return -1;
 	}
+	if (o->lease && id_lease_commit(o->lease, c->dirfd) < 0)
+		goto fail;
 	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
 		goto fail;
 	if (o->policy && save_policy(c, o) < 0)
@@ -419,6 +423,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
 				goto fail;
 		}
+		trace_mark("create: cgroup made");
 		if (cgroup_apply(&cg, lin) < 0)
 			goto fail;
 		cgfd = cgroup_unified_fd(&cg);
@@ -436,6 +441,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	}
 	/* Mounts that travel back to the host's: compat only, never from a
 	 * user namespace's container. */
+	trace_mark("create: cgroup limits written");
 	if (parent_trees(cfg, o->facts, o->bundle, &root_tree, trees,
 	                 !userns && (!o->policy || o->policy->profile == PROFILE_COMPAT)) < 0) {
 		free(trees);
@@ -498,6 +504,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			close_joined(&a);
 			goto fail;
 		}
+		trace_mark("create: trees cloned, cloning the init");
 		pid = spawn_init(&a, cflags, &pidfd, close_in_child, &cg, cgfd);
 		close_joined(&a);
 	}
@@ -543,6 +550,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	 * root can write them, before the init runs anything. */
 	if (sysctl_apply_pidns(pidfd, cfg) < 0)
 		goto fail;
+	trace_mark("create: init in its cgroups");
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto fail;
 	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
@@ -559,8 +567,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			goto fail;
 	} else if (sync_expect(sv[0], SYNC_READY) < 0)
 		goto fail;
+	trace_mark("create: init ready (rootfs built)");
 	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
+	trace_mark("create: state recorded");
 	if (o->sup && start_supervisor(c, rootfd, o, pidfd, notify, &sup_pidfd) < 0)
 		goto fail;
 	if (notify >= 0)
@@ -570,8 +580,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	/* Wait for the init to drop its parent-death signal (it then closes
 	 * the channel): exiting earlier would kill it. */
+	trace_mark("create: supervisor and pid file done");
 	if (sync_send(sv[0], SYNC_ACK) < 0 || sync_expect(sv[0], SYNC_EOF) < 0)
 		goto fail;
+	trace_mark("create: init released");
 	close(sv[0]);
 	if (sup_pidfd >= 0)
 		close(sup_pidfd);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "idpool/lease.h"
 #include "oci/config.h"
 #include "seccomp/seccomp_filter.h"
 #include "container/store.h"
@@ -32,6 +33,10 @@ struct create_opts {
 	/* The host paths the policy decided on: the rootfs and bind sources
 	 * are mounted from these very fds. */
 	const struct host_facts *facts;
+	/* strict as root: the range of the id pool leased for this container,
+	 * recorded in the state dir first thing (id_lease_commit), so that from
+	 * then on the record keeps it live; NULL: none. */
+	struct id_lease *lease;
 	size_t policy_record_len;
 	/* The run supervisor's plan (NULL: none, as in compat). */
 	const struct sup_plan *sup;

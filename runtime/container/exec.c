@@ -4,6 +4,7 @@
 #include "linux/console.h"
 #include "container/container.h"
 #include "lib/error.h"
+#include "lib/trace.h"
 #include "lib/fileio.h"
 #include "lib/sigreset.h"
 #include "lib/log.h"
@@ -197,6 +198,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
 		                        .exit_signal = SIGCHLD};
 
+		trace_mark("exec: cloning the process");
 		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
 		if (pid == 0) {
 			close(sv[0]);
@@ -220,6 +222,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		werr(0, "exec --cgroup: container \"%s\" has no cgroup", c->id);
 		goto kill;
 	}
+	trace_mark("exec: process in the container's cgroups");
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto kill;
 	if (filter_prog_listens(&prog) && supervised) {
@@ -247,6 +250,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 			goto kill;
 		}
 	}
+	trace_mark("exec: process executed");
 	log_debug("exec in %s: pid %d", c->id, (int)pid);
 	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
 		goto kill;

@@ -3,12 +3,14 @@
 #include "container/container.h"
 #include "policy/policy.h"
 #include "lib/error.h"
+#include "lib/trace.h"
 #include "lib/fileio.h"
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "hooks/hooks.h"
 #include "container/trees.h"
 #include "facts/host_facts.h"
+#include "idpool/lease.h"
 #include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"
 #include "rootfs/rootfs.h"
@@ -164,6 +166,7 @@ int container_start(struct container *c)
 			close(rfd);
 		return werr(errno, "container \"%s\": releasing init", c->id);
 	}
+	trace_mark("start: init released");
 	unlinkat(c->dirfd, EXEC_FIFO, 0);
 	if (rfd >= 0) {
 		struct pollfd pfd = {.fd = rfd, .events = 0};
@@ -179,6 +182,7 @@ int container_start(struct container *c)
 			return werr(0, "container \"%s\": %.*s", c->id, (int)n, why);
 		}
 	}
+	trace_mark("start: process executed");
 	c->status = ST_RUNNING;
 	supervisor_started(c);
 	run_logged_hooks(c, HOOK_POSTSTART, "running");
@@ -432,12 +436,21 @@ int container_destroy(struct container *c, bool force)
 			cgroup_remove_empty(&dflt);
 		werr_clear();
 	}
+	trace_mark("delete: processes gone");
 	container_supervisor_wait(c);
+	trace_mark("delete: supervisor gone");
 	/* Whatever is left in the cgroup (processes outside the init's pid
 	 * namespace, exec'd ones), then the cgroup itself, everywhere. */
 	if (have_cg && cgroup_destroy(&cg) < 0)
 		return werr_ctx("container \"%s\"", c->id);
+	trace_mark("delete: cgroup removed");
 	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
+	/* The range of the id pool back before the state dir goes: once that
+	 * is gone a create of the same id could lease again, and only the
+	 * lease's token (not its id) tells the two apart. Its processes are
+	 * dead by now, so the next container to take it shares nothing live. */
+	if (id_lease_release(c->dirfd) < 0)
+		return werr_ctx("container \"%s\"", c->id);
 	return store_remove(c) < 0 ? -1 : 0;
 }
 

@@ -45,7 +45,7 @@ void mount_atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
 
 /* What the filesystem said about a refused option ("e tmpfs: Bad value
  * for 'size'"), from the fs context's message queue. */
-static int fs_refused(int fs, int e, const char *type, const char *what)
+static int fs_refused(int fs, int e, const char *type, const char *dest)
 {
 	char msg[256];
 	ssize_t n = read(fs, msg, sizeof(msg) - 1);
@@ -53,11 +53,12 @@ static int fs_refused(int fs, int e, const char *type, const char *what)
 	while (n > 1 && msg[n - 1] == '\n')
 		n--;
 	if (n > 2 && msg[1] == ' ')
-		return werr(e, "mounting %s: %s (%.*s)", type, what, (int)n - 2, msg + 2);
-	return werr(e, "mounting %s: %s", type, what);
+		return werr(e, "mounting %s on %s (%.*s)", type, dest, (int)n - 2, msg + 2);
+	return werr(e, "mounting %s on %s", type, dest);
 }
 
-int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data)
+int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data,
+                      const char *dest)
 {
 	/* Superblock flags the mount attributes have no bit for. */
 	static const struct {
@@ -72,23 +73,23 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 
 	if (fs < 0) {
 		free(opts);
-		return werr(errno, "mounting %s", type);
+		return werr(errno, "mounting %s on %s", type, dest);
 	}
 	if (data && opts == NULL)
 		r = werr(ENOMEM, "out of memory");
 	if (r == 0 && source && source[0] &&
 	    fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0) < 0)
-		r = fs_refused(fs, errno, type, "source");
+		r = fs_refused(fs, errno, type, dest);
 	for (size_t i = 0; r == 0 && i < sizeof(sb_flags) / sizeof(sb_flags[0]); i++)
 		if ((flags & sb_flags[i].ms) &&
 		    fsconfig(fs, FSCONFIG_SET_FLAG, sb_flags[i].name, NULL, 0) < 0)
-			r = fs_refused(fs, errno, type, sb_flags[i].name);
+			r = fs_refused(fs, errno, type, dest);
 	while (r == 0 && cur &&
 	       mnt_optstr_next_option(&cur, &name, &namesz, &value, &valuesz) == 0) {
 		char key[256], val[4096];
 
 		if (namesz >= sizeof(key) || (value && valuesz >= sizeof(val))) {
-			r = werr(E2BIG, "mounting %s: an option is too long", type);
+			r = werr(E2BIG, "mounting %s on %s: an option is too long", type, dest);
 			break;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)namesz, name);
@@ -96,13 +97,13 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 			snprintf(val, sizeof(val), "%.*s", (int)valuesz, value);
 		if ((value ? fsconfig(fs, FSCONFIG_SET_STRING, key, val, 0)
 		           : fsconfig(fs, FSCONFIG_SET_FLAG, key, NULL, 0)) < 0)
-			r = fs_refused(fs, errno, type, key);
+			r = fs_refused(fs, errno, type, dest);
 	}
 	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		r = fs_refused(fs, errno, type, "creating it");
+		r = fs_refused(fs, errno, type, dest);
 	mount_atime_attr(flags, &set, &clr);
 	if (r == 0 && (mnt = fsmount(fs, FSMOUNT_CLOEXEC, (unsigned int)set)) < 0)
-		r = fs_refused(fs, errno, type, "fsmount");
+		r = fs_refused(fs, errno, type, dest);
 	close(fs);
 	free(opts);
 	return r < 0 ? -1 : mnt;

@@ -16,8 +16,10 @@ void mount_atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr);
 /* A new filesystem as a detached mount (fsopen, fsconfig, fsmount), data's
  * comma-separated options one by one, flags as mount attributes: the
  * caller checks it and attaches it to a target it holds by fd (move_mount),
- * so no path is resolved between the check and the mount. -1 with werr. */
-int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data);
+ * so no path is resolved between the check and the mount. dest names the
+ * destination in messages. -1 with werr. */
+int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data,
+                      const char *dest);
 /* Mount a filesystem (not a bind) on the directory at path in the root. */
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
                 unsigned long flags, const char *data);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "oci/config.h"
 #include "facts/host_facts.h"
@@ -36,6 +37,14 @@ struct policy_ctx {
 	size_t n_optouts;
 	struct finding *f;
 	size_t n_f, n_refused;
+	/* strict, not rootless: the host ids the container's map to, the range
+	 * of the id pool it holds (prepare.c: leased at create, read back from
+	 * create's record at exec; at check, preview: the range a create would
+	 * take now). Not set: no range, and strict maps nothing. */
+	struct {
+		uint32_t host, size;
+		bool set, preview;
+	} userns;
 	/* The run supervisor (policy_supervise.c): in, --timeout of run (0:
 	 * none); out, whether one runs, the wall-clock limit (0: none) and
 	 * whether the seccomp filter's denials go to it to be recorded. */

@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/log.h"
 #include "oci/names.h"
+#include "policy/fields.h"
 #include "policy/policy_caps.h"
 #include "policy/rules.h"
 
@@ -125,6 +126,10 @@ void policy_ctx_free(struct policy_ctx *x)
 
 int policy_apply(struct policy_ctx *x)
 {
+	/* The field table (fields.c): unknown fields logged, or refused by
+	 * strict in process, linux, mounts and root. */
+	if (x->facts && policy_fields_unknown(x) < 0)
+		return -1;
 	if (x->profile == PROFILE_COMPAT)
 		return policy_supervision(x);
 	/* Refusals need the host facts (create, check); exec has none. */
@@ -137,6 +142,10 @@ int policy_apply(struct policy_ctx *x)
 	     (x->cfg->process && policy_refuse_process_attrs(x) < 0) ||
 	     (x->profile == PROFILE_STRICT &&
 	      (policy_refuse_userns(x) < 0 || policy_refuse_secret_env(x) < 0))))
+		return -1;
+	/* The field table's own rule (fields.c), after the rules it cites:
+	 * strict refuses what the table refuses and no rule judged. */
+	if (x->facts && policy_fields_refuse(x) < 0)
 		return -1;
 	if (policy_adjustments(x) < 0 || (x->facts && policy_refuse_unified(x) < 0))
 		return -1;

@@ -27,6 +27,23 @@
 #define STRICT_PIDS       256
 #define STRICT_TMPFS      "64m"
 
+/* A blocklist: the default action lets through every syscall the filter
+ * does not name. However few it denies (one rule against reboot), every
+ * syscall ward's allow-list keeps out (unshare, bpf, io_uring_setup,
+ * perf_event_open, add_key...) still reaches the kernel. Engines write
+ * allow-lists (a default action that errors or kills); those stay as they
+ * are under baseline. */
+static bool is_blocklist(const struct oci_seccomp *s)
+{
+	static const char *const lets_through[] = {"SCMP_ACT_ALLOW", "SCMP_ACT_LOG",
+	                                           "SCMP_ACT_NOTIFY", "SCMP_ACT_TRACE", NULL};
+
+	for (size_t i = 0; s->default_action && lets_through[i]; i++)
+		if (strcmp(s->default_action, lets_through[i]) == 0)
+			return true;
+	return s->default_action == NULL;
+}
+
 /* A filter that denies nothing: the default action allows, and no rule
  * returns an error or kills. */
 static bool allows_all(const struct oci_seccomp *s)
@@ -44,9 +61,9 @@ static bool allows_all(const struct oci_seccomp *s)
 }
 
 /* The config's own filter takes ward's place only in compat: strict stacks
- * ward's built-in filter on any config filter, baseline on one that denies
- * nothing. Both are loaded; the kernel runs every filter of the chain and
- * takes the most restrictive action, so the config's can only deny more. */
+ * ward's built-in filter on any config filter, baseline on a blocklist. Both are loaded; the kernel
+ * runs every filter of the chain and takes the most restrictive action, so the config's can only
+ * deny more. */
 /* The config's filter is ward's built-in one (what `ward spec` writes):
  * stacking it again would only hide its denials from the supervisor (the
  * copy's errno outranks the supervised one's notify). */
@@ -67,7 +84,7 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 	struct oci_seccomp *builtin;
 
 	if (l->seccomp_base || (x->profile != PROFILE_STRICT &&
-	                        (policy_optout(x, "seccomp-none") || !allows_all(l->seccomp))))
+	                        (policy_optout(x, "seccomp-none") || !is_blocklist(l->seccomp))))
 		return 0;
 	if ((builtin = oci_seccomp_default()) == NULL)
 		return -1;
@@ -78,8 +95,9 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 	}
 	l->seccomp_base = builtin;
 	return policy_adjusted(x, "seccomp-stack", ".linux.seccomp",
-	                       allows_all(l->seccomp) ? "(the config's filter: denies nothing)"
-	                                              : "(the config's filter alone)",
+	                       allows_all(l->seccomp)     ? "(the config's filter: denies nothing)"
+	                       : is_blocklist(l->seccomp) ? "(the config's filter: a blocklist)"
+	                                                  : "(the config's filter alone)",
 	                       "the config's filter stacked on ward's built-in profile");
 }
 
@@ -324,22 +342,64 @@ static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char 
 
 /* ---- strict ---- */
 
-/* A user namespace of the container's own, mapped to the host range strict
- * gives containers. A config that lists one keeps its mappings (judged by
- * refuse_userns.c); one listed without mappings gets strict's; mappings
- * without a user namespace would be strict's range's anyway. */
+/* Where `ward state` (and hooks) read the container's range: set by ward
+ * under strict, whatever the config said. */
+static int range_annotation(struct policy_ctx *x, uint32_t host, uint32_t size)
+{
+	struct oci_config *c = x->cfg;
+	char val[32];
+	struct jkv *v;
+	size_t i;
+
+	snprintf(val, sizeof(val), "%" PRIu32 "-%" PRIu64, host, (uint64_t)host + size - 1);
+	for (i = 0; i < c->n_annotations; i++)
+		if (strcmp(c->annotations[i].key, ANN_USERNS_RANGE) == 0)
+			break;
+	if (i == c->n_annotations) {
+		if ((v = realloc(c->annotations, (i + 1) * sizeof(*v))) == NULL)
+			return werr(ENOMEM, "out of memory");
+		c->annotations = v;
+		v[i] = (struct jkv){strdup(ANN_USERNS_RANGE), NULL};
+		c->n_annotations++;
+		if (v[i].key == NULL)
+			return werr(ENOMEM, "out of memory");
+	}
+	free(c->annotations[i].value);
+	if ((c->annotations[i].value = strdup(val)) == NULL)
+		return werr(ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A user namespace of the container's own, mapped to the host range it
+ * holds of strict's id pool. A config that lists one keeps its mappings
+ * (judged by refuse_ns.c); one listed without mappings gets the range;
+ * mappings without a user namespace are replaced by it. Rootless, the
+ * config's namespace and mappings are the caller's own (rootless_config.c)
+ * and stay. */
 static int userns(struct policy_ctx *x)
 {
 	const struct oci_namespace *ns = oci_config_namespace(x->cfg, CLONE_NEWUSER);
 	struct oci_linux *l = cfg_linux(x->cfg);
 	uint32_t host, size;
-	char now[96];
+	char now[160];
 
 	if (l == NULL)
 		return -1;
+	if (!policy_strict_userns_range(x, &host, &size)) {
+		if (x->userns.preview)
+			return 0; /* check, the pool full: refused already (prepare.c) */
+		if (x->facts && !x->facts->rootless)
+			return policy_refuse(x, ".linux.uidMappings", NULL,
+			                     "strict: the container holds no range of the id pool");
+		/* exec of a container made before ranges were recorded: the
+		 * one range strict gave every container then (exec joins the
+		 * init's namespace; the maps are create's). */
+		host = 100000;
+		size = 65536;
+	} else if (range_annotation(x, host, size) < 0)
+		return -1;
 	if (ns && ((ns->path && ns->path[0]) || l->n_uid_mappings || l->n_gid_mappings))
 		return 0;
-	policy_strict_userns_range(x->pol, &host, &size);
 	if (ns == NULL && cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
 		return -1;
 	free(l->uid_mappings);
@@ -350,8 +410,10 @@ static int userns(struct policy_ctx *x)
 		return werr(ENOMEM, "out of memory");
 	*l->uid_mappings = *l->gid_mappings = (struct oci_idmap){0, host, size};
 	l->n_uid_mappings = l->n_gid_mappings = 1;
-	snprintf(now, sizeof(now), "%suser (container 0-%u = host %u-%u)", ns ? "" : "+", size - 1,
-	         host, host + size - 1);
+	snprintf(now, sizeof(now),
+	         "%suser (container 0-%" PRIu32 " = host %" PRIu32 "-%" PRIu64 "%s)", ns ? "" : "+",
+	         size - 1, host, (uint64_t)host + size - 1,
+	         x->userns.preview ? ": the next free range of the id pool, leased at create" : "");
 	return policy_adjusted(x, "strict-userns", ns ? ".linux.uidMappings" : ".linux.namespaces",
 	                       ns ? "(none)" : "(host user namespace)", now);
 }

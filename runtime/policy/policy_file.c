@@ -121,6 +121,30 @@ static int check_duration(const struct jpath *p, const char *key, const char *v)
 	return 0;
 }
 
+static const struct jfield idpool_fields[] = {
+    FLD_HAS("start", JK_U32, struct policy_idpool, start, 0),
+    FLD_HAS("size", JK_U32, struct policy_idpool, size, 0),
+    FLD_HAS("rangeSize", JK_U32, struct policy_idpool, range_size, 0),
+};
+
+/* Host id 0 in a range would make container root host root; (uid_t)-1 is
+ * no id at all (setuid(-1) changes nothing). */
+static int check_idpool(void *obj, const struct jpath *p)
+{
+	const struct policy_idpool *ip = obj;
+
+	if (ip->has_start && ip->start == 0)
+		return jerr(p, "start 0 would map container root to host root");
+	if ((ip->has_range_size && ip->range_size == 0) || (ip->has_size && ip->size == 0))
+		return jerr(p, "size and rangeSize must be at least 1");
+	if (ip->has_start && ip->has_size && (uint64_t)ip->start + ip->size > UINT32_MAX)
+		return jerr(p, "start + size must stay below 4294967295 ((uid_t)-1 is no id)");
+	return 0;
+}
+
+static const struct jschema idpool_schema =
+    SCHEMA(struct policy_idpool, idpool_fields, check_idpool, NULL);
+
 static const struct jfield strict_fields[] = {
     FLD_HAS("memoryLimit", JK_I64, struct policy_strict, memory_limit, 0),
     FLD_HAS("cpuQuota", JK_I64, struct policy_strict, cpu_quota, 0),
@@ -130,6 +154,7 @@ static const struct jfield strict_fields[] = {
     FLD("timeout", JK_STR, struct policy_strict, timeout, 0),
     FLD_HAS("usernsHostID", JK_U32, struct policy_strict, userns_host_id, 0),
     FLD_HAS("usernsSize", JK_U32, struct policy_strict, userns_size, 0),
+    FLD_OBJ("idPool", struct policy_strict, id_pool, 0, &idpool_schema),
     FLD("rootlessLimits", JK_STR, struct policy_strict, rootless_limits, 0),
 };
 
@@ -145,6 +170,9 @@ static int check_strict(void *obj, const struct jpath *p)
 		return jerr(p, "usernsSize must be at least 1");
 	if (s->has_userns_host_id && s->userns_host_id == 0)
 		return jerr(p, "usernsHostID 0 would map container root to host root");
+	if (s->id_pool && (s->has_userns_host_id || s->has_userns_size))
+		return jerr(p, "idPool and usernsHostID/usernsSize both name the host ids of "
+		               "strict containers: keep idPool");
 	if (s->rootless_limits && strcmp(s->rootless_limits, "require") != 0 &&
 	    strcmp(s->rootless_limits, "warn") != 0) {
 		fp.key = "rootlessLimits";

@@ -11,6 +11,13 @@
 
 enum ward_profile { PROFILE_COMPAT, PROFILE_BASELINE, PROFILE_STRICT };
 
+/* strict.idPool: the host ids strict containers get a range each of
+ * (refuse_ns.c policy_strict_idpool: the defaults and why). */
+struct policy_idpool {
+	uint32_t start, size, range_size;
+	bool has_start, has_size, has_range_size;
+};
+
 struct policy_strict {
 	int64_t memory_limit; /* bytes */
 	int64_t cpu_quota;    /* µs per cpu_period */
@@ -22,6 +29,7 @@ struct policy_strict {
 	 * default: refused) or "warn" (runs without the limits). */
 	char *rootless_limits;
 	uint32_t userns_host_id, userns_size;
+	struct policy_idpool *id_pool;
 	bool has_memory_limit, has_cpu_quota, has_cpu_period, has_pids_limit;
 	bool has_userns_host_id, has_userns_size;
 };

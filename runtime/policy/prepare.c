@@ -1,9 +1,12 @@
 /* policy_prepare and the record create keeps for exec (see prepare.h). */
 #include "policy/prepare.h"
 #include "lib/error.h"
+#include "lib/cleanup.h"
 #include "lib/jwalk.h"
+#include "policy/rules.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
@@ -15,6 +18,7 @@
 #define REC_OPTOUTS "optouts"
 #define REC_SOURCE  "policySource"
 #define REC_POLICY  "policy"
+#define REC_USERNS  "usernsRange" /* [first host id, size]: strict's range */
 
 static void gen_str(yajl_gen g, const char *s)
 {
@@ -56,6 +60,13 @@ int policy_record_gen(const struct policy_run *run, char **out, size_t *len)
 		yajl_gen_string(g, (const unsigned char *)run->pol_text, run->pol_len);
 	else
 		yajl_gen_null(g);
+	if (run->x.userns.set && !run->x.userns.preview) {
+		gen_str(g, REC_USERNS);
+		yajl_gen_array_open(g);
+		yajl_gen_integer(g, run->x.userns.host);
+		yajl_gen_integer(g, run->x.userns.size);
+		yajl_gen_array_close(g);
+	}
 	yajl_gen_map_close(g);
 	if (yajl_gen_get_buf(g, &buf, len) == yajl_gen_status_ok && (*out = malloc(*len + 1))) {
 		memcpy(*out, buf, *len);
@@ -76,6 +87,25 @@ static const char *rec_string(yajl_val root, const char *key, bool nullable, boo
 	if (!(nullable && v && YAJL_IS_NULL(v)))
 		*bad = true;
 	return NULL;
+}
+
+/* The range create leased (exec applies the same mappings); a record
+ * without one is a container that holds none. */
+static int rec_userns(yajl_val root, struct policy_ctx *x)
+{
+	const char *path[] = {REC_USERNS, NULL};
+	yajl_val v = yajl_tree_get(root, path, yajl_t_array), a, b;
+
+	if (v == NULL)
+		return 0;
+	if (YAJL_GET_ARRAY(v)->len != 2 || !YAJL_IS_INTEGER(a = YAJL_GET_ARRAY(v)->values[0]) ||
+	    !YAJL_IS_INTEGER(b = YAJL_GET_ARRAY(v)->values[1]) || YAJL_GET_INTEGER(a) <= 0 ||
+	    YAJL_GET_INTEGER(b) <= 0 || YAJL_GET_INTEGER(a) + YAJL_GET_INTEGER(b) > UINT32_MAX)
+		return werr(0, "the policy record is malformed");
+	x->userns.host = (uint32_t)YAJL_GET_INTEGER(a);
+	x->userns.size = (uint32_t)YAJL_GET_INTEGER(b);
+	x->userns.set = true;
+	return 0;
 }
 
 /* The profile, opt-outs and policy create decided. */
@@ -133,10 +163,44 @@ static int from_record(const struct policy_input *in, struct oci_config *cfg,
 		if (policy_add_optout(&run->x, YAJL_GET_STRING(o)) < 0)
 			goto out;
 	}
-	r = 0;
+	r = rec_userns(root, &run->x);
 out:
 	yajl_tree_free(root);
 	return r;
+}
+
+/* strict as root: the container's own range of the id pool, leased for
+ * create, or (check) the one a create would take now. The state root of
+ * check may not exist yet: no leases then. */
+static int userns_range(const struct policy_input *in, struct policy_run *run)
+{
+	struct idpool pool;
+	uint32_t start;
+	char root[PATH_MAX];
+
+	if (run->x.profile != PROFILE_STRICT || in->rootless || in->state_root == NULL)
+		return 0;
+	policy_strict_idpool(run->pol, &pool);
+	if (in->lease_id) {
+		/* The lease names the state root whose state dir records it. */
+		if (realpath(in->state_root, root) == NULL)
+			return werr(errno, "the state root %s", in->state_root);
+		if (id_lease_take(root, in->lease_id, &pool, &run->lease) < 0) {
+			id_lease_drop(&run->lease);
+			return -1;
+		}
+		run->has_lease = true;
+		start = run->lease.range.start;
+	} else if (id_lease_peek(&pool, &start) < 0) {
+		/* check: a full pool is what a create would meet now. */
+		run->x.userns.preview = true;
+		return policy_refuse(&run->x, ".linux.namespaces", NULL, "%s", werr_msg());
+	}
+	run->x.userns.host = start;
+	run->x.userns.size = pool.range_size;
+	run->x.userns.set = true;
+	run->x.userns.preview = in->lease_id == NULL;
+	return 0;
 }
 
 int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run)
@@ -158,6 +222,8 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg) < 0)
 			return -1;
 		run->x.cli_timeout_ms = in->cli_timeout_ms;
+		if (userns_range(in, run) < 0)
+			return -1;
 		struct host_query q = {.bundle = in->bundle,
 		                       .state_root = in->state_root,
 		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT,
@@ -172,6 +238,8 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 
 void policy_run_free(struct policy_run *run)
 {
+	if (run->has_lease)
+		id_lease_drop(&run->lease);
 	policy_ctx_free(&run->x);
 	host_facts_free(&run->facts);
 	policy_free(run->pol);

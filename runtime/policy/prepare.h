@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "facts/host_facts.h"
+#include "idpool/lease.h"
 #include "policy/policy.h"
 
 struct policy_input {
@@ -19,6 +20,10 @@ struct policy_input {
 	const char *state_root;   /* --root: never reachable from a container */
 	long long cli_timeout_ms; /* run --timeout (0: none) */
 	bool rootless;            /* ward was run by a user other than root */
+	/* create: the container's id, for which strict (as root) leases a
+	 * range of the id pool (run->lease); NULL at check, which shows the
+	 * range a create would take. */
+	const char *lease_id;
 	/* exec: the record create saved (policy_record_gen): its profile, its
 	 * opt-outs and its copy of the policy file, applied as they were. */
 	const char *record;
@@ -40,6 +45,11 @@ struct policy_run {
 	const char *pol_source; /* where it came from, for the record */
 	struct host_facts facts;
 	struct policy_ctx x; /* profile, opt-outs, findings; x.cfg adjusted */
+	/* create, strict as root: the range leased (x.userns), recorded in the
+	 * state dir by container_create (id_lease_commit); set lease.keep once
+	 * the container is made, else policy_run_free gives it back. */
+	struct id_lease lease;
+	bool has_lease;
 };
 
 /* cfg is adjusted in place. Refusals are in run->x (n_refused; see

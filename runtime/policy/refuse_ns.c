@@ -128,36 +128,78 @@ int policy_refuse_namespaces(struct policy_ctx *x)
 /* ---- strict: the user namespace ----
  *
  * Refusals, strict only: a user namespace whose container root could be a
- * host id strict does not give containers (host root least of all).
+ * host id other than the container's own range (host root least of all).
  *
- * strict promises that container root is an unprivileged host uid: the
- * range it gives containers (policy_strict_userns_range). A config that
- * lists its own user namespace keeps its own mappings (the adjustment in
- * policy_adjust.c only fills a missing one), so each mapping is judged
- * here: host ids outside the range (0 -> 0 maps container root to host
- * root, and then a setuid-root file written into a volume is host root's)
- * are refused. A user namespace joined by path has maps ward would have to
- * read from a process holding it (/proc/<pid>/uid_map: a path, not the
- * opened namespace), so strict refuses the join itself.
+ * strict promises that container root is an unprivileged host uid, and
+ * one no other container and no host user has: each strict container
+ * holds a range of the id pool (idpool/lease.h, taken by prepare.c). A
+ * config that lists its own user namespace keeps its own mappings (the
+ * adjustment in policy_adjust.c only fills a missing one), so each mapping
+ * is judged here: host ids outside the container's range (0 -> 0 maps
+ * container root to host root, and then a setuid-root file written into a
+ * volume is host root's; another container's range gives it that
+ * container's files) are refused. A user namespace joined by path has maps
+ * ward would have to read from a process holding it (/proc/<pid>/uid_map:
+ * a path, not the opened namespace), so strict refuses the join itself.
  *
  * Rootless, the kernel and newuidmap already keep the maps to the caller's
  * own ids and its /etc/subuid range: nothing there is host root's. */
-#define STRICT_USERNS_ID  100000
-#define STRICT_USERNS_LEN 65536
 
-void policy_strict_userns_range(const struct policy *pol, uint32_t *host, uint32_t *size)
+/* The default pool: 0x70000000-0x7FFDFFFF, 4094 ranges of 65536. Above
+ * what useradd hands out to /etc/subuid (SUB_UID_MAX 600100000) and
+ * systemd-nspawn's container ranges (0x80000-0x6FFFFFFF), below systemd's
+ * foreign-uid range (0x7FFE0000-0x7FFEFFFF) and below 2^31: ids with the
+ * top bit set read as negative to programs that keep uids in an int. */
+#define IDPOOL_START 0x70000000u
+#define IDPOOL_SIZE  0x0FFE0000u
+#define IDPOOL_RANGE 65536u
+/* Before strict.idPool: one range for every strict container. Named, it is
+ * a pool of that one range (so one strict container at a time). */
+#define OLD_USERNS_ID  100000u
+#define OLD_USERNS_LEN 65536u
+
+void policy_strict_idpool(const struct policy *pol, struct idpool *p)
 {
 	const struct policy_strict *s = pol ? pol->strict : NULL;
+	const struct policy_idpool *ip = s ? s->id_pool : NULL;
 
-	*host = s && s->has_userns_host_id ? s->userns_host_id : STRICT_USERNS_ID;
-	*size = s && s->has_userns_size ? s->userns_size : STRICT_USERNS_LEN;
+	*p = (struct idpool){IDPOOL_START, IDPOOL_SIZE, IDPOOL_RANGE, NULL};
+	if (s && (s->has_userns_host_id || s->has_userns_size)) {
+		p->start = s->has_userns_host_id ? s->userns_host_id : OLD_USERNS_ID;
+		p->size = p->range_size = s->has_userns_size ? s->userns_size : OLD_USERNS_LEN;
+		return;
+	}
+	if (ip == NULL)
+		return;
+	p->start = ip->has_start ? ip->start : p->start;
+	p->range_size = ip->has_range_size ? ip->range_size : p->range_size;
+	/* A pool moved but not sized: as many ids as fit below 2^31, at
+	 * least one range. */
+	if (ip->has_size)
+		p->size = ip->size;
+	else if (ip->has_start)
+		p->size = ip->start < 0x80000000u - p->range_size ? 0x80000000u - ip->start
+		                                                  : p->range_size;
+}
+
+bool policy_strict_userns_range(const struct policy_ctx *x, uint32_t *host, uint32_t *size)
+{
+	*host = x->userns.host;
+	*size = x->userns.size;
+	return x->userns.set;
 }
 
 static int judge_maps(struct policy_ctx *x, const struct oci_idmap *m, size_t n, const char *name)
 {
 	uint32_t host, size;
 
-	policy_strict_userns_range(x->pol, &host, &size);
+	if (!policy_strict_userns_range(x, &host, &size))
+		return n == 0 ? 0
+		              : policy_refuse(
+		                    x, name[0] == 'u' ? ".linux.uidMappings" : ".linux.gidMappings",
+		                    NULL,
+		                    "strict: the container holds no range of the "
+		                    "id pool for its mappings to lie in");
 	for (size_t i = 0; i < n; i++) {
 		uint64_t lo = m[i].host_id, hi = (uint64_t)m[i].host_id + m[i].size;
 		char field[64];
@@ -167,9 +209,10 @@ static int judge_maps(struct policy_ctx *x, const struct oci_idmap *m, size_t n,
 		snprintf(field, sizeof(field), ".linux.%s[%zu]", name, i);
 		if (policy_refuse(x, field, NULL,
 		                  "maps container %s %" PRIu32 "-%" PRIu64 " to host %" PRIu64
-		                  "-%" PRIu64 ", outside the host range strict gives containers "
-		                  "(%" PRIu32 "-%" PRIu64 "): container root must be an "
-		                  "unprivileged host id, never host root",
+		                  "-%" PRIu64 ", outside this container's own host range "
+		                  "(%" PRIu32 "-%" PRIu64 ", of strict's id pool): container "
+		                  "root must be an unprivileged host id no one else has, never "
+		                  "host root",
 		                  name[0] == 'u' ? "uids" : "gids", m[i].container_id,
 		                  (uint64_t)m[i].container_id + m[i].size - (m[i].size > 0), lo,
 		                  hi - (m[i].size > 0), host, (uint64_t)host + size - 1) < 0)

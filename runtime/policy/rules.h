@@ -4,8 +4,10 @@
 #ifndef WARD_POLICY_RULES_H
 #define WARD_POLICY_RULES_H
 
+#include "idpool/idpool.h"
 #include "policy/findings.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 int policy_refuse_namespaces(struct policy_ctx *x);
@@ -17,9 +19,12 @@ int policy_refuse_root(struct policy_ctx *x);
 int policy_refuse_mounts(struct policy_ctx *x);
 /* strict only */
 int policy_refuse_userns(struct policy_ctx *x);
-/* The host ids strict maps a container's to (the policy's strict.userns,
- * or ward's default range). */
-void policy_strict_userns_range(const struct policy *pol, uint32_t *host, uint32_t *size);
+/* The pool strict containers' host id ranges come from: the policy's
+ * strict.idPool (or its older usernsHostID/usernsSize), defaults filled. */
+void policy_strict_idpool(const struct policy *pol, struct idpool *p);
+/* The host ids strict maps this container's to (x->userns); false when
+ * no range was given it. */
+bool policy_strict_userns_range(const struct policy_ctx *x, uint32_t *host, uint32_t *size);
 int policy_refuse_secret_env(struct policy_ctx *x);
 /* The same rule on any environment list (exec's --env and --process env);
  * field names the list, "[i]" is appended. */
@@ -35,6 +40,8 @@ int policy_adjust_devices(struct policy_ctx *x);
 /* Whether a run supervisor watches the container, its wall-clock limit,
  * and whether denied syscalls are recorded (policy_supervise.c). */
 #define ANN_TIMEOUT "org.ward.timeout"
+/* strict: the container's host id range, "first-last", as ward set it. */
+#define ANN_USERNS_RANGE "org.ward.userns.range"
 int policy_supervision(struct policy_ctx *x);
 
 /* The opt-out a device node needs (type 'c' or 'b'; minor -1: any), and

@@ -101,7 +101,7 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 	if (out == NULL)
 		return werr(ENOMEM, "out of memory");
 	st = mount_fs_detached("tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-	                       "mode=700,size=4k");
+	                       "mode=700,size=4k", "the overlay's staging tmpfs");
 	if (st < 0 ||
 	    move_mount(st, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
 		r = st < 0 ? -1 : werr(errno, "overlay: attaching the staging tmpfs");
@@ -181,8 +181,9 @@ static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const 
 	if (o->tmpcopyup && strcmp(type, "tmpfs") == 0 &&
 	    (under = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return werr(errno, "tmpcopyup: opening %s", m->destination);
-	mnt = mount_fs_detached(type, m->source,
-	                        o->flags & ~(unsigned long)PROPAGATION_MASK & ~later, o->data);
+	mnt =
+	    mount_fs_detached(type, m->source, o->flags & ~(unsigned long)PROPAGATION_MASK & ~later,
+	                      o->data, m->destination);
 	if (mnt < 0)
 		return -1;
 	if (under >= 0) {

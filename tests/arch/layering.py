@@ -22,7 +22,7 @@ LAYERS = [
     ["hooks", "runtime/seccomp", "runtime/cgroup"],
     ["runtime/linux"],
     ["runtime/rootfs"],
-    ["runtime/facts", "runtime/rootless"],
+    ["runtime/facts", "runtime/rootless", "runtime/idpool"],
     ["runtime/policy", "runtime/supervisor"],
     ["runtime/container"],
     ["runtime/cli"],
@@ -30,7 +30,9 @@ LAYERS = [
 ]
 RANK = {f: i for i, fs in enumerate(LAYERS) for f in fs}
 MAX_LINES = 700
-MAX_C_PER_FOLDER = 12
+# 13: runtime/policy holds the field table (fields.c) beside its eleven rule
+# files; issue 30 replaces this cap by subfolders.
+MAX_C_PER_FOLDER = 13
 
 results = []
 

@@ -47,7 +47,7 @@ load ../helpers/common
 @test "unknown command and unknown option are clear errors" {
 	run "$WARD" frobnicate
 	assert_failure 1
-	assert_output 'ward: unknown command "frobnicate" (see ward --help)'
+	assert_output "ward: unknown command \"frobnicate\": No help topic for 'frobnicate' (see ward --help)"
 	run ward create --frob "$ID"
 	assert_failure 1
 	assert_output 'ward: create: unknown option "--frob"'
@@ -153,7 +153,19 @@ load ../helpers/common
 	run ward list --format xml
 	assert_failure 1
 	assert_output --partial 'must be table or json'
-	ward delete --force "$ID"
+	# Sorted by id, as runc lists them (not in directory order).
+	for s in c a d b; do
+		ward create --bundle "$BUNDLE" "$ID-$s"
+	done
+	run ward list -q
+	assert_output "$(printf '%s\n' "$ID" "$ID-a" "$ID-b" "$ID-c" "$ID-d")"
+	run ward list --format json
+	[ "$(jq -r 'map(.id) | join(" ")' <<<"$output")" = "$ID $ID-a $ID-b $ID-c $ID-d" ]
+	# runc's key order (its own list test matches the text).
+	assert_output --regexp '^\[\{"ociVersion":"[^"]+","id":"[^"]+","pid":[0-9]+,"status":"created","bundle":'
+	for s in "" -a -b -c -d; do
+		ward delete --force "$ID$s"
+	done
 	assert_no_leftovers
 }
 

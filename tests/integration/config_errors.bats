@@ -145,11 +145,11 @@ create_fails_with() {
 	create_fails_with "ward: mounts[7] (/data): source /nonexistent-ward-src: No such file or directory"
 }
 
-@test "an unknown filesystem type fails with the mount's index" {
+@test "an unknown filesystem option fails with the mount's index and the filesystem's own words" {
 	cfg '.mounts += [{"destination": "/data", "type": "tmpfs", "source": "tmpfs", "options": ["nosuchopt=1"]}]'
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output --partial "ward: mounts[7] (/data): mounting tmpfs on /data: Invalid argument"
+	assert_output "ward: mounts[7] (/data): mounting tmpfs on /data (tmpfs: Unknown parameter 'nosuchopt'): Invalid argument"
 	assert_no_leftovers
 }
 

@@ -234,8 +234,8 @@ refused() {
 	done
 	# What is allowed works: /etc/hosts (a file engines give containers),
 	# and a data directory the container writes (strict's root is host
-	# uid 100000: it owns the directory).
-	chown 100000:100000 "$TMP/data"
+	# uid 1879048192, the id pool's first range: it owns the directory).
+	chown 1879048192:1879048192 "$TMP/data"
 	chmod 777 "$TMP/data"
 	for p in "${PROFILES[@]}"; do
 		as "$p"
@@ -391,12 +391,12 @@ refused() {
 	n=$(next_mount)
 	runs strict
 	# Files of host uid 0 shown as the container root's own (host uid
-	# 100000 in strict's user namespace).
+	# 1879048192, the pool's first range, in strict's user namespace).
 	cfg --arg s "$TMP/rootowned" '.mounts += [{"destination": "/mnt", "type": "bind", "source": $s, "options": ["rbind", "idmap"]}]'
 	refused strict ".mounts[$n].options" "an idmapped mount makes host files the container's own" idmap
 	cfg --arg s "$TMP/rootowned" '.mounts[-1] = {"destination": "/mnt", "type": "bind", "source": $s, "options": ["rbind"],
-	        "uidMappings": [{"containerID": 0, "hostID": 100000, "size": 1}],
-	        "gidMappings": [{"containerID": 0, "hostID": 100000, "size": 1}]}'
+	        "uidMappings": [{"containerID": 0, "hostID": 1879048192, "size": 1}],
+	        "gidMappings": [{"containerID": 0, "hostID": 1879048192, "size": 1}]}'
 	as strict
 	cmd "echo $MARK; echo changed >>/mnt/file 2>/dev/null && echo wrote-host-file"
 	run ward run --bundle "$BUNDLE" "$ID"

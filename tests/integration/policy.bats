@@ -252,7 +252,7 @@ teardown() {
 	ward --profile strict run -d --bundle "$BUNDLE" "$ID"
 	# (the id maps are written before create returns)
 	run cat "/proc/$(init_pid "$ID")/uid_map"
-	assert_output --regexp '^ +0 +100000 +65536$'
+	assert_output --regexp '^ +0 +1879048192 +65536$'
 	if [ -d /sys/fs/cgroup/memory ]; then
 		assert_equal "$(cat /sys/fs/cgroup/memory/ward/$ID/memory.limit_in_bytes)" 536870912
 		assert_equal "$(cat /sys/fs/cgroup/pids/ward/$ID/pids.max)" 256
@@ -330,16 +330,16 @@ teardown() {
 	ln -s "$WARD" "$TMP/ward-strict"
 	run "$TMP/ward-strict" --root "$ROOT" run --bundle "$BUNDLE" "$ID"
 	assert_success
-	assert_output --regexp '^ +0 +100000 +65536$'
+	assert_output --regexp '^ +0 +1879048192 +65536$'
 	policy '{"profile": "strict"}'
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
-	assert_output --regexp '^ +0 +100000 +65536$'
+	assert_output --regexp '^ +0 +1879048192 +65536$'
 	run ward --policy "$POLICY" --profile baseline run --bundle "$BUNDLE" "$ID"
 	assert_output --regexp '^ +0 +0 +4294967295$'
 	# Tighten: baseline -> strict.
 	cfg '.annotations["org.ward.profile"] = "strict"'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_output --regexp '^ +0 +100000 +65536$'
+	assert_output --regexp '^ +0 +1879048192 +65536$'
 	# Loosen: ignored (and noted in the audit log).
 	cfg '.annotations["org.ward.profile"] = "compat" | .process.noNewPrivileges = false'
 	cmd 'grep NoNewPrivs /proc/self/status; sleep 100'
@@ -421,6 +421,14 @@ teardown() {
 	assert_success
 	assert_line 'verdict: allowed'
 	assert_line --partial 'rule: seccomp-default'
+	# --bundle, as every other command takes the bundle; not both.
+	run "$WARD" check --bundle "$BUNDLE"
+	assert_success
+	assert_line 'verdict: allowed'
+	run "$WARD" check --bundle "$BUNDLE" "$BUNDLE"
+	assert_failure 2
+	assert_output 'ward: check: give the bundle with --bundle or as the argument, not both'
+	run "$WARD" check "$BUNDLE"
 	assert_line --partial '- API_TOKEN'
 	refute_output --partial 'API_TOKEN=x'
 	run "$WARD" check --profile strict --format json "$BUNDLE"

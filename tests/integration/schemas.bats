@@ -59,6 +59,16 @@ PY
 	run validate policy.schema.json "$TMP/policy.json"
 	assert_success
 	"$WARD" --policy "$TMP/policy.json" check "$BUNDLE" >/dev/null
+	# strict's id pool (the older usernsHostID/usernsSize above).
+	echo '{"strict": {"idPool": {"start": 1879048192, "size": 268304384, "rangeSize": 65536}}}' >"$TMP/pool.json"
+	run validate policy.schema.json "$TMP/pool.json"
+	assert_success
+	"$WARD" --policy "$TMP/pool.json" check "$BUNDLE" >/dev/null
+	echo '{"strict": {"idPool": {"start": 0}}}' >"$TMP/bad.json"
+	run validate policy.schema.json "$TMP/bad.json"
+	assert_failure
+	run "$WARD" --policy "$TMP/bad.json" check "$BUNDLE"
+	assert_failure 2
 	echo '{"profile": "strict", "alow": []}' >"$TMP/bad.json"
 	run validate policy.schema.json "$TMP/bad.json"
 	assert_failure

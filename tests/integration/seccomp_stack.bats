@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # A config's own seccomp filter never takes the place of ward's built-in one
 # under strict (it is stacked on it: both are loaded, and the kernel takes
-# the most restrictive action of all), and under baseline when it denies
-# nothing. Seen from inside: the calls ward's profile denies stay denied.
+# the most restrictive action of all), and under baseline when it is a
+# blocklist (its default action lets through what it does not name). Seen from inside: the calls ward's profile denies stay denied.
 
 load ../helpers/common
 
@@ -49,4 +49,19 @@ denied_inside() {
 	assert_no_leftovers
 	run ward check "$BUNDLE"
 	assert_output --partial 'seccomp-stack'
+}
+
+@test "baseline: a blocklist (allow by default, deny one syscall) gets ward's too: what it does not name stays denied" {
+	# An attacker's review found this one: a single deny rule used to turn
+	# the stacking off, and unshare -U reached the kernel.
+	for deny in reboot swapon; do
+		cfg --arg d "$deny" '.linux.seccomp.syscalls = [{"names": [$d], "action": "SCMP_ACT_ERRNO"}]'
+		run ward run --bundle "$BUNDLE" "$ID-$deny"
+		denied_inside
+	done
+	# An allow-list, as engines write them, is left alone.
+	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}'
+	run "$WARD" check --format json "$BUNDLE"
+	[ "$(jq '[.adjustments[] | select(.rule == "seccomp-stack")] | length' <<<"$output")" = 0 ]
+	assert_no_leftovers
 }

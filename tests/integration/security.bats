@@ -355,7 +355,7 @@ teardown() {
 	{"user": {"uid": 0, "gid": 0}, "args": ["true"], "cwd": "/", "oomScoreAdj": 500}
 	JSON
 	run ward exec --process "$TMP/p.json" "$ID"
-	assert_failure 1
+	assert_failure 255 # compat: runc's exec status for its own failures
 	assert_output 'ward: process.oomScoreAdj: /proc is not the root of a procfs: Operation not permitted'
 	ward delete --force "$ID"
 	assert_no_leftovers

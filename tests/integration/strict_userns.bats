@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # strict promises that container root is not host root: a config that
 # lists its own user namespace keeps its mappings, so they must lie inside
-# the host range strict gives containers (host 100000-165535 by default);
+# the container's own range of strict's id pool (in this test's fresh state
+# root: the pool's first, host 1879048192-1879113727; idpool.bats tests the
+# pool);
 # a user namespace joined by path has maps strict cannot judge on the
 # opened namespace, and is refused. Seen from the host: what container
 # root writes into a volume is never host root's.
@@ -13,7 +15,7 @@ setup() {
 	ID="p25-$BATS_TEST_NUMBER-$$-$RANDOM"
 	# Writable by anyone: only the mapping decides whose the files are.
 	mkdir -m 777 "$TMP/vol"
-	chown 100000:100000 "$TMP/vol"
+	chown 1879048192:1879048192 "$TMP/vol"
 	cfg --arg s "$TMP/vol" '.mounts += [{"destination": "/vol", "type": "bind", "source": $s, "options": ["rbind", "rw"]}]'
 	# A setuid-root program as container root would leave it for the host.
 	cmd 'cp /bin/busybox /vol/suid && chmod 4755 /vol/suid && echo wrote'
@@ -34,11 +36,11 @@ own_userns() {
 	own_userns '[{"containerID": 0, "hostID": 0, "size": 65536}]' '[{"containerID": 0, "hostID": 0, "size": 65536}]'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output --partial 'ward: config.json: .linux.uidMappings[0]: maps container uids 0-65535 to host 0-65535, outside the host range strict gives containers (100000-165535): container root must be an unprivileged host id, never host root (refused by the strict profile) [and 1 more: see ward check]'
+	assert_output --partial 'ward: config.json: .linux.uidMappings[0]: maps container uids 0-65535 to host 0-65535, outside this container'\''s own host range (1879048192-1879113727, of strict'\''s id pool): container root must be an unprivileged host id no one else has, never host root (refused by the strict profile) [and 1 more: see ward check]'
 	[ ! -e "$TMP/vol/suid" ] || fail "the container ran: $(stat -c '%u:%g %A' "$TMP/vol/suid")"
 	assert_no_leftovers
 	# A host user's uid is no better.
-	own_userns '[{"containerID": 0, "hostID": 100000, "size": 1000}, {"containerID": 1000, "hostID": 1000, "size": 1}]' '[{"containerID": 0, "hostID": 100000, "size": 65536}]'
+	own_userns '[{"containerID": 0, "hostID": 1879048192, "size": 1000}, {"containerID": 1000, "hostID": 1000, "size": 1}]' '[{"containerID": 0, "hostID": 1879048192, "size": 65536}]'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
 	assert_failure 1
 	assert_output --partial 'config.json: .linux.uidMappings[1]: maps container uids 1000-1000 to host 1000-1000'
@@ -48,12 +50,12 @@ own_userns() {
 @test "strict: a setuid-root file container root writes into a volume is not host root's" {
 	for how in default own; do
 		rm -f "$TMP/vol/suid"
-		[ "$how" = own ] && own_userns '[{"containerID": 0, "hostID": 100000, "size": 65536}]' '[{"containerID": 0, "hostID": 100000, "size": 65536}]'
+		[ "$how" = own ] && own_userns '[{"containerID": 0, "hostID": 1879048192, "size": 65536}]' '[{"containerID": 0, "hostID": 1879048192, "size": 65536}]'
 		run ward --profile strict run --bundle "$BUNDLE" "$ID"
 		assert_success
 		assert_output wrote
-		# Seen from the host: owned by strict's range, never uid 0.
-		assert_equal "$(stat -c %u:%g "$TMP/vol/suid")" 100000:100000
+		# Seen from the host: owned by the container's range, never uid 0.
+		assert_equal "$(stat -c %u:%g "$TMP/vol/suid")" 1879048192:1879048192
 		assert_no_leftovers
 	done
 }

@@ -54,6 +54,8 @@ report_json() { # report_json ID JQ-FILTER
 	SECONDS=0
 	run ward --policy "$POLICY" --profile strict run --timeout 2s "$ID"
 	assert_failure 137
+	# Said on stderr, not only in the report: a CI log shows why.
+	assert_line "ward: container \"$ID\" timed out after 2s (its limit, from --timeout): SIGTERM, then SIGKILL to every process once the 1s grace ran out"
 	# Bounded, not timed: the deadline (2 s) and the grace (1 s) ended it,
 	# not the sleep.
 	[ "$SECONDS" -lt 30 ]
@@ -75,6 +77,7 @@ report_json() { # report_json ID JQ-FILTER
 	cmd 'trap "exit 42" TERM; sleep 30 & wait'
 	run ward run "$ID"
 	assert_failure 42
+	assert_line "ward: container \"$ID\" timed out after 1s (its limit, from annotation): SIGTERM, and it ended within the grace"
 	[ "$(report_json "$ID" .profile)" = baseline ]
 	[ "$(report_json "$ID" .timeout.timedOut)" = true ]
 	[ "$(report_json "$ID" .timeout.killedAfterGrace)" = false ]

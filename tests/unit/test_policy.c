@@ -2,6 +2,7 @@
  * error naming the JSON path (never a silent "no policy"). */
 #include "lib/error.h"
 #include "policy/policy_file.h"
+#include "policy/rules.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -13,6 +14,31 @@
 static struct policy *parse(const char *s)
 {
 	return policy_parse(s, strlen(s), "policy.json");
+}
+
+/* strict.idPool as the allocator gets it: defaults filled. */
+static void pool_is(const char *json, uint32_t start, uint32_t size, uint32_t range,
+                    const char *what)
+{
+	struct policy *p = json ? parse(json) : NULL;
+	struct idpool ip;
+
+	policy_strict_idpool(p, &ip);
+	ok((json == NULL || p) && ip.start == start && ip.size == size && ip.range_size == range,
+	   "idPool: %s (%u %u %u)", what, ip.start, ip.size, ip.range_size);
+	policy_free(p);
+}
+
+static void test_idpool(void)
+{
+	pool_is(NULL, 0x70000000u, 0x0FFE0000u, 65536, "default 0x70000000-0x7FFDFFFF, 65536 each");
+	pool_is("{\"strict\": {\"idPool\": {\"start\": 2000000000}}}", 2000000000,
+	        2147483648u - 2000000000, 65536, "start alone: up to 2^31");
+	pool_is("{\"strict\": {\"idPool\": {\"start\": 3000000, \"size\": 100, "
+	        "\"rangeSize\": 10}}}",
+	        3000000, 100, 10, "all three");
+	pool_is("{\"strict\": {\"usernsHostID\": 200000, \"usernsSize\": 1000}}", 200000, 1000,
+	        1000, "the older usernsHostID/usernsSize: a pool of that one range");
 }
 
 static void refused(const char *json, const char *want)
@@ -124,6 +150,16 @@ int main(void)
 	refused("{\"missingNetwork\": \"maybe\"}", ".missingNetwork: must be isolate or refuse");
 	refused("{\"pidsLimit\": 0}", ".pidsLimit: must be positive");
 	refused("{\"strict\": {\"usernsHostID\": 0}}", "would map container root to host root");
+	refused("{\"strict\": {\"idPool\": {\"start\": 0}}}",
+	        ".strict.idPool: start 0 would map container root to host root");
+	refused("{\"strict\": {\"idPool\": {\"rangeSize\": 0}}}",
+	        "size and rangeSize must be at least 1");
+	refused("{\"strict\": {\"idPool\": {\"start\": 4294901760, \"size\": 65536}}}",
+	        "start + size must stay below 4294967295");
+	refused("{\"strict\": {\"idPool\": {\"strat\": 1}}}",
+	        ".strict.idPool.strat: unknown property");
+	refused("{\"strict\": {\"idPool\": {}, \"usernsHostID\": 200000}}",
+	        "idPool and usernsHostID/usernsSize both name the host ids of strict containers");
 	refused("{\"strict\": {\"tmpfsSize\": \"8m,exec\"}}",
 	        ".strict.tmpfsSize: must be a tmpfs size");
 	refused("{\"strict\": {\"memoryLimit\": -1}}", "limits must be positive");
@@ -132,5 +168,6 @@ int main(void)
 	refused("{\"secretEnv\": [\"\"]}", ".secretEnv[0]: must not be empty");
 	refused("[]", "must be a JSON object");
 	refused("{\"profile\": ", "policy.json");
+	test_idpool();
 	return tap_done();
 }

@@ -195,6 +195,16 @@ static int run(struct run *r, const struct spec *s, const char *pol, const char 
 	werr_clear();
 	if (policy_ctx_init(&r->x, r->pol, cli, "ward", r->cfg) < 0)
 		return r->rc = -1;
+	/* As prepare.c: a strict container holds a range of the id pool (here
+	 * the pool's first, as a fresh state root's first create gets). */
+	if (r->x.profile == PROFILE_STRICT) {
+		struct idpool p;
+
+		policy_strict_idpool(r->pol, &p);
+		r->x.userns.host = p.start;
+		r->x.userns.size = p.range_size;
+		r->x.userns.set = true;
+	}
 	if (f) {
 		if (r->cfg->n_mounts > 8 || (r->cfg->linux && r->cfg->linux->n_namespaces > 8))
 			return r->rc = -2;
@@ -722,28 +732,29 @@ static void test_namespaces(void)
 }
 
 /* strict: the config's own user namespace mappings lie inside the host
- * range strict gives containers (100000-165535 by default, or the policy's
- * strict.userns), never host root. */
+ * range the container holds of the id pool (run() gives it the pool's
+ * first: 1879048192-1879113727 by default, or 200000-... of a policy's
+ * strict.usernsHostID), never host root. */
 static void test_strict_userns(void)
 {
 	static const struct {
 		const char *lin, *field, *what;
 	} bad[] = {
 	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":65536}],"
-	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":65536}]",
 	     ".linux.uidMappings[0]", "container root is host root (0 -> 0)"},
-	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}],"
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":65536}],"
 	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":1}]",
 	     ".linux.gidMappings[0]", "gid 0 -> host gid 0"},
-	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":1},"
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":1},"
 	     "{\"containerID\":1,\"hostID\":1000,\"size\":1}],"
-	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":65536}]",
 	     ".linux.uidMappings[1]", "a second mapping to a host user's uid"},
-	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":160000,\"size\":10000}],"
-	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":1879108192,\"size\":10000}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":65536}]",
 	     ".linux.uidMappings[0]", "a mapping running past the range's end"},
-	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":99999,\"size\":2}],"
-	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]",
+	    {",\"uidMappings\":[{\"containerID\":0,\"hostID\":1879048191,\"size\":2}],"
+	     "\"gidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":65536}]",
 	     ".linux.uidMappings[0]", "a mapping starting below the range"},
 	};
 	const char *ns = NS_ALL ",{\"type\":\"user\"}";
@@ -777,16 +788,16 @@ static void test_strict_userns(void)
 	{
 		struct spec s = {
 		    .ns = ns,
-		    .lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":"
-		           "1000},{\"containerID\":1000,\"hostID\":165000,\"size\":536}],"
-		           "\"gidMappings\":[{\"containerID\":0,\"hostID\":100000,\"size\":"
+		    .lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":"
+		           "1000},{\"containerID\":1000,\"hostID\":1879113192,\"size\":536}],"
+		           "\"gidMappings\":[{\"containerID\":0,\"hostID\":1879048192,\"size\":"
 		           "65536}]"};
 
 		fake_init(&f);
 		expect_allowed("strict: mappings inside the range", &s, NULL, "strict", &f);
 		run(&r, &s, NULL, "strict", &f);
 		ok(r.rc == 0 && r.cfg->linux->n_uid_mappings == 2 &&
-		       r.cfg->linux->uid_mappings[1].host_id == 165000,
+		       r.cfg->linux->uid_mappings[1].host_id == 1879113192,
 		   "strict: the config's mappings inside the range are kept");
 		run_free(&r);
 		s.lin = ",\"uidMappings\":[{\"containerID\":0,\"hostID\":200000,\"size\":"
@@ -812,9 +823,9 @@ static void test_strict_userns(void)
 		fake_init(&f);
 		run(&r, &s, NULL, "strict", &f);
 		if (!ok(r.rc == 0 && r.x.n_refused == 0 && r.cfg->linux->n_uid_mappings == 1 &&
-		            r.cfg->linux->uid_mappings[0].host_id == 100000 &&
+		            r.cfg->linux->uid_mappings[0].host_id == 1879048192 &&
 		            r.cfg->linux->n_gid_mappings == 1 &&
-		            r.cfg->linux->gid_mappings[0].host_id == 100000 &&
+		            r.cfg->linux->gid_mappings[0].host_id == 1879048192 &&
 		            adjusted(&r.x, "strict-userns", ".linux.uidMappings"),
 		        "strict: a user namespace listed without mappings gets strict's range"))
 			dump(&r.x);
@@ -2972,8 +2983,8 @@ static void test_console_devices(void)
 }
 
 /* The config's own seccomp filter is stacked on ward's built-in one under
- * strict (any filter) and baseline (one that denies nothing); compat, and
- * baseline with a filter that denies, keep the config's alone. */
+ * strict (any filter) and baseline (a blocklist: its default lets through);
+ * compat, and baseline with an allow-list, keep the config's alone. */
 static void test_seccomp_stack(void)
 {
 	static const struct {
@@ -2990,9 +3001,14 @@ static void test_seccomp_stack(void)
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
 	     "[\"read\"],\"action\":\"SCMP_ACT_LOG\"}]}",
 	     NULL, "baseline, allow-all but logging", true},
+	    /* A blocklist that denies one thing still lets through everything
+	     * ward's allow-list keeps out (found by an attacker's review). */
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
-	     "[\"bpf\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
-	     NULL, "baseline, a filter that denies something", false},
+	     "[\"reboot\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
+	     NULL, "baseline, a blocklist that denies one syscall", true},
+	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":"
+	     "[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+	     NULL, "baseline, an allow-list (as engines write)", false},
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "compat", "compat, allow-all",
 	     false},
 	};
@@ -3111,7 +3127,8 @@ static void test_adjust_baseline(void)
 		    .mounts = "{\"destination\":\"/dev\",\"type\":\"tmpfs\",\"source\":\"tmpfs\","
 		              "\"options\":[\"nosuid\",\"noexec\",\"strictatime\",\"mode=755\"]}",
 		    .lin =
-		        ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_LOG\"},\"maskedPaths\":["
+		        ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{"
+		        "\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]},\"maskedPaths\":["
 		        "\"/proc/acpi\",\"/proc/asound\",\"/proc/kcore\",\"/proc/keys\","
 		        "\"/proc/latency_stats\",\"/proc/timer_list\",\"/proc/timer_stats\","
 		        "\"/proc/sched_debug\",\"/proc/scsi\",\"/sys/firmware\","
@@ -3127,8 +3144,9 @@ static void test_adjust_baseline(void)
 		        "baseline: a config that already says it all: no adjustment"))
 			dump(&r.x);
 		ok(r.cfg && r.cfg->linux->seccomp &&
-		       strcmp(r.cfg->linux->seccomp->default_action, "SCMP_ACT_LOG") == 0,
-		   "seccomp-default: the config's own profile is kept");
+		       strcmp(r.cfg->linux->seccomp->default_action, "SCMP_ACT_ERRNO") == 0 &&
+		       r.cfg->linux->seccomp_base == NULL,
+		   "seccomp-default: the config's own profile (an allow-list) is kept alone");
 		ok(r.cfg && r.cfg->linux->n_masked_paths == 13 &&
 		       r.cfg->linux->n_readonly_paths == 5,
 		   "masked-paths: the config's own entries kept, nothing added twice");
@@ -3290,11 +3308,14 @@ static void test_adjust_strict(void)
 		ok(r.x.n_refused == 0, "strict, silent config: nothing refused");
 		ok(u && (u->path == NULL || u->path[0] == '\0') && l->n_uid_mappings == 1 &&
 		       l->n_gid_mappings == 1 && l->uid_mappings[0].container_id == 0 &&
-		       l->uid_mappings[0].host_id == 100000 && l->uid_mappings[0].size == 65536 &&
-		       l->gid_mappings[0].container_id == 0 &&
-		       l->gid_mappings[0].host_id == 100000 && l->gid_mappings[0].size == 65536 &&
+		       l->uid_mappings[0].host_id == 1879048192 &&
+		       l->uid_mappings[0].size == 65536 && l->gid_mappings[0].container_id == 0 &&
+		       l->gid_mappings[0].host_id == 1879048192 &&
+		       l->gid_mappings[0].size == 65536 &&
 		       adjusted(&r.x, "strict-userns", ".linux.namespaces"),
-		   "strict-userns: a user namespace, container 0-65535 = host 100000-165535");
+		   "strict-userns: a user namespace, container 0-65535 = host "
+		   "1879048192-1879113727 "
+		   "(the container's range of the id pool)");
 		ok(r.cfg->root->readonly &&
 		       adjusted(&r.x, "strict-readonly-root", ".root.readonly"),
 		   "strict-readonly-root");
@@ -3781,8 +3802,15 @@ static int record_of(const char *pol_text, const struct spec *s, const char *cli
 		run1->pol_len = strlen(pol_text);
 		run1->pol_source = "/etc/ward/policy.json";
 	}
-	if (cfg && run1->pol && policy_ctx_init(&run1->x, run1->pol, cli, argv0, cfg) == 0)
+	if (cfg && run1->pol && policy_ctx_init(&run1->x, run1->pol, cli, argv0, cfg) == 0) {
+		/* strict: the range create leased (here the pool's second). */
+		if (run1->x.profile == PROFILE_STRICT) {
+			run1->x.userns.host = 1879048192 + 65536;
+			run1->x.userns.size = 65536;
+			run1->x.userns.set = true;
+		}
 		rc = policy_record_gen(run1, rec, len);
+	}
 	run1->x.cfg = NULL;
 	oci_config_free(cfg);
 	return rc;
@@ -3826,6 +3854,10 @@ static void test_record(void)
 		           (BIT(CAP_CHOWN) | BIT(CAP_SYS_PTRACE)) &&
 		       cfg2->root->readonly && oci_config_namespace(cfg2, CLONE_NEWUSER),
 		   "record: exec re-applies strict with the recorded opt-outs");
+		ok(cfg2->linux->n_uid_mappings == 1 &&
+		       cfg2->linux->uid_mappings[0].host_id == 1879048192 + 65536 &&
+		       cfg2->linux->uid_mappings[0].size == 65536,
+		   "record: exec maps the range create leased (usernsRange)");
 		ok(policy_exec_caps(&run2.x, &caps, &nnp) == 0 &&
 		       caps.effective == BIT(CAP_SYS_PTRACE) && nnp,
 		   "record: exec --cap CAP_SYS_PTRACE allowed by the recorded opt-out");
