@@ -95,6 +95,14 @@ struct oci_resources {
 	size_t n_rdma;
 	struct jkv *unified;
 	size_t n_unified;
+	/* Not config.json's: set by the baseline and strict policy for the
+	 * device cgroup (cgroup/dev_rules.c). no_console: ward's default rules
+	 * leave out the host console (c 5:1), which the container's own
+	 * /dev/console (a pty, 136:N) does not need. allow_listed: the
+	 * linux.devices nodes are allowed after the rules, because the policy
+	 * put a deny-all first where the config had none (without it those
+	 * nodes opened); otherwise, as runc, only the rules decide. */
+	bool no_console, allow_listed;
 };
 
 extern const struct jschema oci_resources_schema;

@@ -6,11 +6,28 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* What every container gets on top of its rules (as runc does): null,
- * zero, full, random, urandom, tty, console, ptmx and the pty slaves. */
+/* What every container gets on top of its rules (runc's list): mknod of
+ * any node (opening one needs r or w, which only the exact rules give:
+ * this is what lets the linux.devices nodes be made under a deny-all),
+ * null, zero, full, random, urandom, tty, console, ptmx and the pty
+ * slaves. The console (c 5:1) is the host's: baseline and strict leave it
+ * out (r->no_console); the container's /dev/console is its pty. */
+#define RWM (CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD)
 static const struct {
+	char type;
 	int64_t major, minor;
-} default_allowed[] = {{1, 3}, {1, 5}, {1, 7}, {1, 8}, {1, 9}, {5, 0}, {5, 1}, {5, 2}, {136, -1}};
+	unsigned access;
+} default_allowed[] = {{'c', -1, -1, CG_DEV_MKNOD},
+                       {'b', -1, -1, CG_DEV_MKNOD},
+                       {'c', 1, 3, RWM},
+                       {'c', 1, 5, RWM},
+                       {'c', 1, 7, RWM},
+                       {'c', 1, 8, RWM},
+                       {'c', 1, 9, RWM},
+                       {'c', 5, 0, RWM},
+                       {'c', 5, 1, RWM},
+                       {'c', 5, 2, RWM},
+                       {'c', 136, -1, RWM}};
 
 int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
                     struct cg_dev_rule **out, size_t *n)
@@ -43,15 +60,22 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 		if (v[k - 1].access == 0)
 			k--;
 	}
-	for (size_t i = 0; i < nd; i++)
+	for (size_t i = 0; i < nd; i++) {
+		if (r->no_console && default_allowed[i].major == 5 && default_allowed[i].minor == 1)
+			continue;
 		v[k++] = (struct cg_dev_rule){true,
-		                              'c',
+		                              default_allowed[i].type,
 		                              default_allowed[i].major,
 		                              default_allowed[i].minor,
-		                              CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD,
+		                              default_allowed[i].access,
 		                              "default device",
 		                              i};
-	for (size_t i = 0; l && i < l->n_devices; i++) {
+	}
+	/* runc (1.1) makes the linux.devices nodes but allows none of them: a
+	 * config that denies everything and lists /dev/kmsg does not open it.
+	 * Only where the policy's own deny-all came first are they allowed
+	 * (their config had no deny-all, so without ward they opened). */
+	for (size_t i = 0; r->allow_listed && l && i < l->n_devices; i++) {
 		const struct oci_device *dev = &l->devices[i];
 
 		if (dev->type[0] == 'p')

@@ -23,8 +23,9 @@ struct cg_dev_rule {
 	size_t index;
 };
 
-/* linux.resources.devices, then the default /dev nodes, then
- * linux.devices: the full list (the caller frees *out). */
+/* linux.resources.devices, then the default /dev nodes (without the
+ * console when r->no_console), then linux.devices when r->allow_listed:
+ * the full list (the caller frees *out). */
 int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
                     struct cg_dev_rule **out, size_t *n);
 

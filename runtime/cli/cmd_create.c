@@ -109,14 +109,14 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	char path[PATH_MAX + 16];
 	struct oci_config *cfg;
 	struct policy_run pr;
-	const struct policy_input pin = {.policy_path = g->policy,
-	                                 .cli_profile = g->profile,
-	                                 .argv0 = g->argv0,
-	                                 .state_root = g->root,
-	                                 .cli_timeout_ms = cc->timeout_ms,
-	                                 .rootless = rootless_caller(),
-	                                 .lease_id = id,
-	                                 .bundle = bundle};
+	struct policy_input pin = {.policy_path = g->policy,
+	                           .cli_profile = g->profile,
+	                           .argv0 = g->argv0,
+	                           .state_root = g->root,
+	                           .cli_timeout_ms = cc->timeout_ms,
+	                           .rootless = rootless_caller(),
+	                           .lease_id = id,
+	                           .bundle = bundle};
 	char *json;
 	size_t len;
 	struct create_opts o = {.id = id,
@@ -163,7 +163,14 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	/* Not root: the user namespace the container needs, entered before
 	 * anything looks at host paths (the fds decided on must be of the
 	 * mount namespace ward then makes the mounts in). */
-	if (rootless_caller() && (rootless_config(cfg, bundle) < 0 || rootless_enter(cfg) < 0)) {
+	/* The policy file is judged by its owners (root, or the caller), so
+	 * it is read before: in the user namespace the host's root is the
+	 * overflow uid and the caller is 0. */
+	if (rootless_caller() &&
+	    ((pin.pol = policy_load_text(g->policy, &pin.pol_text, &pin.pol_len)) == NULL ||
+	     rootless_config(cfg, bundle) < 0 || rootless_enter(cfg) < 0)) {
+		policy_free(pin.pol);
+		free(pin.pol_text);
 		oci_config_free(cfg);
 		free(json);
 		return -1;

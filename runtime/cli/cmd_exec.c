@@ -247,7 +247,10 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	}
 	if (proc.capabilities || ec.caps.n)
 		proc.capabilities = &caps;
-	if (policy_exec_caps(&pr.x, &caps, &proc.no_new_privileges) < 0)
+	/* Judged with the process's own capabilities, before they are capped
+	 * (a capability the policy caps away is not kept: policy_caps.c). */
+	if (policy_exec_process_attrs(&pr.x, &proc) < 0 ||
+	    policy_exec_caps(&pr.x, &caps, &proc.no_new_privileges) < 0)
 		goto out;
 	if (ec.no_new_privs)
 		proc.no_new_privileges = true;

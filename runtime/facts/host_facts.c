@@ -73,6 +73,30 @@ static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg, con
 	return 0;
 }
 
+/* ward's own oom_score_adj and hard limits (policy_caps.c compares the
+ * config's process attributes with them). Unreadable: has stays
+ * false and the rules refuse what needs them (fail closed). */
+void host_limits_gather(struct host_limits *l)
+{
+	char buf[32] = "";
+	FILE *f = fopen("/proc/self/oom_score_adj", "re");
+	bool got = f && fgets(buf, sizeof(buf), f) != NULL;
+
+	if (f)
+		fclose(f);
+	if (!got)
+		return;
+	l->oom_score_adj = atoi(buf);
+	for (int r = 0; r < RLIM_NLIMITS; r++) {
+		struct rlimit rl;
+
+		if (getrlimit(r, &rl) < 0)
+			return;
+		l->rlimit_hard[r] = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : rl.rlim_max;
+	}
+	l->has = true;
+}
+
 int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
                       const struct host_query *q)
 {
@@ -91,7 +115,9 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->rootless = q->rootless;
-	h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root);
+	host_limits_gather(&h->limits);
+	h->n_sensitive =
+	    host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root, q->rootless);
 	/* The list of paths to relate holds root.path besides the mounts: it
 	 * is needed with no mounts at all (absent, null and [] are valid). */
 	all = calloc(cfg->n_mounts + 1, sizeof(*all));

@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "hooks/hook_file.h"
@@ -25,6 +27,15 @@ struct host_hooks {
 	bool has_bundle;
 };
 
+/* ward's own oom_score_adj and hard resource limits: what a process may
+ * set for itself without CAP_SYS_RESOURCE (lowering the one, raising the
+ * others needs it). has: gathered. */
+struct host_limits {
+	bool has;
+	int oom_score_adj;
+	uint64_t rlimit_hard[RLIM_NLIMITS];
+};
+
 struct host_facts {
 	/* A v1 cgroup hierarchy is mounted (a writable v1 cgroup mount exposes
 	 * release_agent). */
@@ -36,6 +47,7 @@ struct host_facts {
 	/* ward runs rootless: the kernel and newuidmap keep a user namespace's
 	 * maps to the caller's own ids. */
 	bool rootless;
+	struct host_limits limits;
 	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
 	size_t n_sensitive;
 	struct host_path root; /* root.path */
@@ -72,5 +84,7 @@ struct host_query {
 int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
                       const struct host_query *q);
 void host_facts_free(struct host_facts *h);
+/* Only ward's own limits (exec judges its process with them). */
+void host_limits_gather(struct host_limits *l);
 
 #endif

@@ -8,6 +8,7 @@
 #include "lib/error.h"
 
 #include <dirent.h>
+#include <pwd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount.h>
@@ -55,11 +56,34 @@ static const struct {
     {"/run/containerd", SENS_ENGINE},
     {"/run/containers", SENS_ENGINE},
     {"/run/crio", SENS_ENGINE},
+    /* What root runs or trusts by use. Package managers run the scripts
+     * in their databases as root (dpkg's postinst scripts in info, rpm's and
+     * pacman's scriptlets) and trust the rest; cron and atd run the spools'
+     * jobs (/var/spool also holds mail and print queues root's daemons
+     * process); systemd reads its state (timers, credentials) and journald
+     * its journal. /etc, /boot, /root, /run and the module directories
+     * under /lib are judged by the entries above. A tree of this kind the
+     * list does not name is still found by what it holds: a program owned
+     * by root (root_exec, refuse_mounts.c). */
+    {"/var/lib/dpkg", SENS_TRUSTED},
+    {"/var/lib/rpm", SENS_TRUSTED},
+    {"/var/lib/apt", SENS_TRUSTED},
+    {"/var/lib/dnf", SENS_TRUSTED},
+    {"/var/lib/yum", SENS_TRUSTED},
+    {"/var/lib/pacman", SENS_TRUSTED},
+    {"/var/lib/systemd", SENS_TRUSTED},
+    {"/var/spool", SENS_TRUSTED},
+    {"/var/log/journal", SENS_TRUSTED},
 };
 
-#define MAX_DEPTH    256 /* ".." steps up to the root */
-#define SCAN_LEVELS  3   /* how deep a bound tree is searched for sockets */
-#define SCAN_MAX_DIR 4096
+/* At most this many home directories are judged (the first ones of the
+ * password database: root's, then the users'). */
+#define MAX_HOMES 24
+
+#define MAX_DEPTH      256 /* ".." steps up to the root */
+#define SCAN_LEVELS    3   /* how deep a bound tree is searched for sockets */
+#define SCAN_MAX_DIR   4096
+#define SCAN_MAX_FILES 65536
 
 struct sens_list {
 	struct host_sensitive *v;
@@ -98,7 +122,38 @@ static void add_binary_dir(struct sens_list *h)
 	add(h, dir, SENS_SYSTEM);
 }
 
-size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root)
+/* Every user's home directory, as the password database names it (its
+ * real path: relations are found by identity, the dot-entry below it by
+ * name). System accounts' homes ("/", /nonexistent, /var/lib/<daemon>)
+ * are the daemon's state, not a login's: only root's and uids from 1000
+ * (login.defs' UID_MIN) count. A rootless caller's own home is its own
+ * authority (toolbox binds it): not judged. In its user namespace the
+ * caller is uid 0 and root's files show as the overflow uid, so "owned by
+ * this process's uid" is the caller's home there. */
+static void add_homes(struct sens_list *h, bool rootless)
+{
+	struct passwd *pw;
+	size_t n = 0;
+
+	setpwent();
+	while (n < MAX_HOMES && (pw = getpwent()) != NULL) {
+		char real[PATH_MAX];
+
+		struct stat st;
+
+		if ((pw->pw_uid != 0 && (pw->pw_uid < 1000 || pw->pw_uid == 65534)) ||
+		    pw->pw_dir == NULL || pw->pw_dir[0] != '/' ||
+		    realpath(pw->pw_dir, real) == NULL || strcmp(real, "/") == 0 ||
+		    stat(real, &st) < 0 || (rootless && st.st_uid == geteuid()))
+			continue;
+		add(h, real, SENS_HOME);
+		n++;
+	}
+	endpwent();
+}
+
+size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root,
+                             bool rootless)
 {
 	struct sens_list l = {out, 0, max}, *h = &l;
 	DIR *d;
@@ -124,6 +179,7 @@ size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char 
 	}
 	if (d)
 		closedir(d);
+	add_homes(h, rootless);
 	return l.n;
 }
 
@@ -250,9 +306,19 @@ static bool is_engine_socket_name(const char *name)
 	return false;
 }
 
-/* A socket named like an engine's anywhere SCAN_LEVELS deep; symlinks are
- * not followed (the mount would not follow them either). */
-static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int level, int *dirs)
+/* A program the host's root may run: a regular file owned by root with an
+ * execute bit. */
+static bool root_program(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_uid == 0 && (st->st_mode & 0111);
+}
+
+/* A socket named like an engine's anywhere SCAN_LEVELS deep, and the first
+ * program owned by root (root_program; up to SCAN_MAX_FILES files are
+ * looked at: past that, a large data tree is not refused for it); symlinks
+ * are not followed (the mount would not follow them either). */
+static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int level, int *dirs,
+                         int *files)
 {
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d;
@@ -282,6 +348,10 @@ static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int le
 			                             : DT_REG;
 		if (type == DT_SOCK && is_engine_socket_name(de->d_name)) {
 			snprintf(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name);
+		} else if (type == DT_REG && !p->root_exec[0] && ++*files <= SCAN_MAX_FILES &&
+		           fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		           root_program(&st)) {
+			snprintf(p->root_exec, sizeof(p->root_exec), "%s/%s", rel, de->d_name);
 		} else if (type == DT_DIR && level < SCAN_LEVELS) {
 			int sub =
 			    openat(fd, de->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -290,7 +360,7 @@ static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int le
 			if (sub < 0)
 				continue;
 			snprintf(subrel, sizeof(subrel), "%s/%s", rel, de->d_name);
-			scan_sockets(p, sub, subrel, level + 1, dirs);
+			scan_sockets(p, sub, subrel, level + 1, dirs, files);
 			close(sub);
 		}
 	}
@@ -332,9 +402,11 @@ static void relate(size_t n_s, struct host_path *p, struct ident chains[][64],
 				p->rel[k] |= REL_INSIDE;
 	}
 	if (S_ISDIR(p->st.st_mode)) {
-		int dirs = 0;
+		int dirs = 0, files = 0;
 
-		scan_sockets(p, p->fd, "", 1, &dirs);
+		scan_sockets(p, p->fd, "", 1, &dirs, &files);
+	} else if (root_program(&p->st)) {
+		snprintf(p->root_exec, sizeof(p->root_exec), "%s", p->real);
 	}
 }
 

@@ -18,6 +18,16 @@ enum sens_kind {
 	SENS_DEV,    /* /dev: is or contains; inside: directories */
 	SENS_ENGINE, /* an engine's state: is or contains (volumes inside are allowed) */
 	SENS_SOCKET, /* an engine's API socket: is or contains */
+	/* What the host's root runs or trusts by use (package databases and
+	 * their maintainer scripts, cron and at spools, systemd's and the
+	 * journal's state): writable binds that are, contain or are inside it
+	 * (read-only ones are allowed). */
+	SENS_TRUSTED,
+	/* A home directory (from the password database: every user's, new
+	 * ones included): writable binds that are or contain it, or are inside
+	 * one of its dot-entries (.ssh, .bashrc, .profile, .config/autostart:
+	 * what its user runs and trusts at login). */
+	SENS_HOME,
 };
 
 struct host_sensitive {
@@ -25,7 +35,7 @@ struct host_sensitive {
 	enum sens_kind kind;
 };
 
-#define HOST_MAX_SENSITIVE 64
+#define HOST_MAX_SENSITIVE 96
 
 /* Relations of a host path to host_facts.sensitive[k], by identity
  * (device and inode, walking up from each side: spellings, symlinks and
@@ -50,6 +60,11 @@ struct host_path {
 	 * through. */
 	char socket[PATH_MAX];
 	bool scan_incomplete;
+	/* A regular file owned by root with an execute bit, in the tree (the
+	 * same 3 levels) or p itself, "" if none: a program the host's root
+	 * may run (a package's maintainer script, a service's binary), which a
+	 * writable bind would hand to the container. */
+	char root_exec[PATH_MAX];
 	/* The mounts below a directory (what a recursive bind or the rootfs
 	 * takes along), each judged like the path itself. */
 	struct host_path *sub;
@@ -65,8 +80,10 @@ extern const char *const host_engine_socket_names[];
 
 /* The sensitive paths of this host into out[0..max): the fixed list,
  * ward's state roots, the directory of ward's binary, /lib*, the engine
- * sockets. Returns how many. */
-size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root);
+ * sockets, the home directories (a rootless caller's own aside). Returns
+ * how many. */
+size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root,
+                             bool rootless);
 /* Open path once (relative ones from bundle) into p; p->resolved says
  * whether it could be. */
 void host_path_resolve(struct host_path *p, const char *path, const char *bundle,

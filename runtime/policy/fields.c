@@ -21,11 +21,17 @@
 	"capped to the safe set (caps-safe-set); SYS_ADMIN, NET_ADMIN, BPF, ... refused in any "   \
 	"set"
 #define W_NOINHERIT "cleared (caps-no-inherit); refused capabilities refused"
-#define W_RLIMIT    "RLIMIT_CORE added or lowered to 0/0 (no-core-dumps)"
+#define W_RLIMIT                                                                                   \
+	"RLIMIT_CORE added or lowered to 0/0 (no-core-dumps); a hard limit above ward's own "      \
+	"needs "                                                                                   \
+	"CAP_SYS_RESOURCE (baseline: refused unless the container keeps it; strict: refused)"
 #define W_SCHED                                                                                    \
-	"ward sets it as root before the capabilities are dropped: priorities only "               \
-	"CAP_SYS_NICE may set"
-#define W_IOPRIO "ward sets it as root: the real-time class needs CAP_SYS_ADMIN"
+	"ward sets it as root before the capabilities are dropped: nice below 0 and "              \
+	"SCHED_FIFO, SCHED_RR, SCHED_DEADLINE need CAP_SYS_NICE (baseline: refused unless the "    \
+	"container keeps it; strict: refused)"
+#define W_IOPRIO                                                                                   \
+	"ward sets it as root: IOPRIO_CLASS_RT needs CAP_SYS_NICE (baseline: refused unless the "  \
+	"container keeps it; strict: refused)"
 #define W_HOOK                                                                                     \
 	"a host program ward runs as root: opened once and judged on the fd (root's, not "         \
 	"writable by others, out of the container's reach); strict: only the policy's hooks"
@@ -54,11 +60,6 @@
 	AAA("linux.resources.blockIO." n), AAA("linux.resources.blockIO." n "[].major"),           \
 	    AAA("linux.resources.blockIO." n "[].minor"),                                          \
 	    AAA("linux.resources.blockIO." n "[].rate")
-
-static bool oom_lowered(const struct oci_config *c)
-{
-	return c->process && c->process->has_oom_score_adj && c->process->oom_score_adj < 0;
-}
 
 const struct field_rule policy_fields[] = {
     AAA("ociVersion"),
@@ -90,30 +91,31 @@ const struct field_rule policy_fields[] = {
     F("process.capabilities.inheritable", A, J, J, W_NOINHERIT, "cap.NAME", "policy_caps.c"),
     F("process.capabilities.permitted", A, J, J, W_CAPS, "cap.NAME", "policy_caps.c"),
     F("process.capabilities.ambient", A, J, J, W_NOINHERIT, "cap.NAME", "policy_caps.c"),
-    F("process.rlimits", A, J, J, W_RLIMIT, NULL, "policy_adjust.c"),
-    F("process.rlimits[].type", A, J, J, W_RLIMIT, NULL, "policy_adjust.c"),
-    F("process.rlimits[].hard", A, J, J, W_RLIMIT, NULL, "policy_adjust.c"),
-    F("process.rlimits[].soft", A, J, J, W_RLIMIT, NULL, "policy_adjust.c"),
+    F("process.rlimits", A, J, J, W_RLIMIT, "cap.SYS_RESOURCE", "policy_adjust.c, policy_caps.c"),
+    F("process.rlimits[].type", A, J, J, W_RLIMIT, "cap.SYS_RESOURCE",
+      "policy_adjust.c, policy_caps.c"),
+    F("process.rlimits[].hard", A, J, J, W_RLIMIT, "cap.SYS_RESOURCE",
+      "policy_adjust.c, policy_caps.c"),
+    F("process.rlimits[].soft", A, J, J, W_RLIMIT, "cap.SYS_RESOURCE",
+      "policy_adjust.c, policy_caps.c"),
     F("process.noNewPrivileges", A, J, J, "forced true (no-new-privs)", NULL, "policy_adjust.c"),
     AAA("process.apparmorProfile"),
-    {"process.oomScoreAdj",
-     {A, A, R},
-     "strict: a value below 0 (ward writes it as root: lowering it needs CAP_SYS_RESOURCE)",
-     NULL,
-     NULL,
-     oom_lowered},
+    F("process.oomScoreAdj", A, A, A,
+      "below ward's own: ward writes it as root, lowering it needs CAP_SYS_RESOURCE (baseline: "
+      "refused unless the container keeps it; strict: refused)",
+      "cap.SYS_RESOURCE", "policy_caps.c"),
     AAA("process.selinuxLabel"),
-    F("process.scheduler", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.policy", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.nice", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.priority", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.flags", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.runtime", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.deadline", A, A, R, W_SCHED, NULL, NULL),
-    F("process.scheduler.period", A, A, R, W_SCHED, NULL, NULL),
-    F("process.ioPriority", A, A, R, W_IOPRIO, NULL, NULL),
-    F("process.ioPriority.class", A, A, R, W_IOPRIO, NULL, NULL),
-    F("process.ioPriority.priority", A, A, R, W_IOPRIO, NULL, NULL),
+    F("process.scheduler", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.policy", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.nice", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.priority", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.flags", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.runtime", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.deadline", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.scheduler.period", A, A, A, W_SCHED, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.ioPriority", A, A, A, W_IOPRIO, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.ioPriority.class", A, A, A, W_IOPRIO, "cap.SYS_NICE", "policy_caps.c"),
+    F("process.ioPriority.priority", A, A, A, W_IOPRIO, "cap.SYS_NICE", "policy_caps.c"),
     AAA("process.execCPUAffinity"),
     AAA("process.execCPUAffinity.initial"),
     AAA("process.execCPUAffinity.final"),
@@ -177,8 +179,8 @@ const struct field_rule policy_fields[] = {
     F("linux.gidMappings[].hostID", A, A, J, W_IDS, NULL, "policy_adjust.c, refuse_ns.c"),
     F("linux.gidMappings[].size", A, A, J, W_IDS, NULL, "policy_adjust.c, refuse_ns.c"),
     F("linux.devices", A, A, A,
-      "nodes for mem, kmem, port, kvm, fuse, tun, vhost, block devices and characters "
-      "outside the standard set refused",
+      "nodes for mem, kmem, port, kvm, fuse, tun, vhost, block devices, the host's console "
+      "and terminals, and characters outside the standard set refused",
       "device.NAME", "refuse_devices.c"),
     AAA("linux.devices[].type"),
     AAA("linux.devices[].path"),
@@ -200,7 +202,8 @@ const struct field_rule policy_fields[] = {
     AAA("linux.mountLabel"),
     AAA("linux.resources"),
     F("linux.resources.devices", A, J, J,
-      "a deny-all rule put first (devices-default-deny); wildcard allow rules refused",
+      "a deny-all rule put first (devices-default-deny); an allow of the host's console made "
+      "a deny (device-console); wildcard allow rules refused",
       "devices-all, device.NAME", "policy_adjust.c, refuse_devices.c"),
     AAA("linux.resources.devices[].allow"),
     AAA("linux.resources.devices[].type"),
@@ -257,10 +260,11 @@ const struct field_rule policy_fields[] = {
     AAA("linux.resources.network.priorities[].name"),
     AAA("linux.resources.network.priorities[].priority"),
     AAA("linux.resources.rdma"),
-    F("linux.resources.unified", A, A, R,
-      "cgroup2 files written after the structured limits: a key can lift strict's limits "
-      "(memory.max, pids.max) and no rule judges the keys yet",
-      NULL, NULL),
+    F("linux.resources.unified", A, A, A,
+      "strict: each key classified: memory.max, memory.high, memory.swap.max, pids.max and "
+      "cpu.max may only tighten strict's limits; protection (memory.min, memory.low, "
+      "io.latency, cpu.uclamp.min) and unknown keys refused",
+      NULL, "refuse_devices.c"),
     F("linux.seccomp", A, J, J,
       "ward's built-in profile when none (seccomp-default), stacked on the config's when that "
       "is a blocklist (seccomp-stack); strict: always stacked, no opt-out",

@@ -139,6 +139,7 @@ int policy_apply(struct policy_ctx *x)
 	     policy_refuse_mounts(x) < 0 ||
 	     policy_caps_refuse(x, x->cfg->process ? x->cfg->process->capabilities : NULL,
 	                        ".process.capabilities") < 0 ||
+	     (x->cfg->process && policy_refuse_process_attrs(x) < 0) ||
 	     (x->profile == PROFILE_STRICT &&
 	      (policy_refuse_userns(x) < 0 || policy_refuse_secret_env(x) < 0))))
 		return -1;
@@ -146,7 +147,7 @@ int policy_apply(struct policy_ctx *x)
 	 * strict refuses what the table refuses and no rule judged. */
 	if (x->facts && policy_fields_refuse(x) < 0)
 		return -1;
-	if (policy_adjustments(x) < 0)
+	if (policy_adjustments(x) < 0 || (x->facts && policy_refuse_unified(x) < 0))
 		return -1;
 	/* At exec too: its adjustments are create's (the limit itself is the
 	 * supervisor's, which exec'd processes share). */
@@ -201,6 +202,19 @@ int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_p
 		return -1;
 	*no_new_privs = true;
 	return policy_caps_cap(x, caps, "exec process.capabilities");
+}
+
+int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p)
+{
+	size_t first = x->n_f, refused = x->n_refused;
+	struct host_limits h = {0};
+
+	if (x->profile == PROFILE_COMPAT)
+		return 0;
+	host_limits_gather(&h);
+	if (policy_caps_process_attrs(x, p, p->capabilities, &h, "exec process") < 0)
+		return -1;
+	return policy_refusal_since(x, first, refused);
 }
 
 int policy_audit_write(const struct policy_ctx *x, int fd)

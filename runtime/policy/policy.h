@@ -37,6 +37,11 @@ int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refuse
  * capabilities refused (werr, -1). */
 int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs);
 
+/* The exec'd process's scheduler, ioPriority, oomScoreAdj and rlimits
+ * (policy_caps.c), judged with its own capabilities before they are
+ * capped and ward's limits read now: werr for the first refusal, -1. */
+int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p);
+
 /* Each adjustment as a JSON line (field, old, new, rule, time) into
  * the fd; and each one at debug level in the log. */
 int policy_audit_write(const struct policy_ctx *x, int fd);

@@ -249,6 +249,10 @@ static int devices_default_deny(struct policy_ctx *x)
 	if (v == NULL)
 		return werr(ENOMEM, "out of memory");
 	r->devices = v;
+	/* The config had no deny-all, so its linux.devices nodes opened: they
+	 * stay allowed (after the rules), which the cgroup writer does not do
+	 * on its own (runc does not either). */
+	r->allow_listed = true;
 	memmove(v + 1, v, r->n_devices * sizeof(*v));
 	v[0] = (struct oci_device_rule){.allow = false, .access = strdup("rwm")};
 	r->n_devices++;
@@ -596,7 +600,8 @@ int policy_adjustments(struct policy_ctx *x)
 	if (seccomp_default(x) < 0 || no_new_privs(x) < 0 ||
 	    policy_caps_cap(x, x->cfg->process->capabilities, ".process.capabilities") < 0 ||
 	    paths(x) < 0 || no_core(x) < 0 || new_netns(x) < 0 || dev_noexec(x) < 0 ||
-	    cgroup_ro(x) < 0 || sysfs_ro(x) < 0 || devices_default_deny(x) < 0)
+	    cgroup_ro(x) < 0 || sysfs_ro(x) < 0 || policy_adjust_devices(x) < 0 ||
+	    devices_default_deny(x) < 0)
 		return -1;
 	if (x->profile != PROFILE_STRICT)
 		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default") < 0 ? -1 : 0;

@@ -8,6 +8,7 @@
 
 #include <linux/capability.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #define BIT(c) (1ULL << (c))
@@ -121,4 +122,113 @@ int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *pre
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- process attributes that need a capability ----
+ *
+ * ward sets process.scheduler, ioPriority, oomScoreAdj and rlimits as
+ * root, before it drops the capabilities: each is what only a process with
+ * the capability below could give itself. baseline takes one only when the
+ * container keeps that capability (in its bounding set, after the capping
+ * above: the safe set or an opted-in cap.<NAME>); strict never. */
+
+/* The bounding set keeps cap under this profile's capping. */
+static bool keeps(const struct policy_ctx *x, const struct oci_caps *caps, int cap)
+{
+	char opt[64];
+
+	optout_name(cap, opt, sizeof(opt));
+	return x->profile == PROFILE_BASELINE && caps && (caps->bounding & BIT(cap)) &&
+	       ((safe_caps & BIT(cap)) || policy_optout(x, opt));
+}
+
+static int needs_cap(struct policy_ctx *x, const struct oci_caps *caps, const char *field, int cap,
+                     const char *what)
+{
+	const char *name = oci_cap_name(cap);
+	char opt[64];
+
+	if (keeps(x, caps, cap))
+		return 0;
+	optout_name(cap, opt, sizeof(opt));
+	if (x->profile == PROFILE_STRICT)
+		return policy_refuse(x, field, NULL,
+		                     "%s needs %s, which a strict container never has (ward would "
+		                     "set it as root, before dropping capabilities)",
+		                     what, name);
+	return policy_refuse(x, field, opt,
+	                     "%s needs %s, which the container does not keep (ward would set "
+	                     "it as root, before dropping capabilities): it takes %s in "
+	                     ".process.capabilities.bounding",
+	                     what, name, name);
+}
+
+static bool realtime(const char *policy)
+{
+	return policy && (strcmp(policy, "SCHED_FIFO") == 0 || strcmp(policy, "SCHED_RR") == 0 ||
+	                  strcmp(policy, "SCHED_DEADLINE") == 0);
+}
+
+int policy_caps_process_attrs(struct policy_ctx *x, const struct oci_process *p,
+                              const struct oci_caps *caps, const struct host_limits *h,
+                              const char *prefix)
+{
+	char what[160], field[192];
+
+	/* The field: prefix + suffix, into field. */
+#define F(suffix) (snprintf(field, sizeof(field), "%s%s", prefix, suffix), field)
+
+	if (p->scheduler && p->scheduler->nice < 0) {
+		snprintf(what, sizeof(what), "nice %d (a priority above the host's processes)",
+		         (int)p->scheduler->nice);
+		if (needs_cap(x, caps, F(".scheduler.nice"), CAP_SYS_NICE, what) < 0)
+			return -1;
+	}
+	if (p->scheduler && realtime(p->scheduler->policy)) {
+		snprintf(what, sizeof(what), "%s (a real-time policy: it starves the host's tasks)",
+		         p->scheduler->policy);
+		if (needs_cap(x, caps, F(".scheduler.policy"), CAP_SYS_NICE, what) < 0)
+			return -1;
+	}
+	if (p->io_priority && p->io_priority->klass &&
+	    strcmp(p->io_priority->klass, "IOPRIO_CLASS_RT") == 0 &&
+	    needs_cap(x, caps, F(".ioPriority.class"), CAP_SYS_NICE,
+	              "IOPRIO_CLASS_RT (disk time before the host's processes)") < 0)
+		return -1;
+	if (!h->has) {
+		if ((p->has_oom_score_adj || p->n_rlimits) &&
+		    policy_refuse(x, prefix, NULL,
+		                  "ward could not read its own oom_score_adj and limits to judge "
+		                  "oomScoreAdj and rlimits") < 0)
+			return -1;
+		return 0;
+	}
+	if (p->has_oom_score_adj && p->oom_score_adj < h->oom_score_adj) {
+		snprintf(what, sizeof(what), "oomScoreAdj %d, below ward's own (%d),",
+		         (int)p->oom_score_adj, h->oom_score_adj);
+		if (needs_cap(x, caps, F(".oomScoreAdj"), CAP_SYS_RESOURCE, what) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < p->n_rlimits; i++) {
+		const struct oci_rlimit *r = &p->rlimits[i];
+
+		/* RLIMIT_CORE is set to 0 by the policy itself (no-core-dumps). */
+		if (r->resource < 0 || r->resource >= RLIM_NLIMITS || r->resource == RLIMIT_CORE ||
+		    r->hard <= h->rlimit_hard[r->resource])
+			continue;
+		snprintf(field, sizeof(field), "%s.rlimits[%zu]", prefix, i);
+		snprintf(what, sizeof(what), "%s hard %llu, above the host's hard limit (%llu),",
+		         r->type, (unsigned long long)r->hard,
+		         (unsigned long long)h->rlimit_hard[r->resource]);
+		if (needs_cap(x, caps, field, CAP_SYS_RESOURCE, what) < 0)
+			return -1;
+	}
+	return 0;
+#undef F
+}
+
+int policy_refuse_process_attrs(struct policy_ctx *x)
+{
+	return policy_caps_process_attrs(x, x->cfg->process, x->cfg->process->capabilities,
+	                                 &x->facts->limits, ".process");
 }

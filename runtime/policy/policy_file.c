@@ -5,14 +5,19 @@
 #include "oci/config.h"
 #include "lib/duration.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 #include "oci/names.h"
 #include "lib/jwalk_macros.h"
+#include "hooks/hook_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const policy_default_secret_env[] = {"*TOKEN*",
@@ -199,7 +204,7 @@ const char *const policy_optouts[] = {"host-network",
                                       "seccomp-none",
                                       "cap.<NAME>",
                                       "device.<mem|kmem|port|kvm|fuse|tun|vhost-net|"
-                                      "vhost-vsock|block|cMAJOR:*|cMAJOR:MINOR>",
+                                      "vhost-vsock|block|console|cMAJOR:*|cMAJOR:MINOR>",
                                       "mount:<host path>",
                                       "mount-type.<TYPE>",
                                       "idmap",
@@ -223,8 +228,9 @@ static bool number(const char *s, size_t n)
  * typo); paths, types and variable names are the operator's. */
 static bool family_member(const char *fam, const char *what)
 {
-	static const char *const devices[] = {"mem", "kmem",      "port",        "kvm",   "fuse",
-	                                      "tun", "vhost-net", "vhost-vsock", "block", NULL};
+	static const char *const devices[] = {"mem",   "kmem",    "port",      "kvm",
+	                                      "fuse",  "tun",     "vhost-net", "vhost-vsock",
+	                                      "block", "console", NULL};
 
 	if (strcmp(fam, "cap.") == 0) {
 		char name[64];
@@ -396,22 +402,83 @@ struct policy *policy_parse(const char *buf, size_t len, const char *what)
 	return p;
 }
 
+/* The operator's policy decides what every container may do: it is read
+ * only if nobody but root (or the rootless caller itself) could have
+ * written it or changed what its path names. hook_file_open walks the
+ * path by fd (symlinks followed, each directory and the file judged on
+ * what was opened: owner, group/other write, a sticky directory's entry
+ * by its own owner, FUSE), and the text is read from that same object.
+ * Ids are compared as this process sees them: create loads the policy
+ * before entering a rootless user namespace (where the host's root shows
+ * as the overflow uid and the caller as 0; see cmd_create.c). */
+static int read_trusted(const char *f, bool optional, char **text, size_t *len, bool *absent)
+{
+	char abs[PATH_MAX * 2], cwd[PATH_MAX], self[64];
+	uid_t me = geteuid();
+	struct hook_file hf;
+	struct stat st;
+	int fd, r = -1;
+
+	*absent = false;
+	if (f[0] == '/')
+		snprintf(abs, sizeof(abs), "%s", f);
+	else if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return werr(errno, "policy file %s", f);
+	else
+		snprintf(abs, sizeof(abs), "%s/%s", cwd, f);
+	if (hook_file_open(abs, me, &hf) < 0)
+		return -1;
+	if (hf.fd < 0) {
+		*absent = optional && hf.err == ENOENT;
+		r = *absent ? 0 : werr(hf.err, "policy file %s: cannot open %s", f, f);
+		goto out;
+	}
+	if (hf.untrusted[0]) {
+		r = werr(0,
+		         "policy file %s: not read: %s (the policy file and every directory "
+		         "above it must be owned by root%s and not writable by group or others)",
+		         f, hf.untrusted, me ? " or by you" : "");
+		goto out;
+	}
+	if (!S_ISREG(hf.st.st_mode)) {
+		r = werr(0, "policy file %s: not a regular file", f);
+		goto out;
+	}
+	/* Reopened for reading from the judged object itself (an O_PATH fd
+	 * cannot be read), and checked again on the fd read from. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", hf.fd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		r = werr(errno, "policy file %s", f);
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || st.st_dev != hf.st.st_dev || st.st_ino != hf.st.st_ino ||
+	    (st.st_uid != 0 && st.st_uid != me) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		r = werr(0, "policy file %s: changed while it was read", f);
+	else
+		r = read_fd(fd, f, OCI_MAX_CONFIG_SIZE, text, len) < 0 ? werr_ctx("policy file")
+		                                                       : 0;
+	close(fd);
+out:
+	hook_file_close(&hf);
+	return r;
+}
+
 struct policy *policy_load_text(const char *path, char **text, size_t *len)
 {
 	const char *f = path ? path : POLICY_DEFAULT_PATH;
 	struct policy *p;
+	bool absent;
 
 	*text = NULL;
 	*len = 0;
-	if (path == NULL && access(f, F_OK) < 0 && errno == ENOENT) {
+	if (read_trusted(f, path == NULL, text, len, &absent) < 0)
+		return NULL;
+	if (absent) {
 		p = calloc(1, sizeof(struct policy));
 		if (p == NULL)
 			werr(ENOMEM, "out of memory");
 		return p;
-	}
-	if (oci_read_file(f, text, len) < 0) {
-		werr_ctx("policy file %s", f);
-		return NULL;
 	}
 	p = policy_parse(*text, *len, f);
 	if (p == NULL) {

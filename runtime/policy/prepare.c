@@ -211,7 +211,13 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 			return -1;
 	} else {
 		run->pol_source = in->policy_path ? in->policy_path : POLICY_DEFAULT_PATH;
-		run->pol = policy_load_text(in->policy_path, &run->pol_text, &run->pol_len);
+		if (in->pol) {
+			run->pol = in->pol;
+			run->pol_text = in->pol_text;
+			run->pol_len = in->pol_len;
+		} else {
+			run->pol = policy_load_text(in->policy_path, &run->pol_text, &run->pol_len);
+		}
 		if (run->pol == NULL ||
 		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg) < 0)
 			return -1;

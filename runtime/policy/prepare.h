@@ -28,6 +28,13 @@ struct policy_input {
 	 * opt-outs and its copy of the policy file, applied as they were. */
 	const char *record;
 	size_t record_len;
+	/* create, rootless: the policy file loaded (policy_load_text) before
+	 * ward entered its user namespace, where the ids its ownership is
+	 * judged by are mapped; policy_prepare takes it over (NULL: it loads
+	 * policy_path itself). */
+	struct policy *pol;
+	char *pol_text;
+	size_t pol_len;
 };
 
 /* What the policy decided for one container. */

@@ -121,6 +121,9 @@ static const char *host_problem(const struct host_facts *h, const struct host_pa
 		unsigned r = p->rel[k];
 		bool dir = S_ISDIR(p->st.st_mode);
 
+		/* Harmless read-only: writable_problem's. */
+		if (s->kind == SENS_TRUSTED || s->kind == SENS_HOME)
+			continue;
 		if (r & REL_IS) {
 			snprintf(buf, len, "%s %s",
 			         s->kind == SENS_SOCKET ? "is the container engine socket"
@@ -181,20 +184,64 @@ static const char *host_problem(const struct host_facts *h, const struct host_pa
 	return NULL;
 }
 
-/* What a writable bind of p would let the container change: the host's
- * programs and libraries (root in the container is root on the host
- * without a user namespace) and the /etc files it may have. NULL if none. */
-static const char *writable_problem(const struct host_facts *h, const struct host_path *p)
+/* p is inside the home directory home (as its real path) in one of its
+ * dot-entries; a path that cannot be placed by name below it (an alias of
+ * the home by another mount) counts as one: fail closed. */
+static bool in_dot_entry(const char *real, const char *home)
+{
+	size_t n = strlen(home);
+
+	return strncmp(real, home, n) != 0 || real[n] != '/' || real[n + 1] == '.';
+}
+
+/* What a writable bind of p would let the container change, as a clause
+ * after the path ("is inside the host's /usr"); NULL if nothing. Without a
+ * user namespace the container's root is the host's: what host root (or a
+ * user logging in) runs or trusts must not be writable from it. */
+static const char *writable_problem(const struct host_facts *h, const struct host_path *p,
+                                    char *buf, size_t len)
 {
 	/* An engine's volumes and per-container files (under /var/lib/containers,
 	 * /run/containerd, ...) are the container's to write. */
 	for (size_t k = 0; k < h->n_sensitive; k++)
 		if ((p->rel[k] & REL_INSIDE) && h->sensitive[k].kind == SENS_ENGINE)
 			return NULL;
-	for (size_t k = 0; k < h->n_sensitive; k++)
-		if ((p->rel[k] & REL_INSIDE) &&
-		    (h->sensitive[k].kind == SENS_SYSTEM || h->sensitive[k].kind == SENS_ETC))
-			return h->sensitive[k].path;
+	for (size_t k = 0; k < h->n_sensitive; k++) {
+		const struct host_sensitive *s = &h->sensitive[k];
+		unsigned r = p->rel[k];
+		const char *how = r & REL_IS ? "is" : r & REL_CONTAINS ? "contains" : "is inside";
+
+		if ((r & REL_INSIDE) && (s->kind == SENS_SYSTEM || s->kind == SENS_ETC)) {
+			snprintf(buf, len, "is inside the host's %s", s->path);
+			return buf;
+		}
+		if (r && s->kind == SENS_TRUSTED) {
+			snprintf(buf, len,
+			         "%s the host's %s, whose contents the host's root runs or "
+			         "trusts (package scripts, scheduled jobs, service state),",
+			         how, s->path);
+			return buf;
+		}
+		if (s->kind == SENS_HOME &&
+		    ((r & (REL_IS | REL_CONTAINS)) ||
+		     ((r & REL_INSIDE) && in_dot_entry(p->real, s->path)))) {
+			snprintf(buf, len,
+			         "%s the home directory %s (its dot-files and .ssh: what its user "
+			         "runs and trusts at login),",
+			         r & (REL_IS | REL_CONTAINS) ? how : "is inside a dot-entry of",
+			         s->path);
+			return buf;
+		}
+	}
+	/* Rootless, the ids are the user namespace's: the caller's own files
+	 * show as root's, and the host's root's are the overflow uid, which
+	 * the container cannot write anyway. */
+	if (p->root_exec[0] && !h->rootless) {
+		snprintf(buf, len,
+		         "holds %s%s, a program owned by root (the host's root may run it),",
+		         strcmp(p->root_exec, p->real) == 0 ? "" : ".", p->root_exec);
+		return buf;
+	}
 	return NULL;
 }
 
@@ -273,6 +320,7 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 {
 	const struct oci_mount *m = &x->cfg->mounts[i];
 	char field[64];
+	size_t refused;
 	bool rec;
 
 	snprintf(field, sizeof(field), ".mounts[%zu].source", i);
@@ -287,17 +335,28 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 			return -1;
 		return 0;
 	}
+	refused = x->n_refused;
 	if (refuse_path(x, field, m->source, src) < 0 ||
 	    (has_option(m, "rbind") && refuse_submounts(x, field, m->source, src) < 0))
 		return -1;
-	if (src->resolved && !mount_is_read_only(m) && !path_optout(x, m->source, src)) {
-		const char *in = writable_problem(x->facts, src);
-		char opt[PATH_MAX + 8];
+	/* One refusal per source: the first reason is enough. */
+	if (src->resolved && refused == x->n_refused && !mount_is_read_only(m) &&
+	    !path_optout(x, m->source, src)) {
+		char opt[PATH_MAX + 8], why[PATH_MAX * 2 + 160];
+		const char *in = writable_problem(x->facts, src, why, sizeof(why));
 
 		snprintf(opt, sizeof(opt), "mount:%s", src->real);
+		/* What a recursive bind takes along is as writable. */
+		for (size_t k = 0; in == NULL && has_option(m, "rbind") && k < src->n_sub; k++)
+			if ((in = writable_problem(x->facts, &src->sub[k], why, sizeof(why))) !=
+			    NULL)
+				return policy_refuse(
+				    x, field, opt,
+				    "%s: the mount at %s %s and would be writable: "
+				    "bind it read-only (\"ro\")",
+				    m->source, src->sub[k].real, in);
 		if (in && policy_refuse(x, field, opt,
-		                        "%s is inside the host's %s and would be writable: bind it "
-		                        "read-only (\"ro\")",
+		                        "%s %s and would be writable: bind it read-only (\"ro\")",
 		                        m->source, in) < 0)
 			return -1;
 	}

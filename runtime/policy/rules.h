@@ -31,6 +31,12 @@ int policy_refuse_secret_env(struct policy_ctx *x);
 int policy_refuse_secret_env_list(struct policy_ctx *x, char *const *env, size_t n,
                                   const char *field);
 int policy_adjustments(struct policy_ctx *x);
+/* strict: linux.resources.unified may not undo a limit (refuse_devices.c,
+ * after the adjustments: compared with the limits being written). */
+int policy_refuse_unified(struct policy_ctx *x);
+/* The device adjustments (refuse_devices.c): the host console's rules
+ * dropped, ward's defaults without it. */
+int policy_adjust_devices(struct policy_ctx *x);
 /* Whether a run supervisor watches the container, its wall-clock limit,
  * and whether denied syscalls are recorded (policy_supervise.c). */
 #define ANN_TIMEOUT "org.ward.timeout"

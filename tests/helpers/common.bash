@@ -225,8 +225,12 @@ teardown() {
 	ward_teardown
 }
 
-# policy JSON: write the operator policy file ($POLICY).
-policy() { printf '%s\n' "$1" >"$POLICY"; }
+# policy JSON: write the operator policy file ($POLICY), as an operator
+# would: root's, 0644 (ward reads no policy others could have written).
+policy() {
+	printf '%s\n' "$1" >"$POLICY"
+	chmod 644 "$POLICY"
+}
 
 # refused_with TEXT: create fails with one line containing TEXT, nothing left.
 refused_with() {

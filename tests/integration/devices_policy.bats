@@ -259,8 +259,10 @@ refused_field() {
 	assert_success
 	assert_line '  deviceCgroup: deny by default: only what deviceRules allow opens'
 	assert_line '    - deny a *:* rwm (ward: devices-default-deny)'
+	assert_line "    - allow c *:* m (ward's default)"
 	assert_line "    - allow c 1:3 rwm (ward's default)"
 	assert_line "    - allow c 136:* rwm (ward's default)"
+	refute_line --partial 'c 5:1'
 	assert_line '    - allow c 1:5 rwm (linux.devices[0] /dev/zero2)'
 	assert_line '    rule: devices-default-deny'
 	run "$WARD" check --format json "$BUNDLE"
@@ -268,7 +270,7 @@ refused_field() {
 	run jq -r '.reach.deviceRules[0], .reach.deviceRules[-1], (.reach.deviceRules | length)' <<<"$output"
 	assert_output "deny a *:* rwm (ward: devices-default-deny)
 allow c 1:5 rwm (linux.devices[0] /dev/zero2)
-11"
+12"
 	# The config's own rules, numbered as in config.json.
 	cfg '.linux.resources = {"devices": [{"allow": true, "type": "c", "major": 1, "minor": 8, "access": "r"}]}'
 	run "$WARD" check "$BUNDLE"
@@ -300,5 +302,73 @@ allow c 1:5 rwm (linux.devices[0] /dev/zero2)
 	fi
 	[ -z "$(unified_dir)" ] || assert_equal "$(n_progs)" 1
 	ward delete --force "$ID"
+	assert_no_leftovers
+}
+
+# issue 25: the host's console (c 5:1), virtual consoles (4:0-63) and
+# serial ports (4:64-255, 204:*) are the host's terminals. Shipped as
+# nodes in the image (or a volume), they do not open in baseline and
+# strict (EPERM: the device cgroup), also when the config carries the
+# engines' "c 5:1 rwm" rule (made a deny, with a finding). Opened O_RDWR |
+# O_NOCTTY (258): nothing is written, no controlling terminal taken.
+@test "p25b-console: the host console, virtual consoles and serial ports in the image do not open; an engine's c 5:1 rule becomes a deny" {
+	for d in "$BUNDLE/rootfs/mnt" "$TMP/vol"; do
+		mknod "$d/hostcon" c 5 1
+		mknod "$d/tty1" c 4 1
+		mknod "$d/ttyS0" c 4 64
+		chmod 666 "$d/hostcon" "$d/tty1" "$d/ttyS0"
+	done
+	cmd 'for d in mnt vol; do for n in hostcon tty1 ttyS0; do echo "$d/$n $(sysprobe open @/$d/$n 258)"; done; done; echo inside-marker'
+	for rules in none engine; do
+		if [ "$rules" = engine ]; then
+			# What Podman and runc's spec write: deny all, the standard
+			# nodes, the console among them.
+			cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"},
+				{"allow": true, "type": "c", "major": 1, "minor": 3, "access": "rwm"},
+				{"allow": true, "type": "c", "major": 5, "minor": 1, "access": "rwm"},
+				{"allow": true, "type": "c", "major": 136, "access": "rwm"}]}'
+		fi
+		for p in baseline strict; do
+			WARD_GLOBALS=(--profile "$p")
+			run ward run --bundle "$BUNDLE" "$ID"
+			assert_success
+			assert_line inside-marker
+			for n in hostcon tty1 ttyS0; do
+				assert_line "vol/$n errno 1"
+				if [ "$p" = baseline ]; then
+					assert_line "mnt/$n errno 1"
+				else
+					assert_line --regexp "^mnt/$n errno (1|13)\$"
+				fi
+			done
+			assert_no_leftovers
+		done
+	done
+	WARD_GLOBALS=()
+	cmd 'sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run cat "$ROOT/$ID/audit.log"
+	assert_line --partial '"field":".linux.resources.devices[2]","old":"allow c 5:1 (the host'"'"'s console)","new":"deny (the container'"'"'s /dev/console is its pty)","rule":"device-console"'
+	ward delete --force "$ID"
+	# As a node of linux.devices it is refused, naming the entry.
+	cfg '.linux.devices = [{"type": "c", "path": "/dev/hostcon", "major": 5, "minor": 1}]'
+	P=()
+	refused_field '.linux.devices[0]' "/dev/hostcon (c 5:1) is a device node for the host's console" 'device.console'
+	assert_no_leftovers
+}
+
+# runc (1.1) makes the linux.devices nodes but allows none of them in the
+# device cgroup: a config that denies everything and lists /dev/kmsg does
+# not open it. compat is runc. (O_WRONLY: reading wants CAP_SYSLOG
+# under dmesg_restrict, an EPERM of its own.)
+@test "p25b-listed: compat: deny-all and /dev/kmsg in linux.devices: kmsg does not open (as runc)" {
+	WARD_GLOBALS=(--profile compat)
+	cfg '.linux.resources = {"devices": [{"allow": false, "access": "rwm"}]} | .linux.devices = [{"type": "c", "path": "/dev/kmsg", "major": 1, "minor": 11, "fileMode": 420}]'
+	cmd 'echo "kmsg $(sysprobe open @/dev/kmsg 1)"; echo x >/dev/null && echo null-ok; echo inside-marker'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line 'kmsg errno 1'
+	assert_line null-ok
+	assert_line inside-marker
 	assert_no_leftovers
 }

@@ -455,7 +455,7 @@ teardown() {
 POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user host-cgroup
 	mount:/var/lib/data mount-type.ramfs idmap hook:/usr/libexec/oci/hooks.d/h cap.SYS_PTRACE cap.NET_ADMIN devices-all
 	device.mem device.kmem device.port device.kvm device.fuse device.tun
-	device.vhost-net device.vhost-vsock device.block device.c1:* device.c10:229
+	device.vhost-net device.vhost-vsock device.block device.console device.c1:* device.c10:229 device.c4:64
 	cgroup-rw env.API_TOKEN join-network seccomp-none"
 
 @test "features lists ward's annotations, profiles and the opt-outs of ward-policy(7)" {
@@ -473,7 +473,7 @@ POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user ho
 	run sort <<<"$output"
 	assert_output "$(printf '%s\n' host-network host-pid host-ipc host-uts host-mount host-user host-cgroup \
 		'mount:<host path>' 'mount-type.<TYPE>' idmap 'hook:<host path>' 'cap.<NAME>' devices-all \
-		'device.<mem|kmem|port|kvm|fuse|tun|vhost-net|vhost-vsock|block|cMAJOR:*|cMAJOR:MINOR>' \
+		'device.<mem|kmem|port|kvm|fuse|tun|vhost-net|vhost-vsock|block|console|cMAJOR:*|cMAJOR:MINOR>' \
 		cgroup-rw 'env.<NAME>' join-network seccomp-none | sort)"
 	# Every name the man page gives is taken by the policy file...
 	local n
@@ -606,5 +606,182 @@ REFUSED_CAPS="DAC_READ_SEARCH:2 NET_ADMIN:12 SYS_MODULE:16 SYS_RAWIO:17 SYS_PTRA
 	assert_success
 	assert_line --index 0 "$(readlink /proc/self/ns/ipc)"
 	[ "${lines[1]}" != "$(readlink /proc/self/ns/uts)" ] || fail "uts shared too"
+	assert_no_leftovers
+}
+
+# issue 25: the operator policy decides for every container, so ward reads
+# it only when nobody but root could have written it or changed what its
+# path names: the file and every directory above it root's and not
+# writable by group or others (a sticky directory such as /tmp only asks
+# that the entry be root's). A host user's policy must not loosen a
+# container: each case names the file and why.
+@test "p25b-policy-file: a policy file a host user could write is not read" {
+	cmd 'echo inside-marker'
+	printf '{"profile": "compat", "allowAlways": ["host-network"]}\n' >"$TMP/pol.json"
+	chmod 666 "$TMP/pol.json"
+	run ward --policy "$TMP/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "policy file $TMP/pol.json: not read: $TMP/pol.json is writable by others (mode 0666) (the policy file and every directory above it must be owned by root and not writable by group or others)"
+	refute_line inside-marker
+	chmod 644 "$TMP/pol.json"
+	chown 65534 "$TMP/pol.json"
+	run ward --policy "$TMP/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "policy file $TMP/pol.json: not read: $TMP/pol.json is owned by uid 65534"
+	# Root's file, in a directory anyone can write (replace the file).
+	mkdir -m 0777 "$TMP/open"
+	chown 0 "$TMP/pol.json"
+	mv "$TMP/pol.json" "$TMP/open/pol.json"
+	run ward --policy "$TMP/open/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "policy file $TMP/open/pol.json: not read: $TMP/open is writable by others (mode 0777)"
+	# Through a symlink in a directory anyone can write: judged too.
+	mv "$TMP/open/pol.json" "$TMP/pol.json"
+	ln -s "$TMP/pol.json" "$TMP/open/link.json"
+	run ward --policy "$TMP/open/link.json" run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "$TMP/open is writable by others"
+	# The same file root's, 0644, in root's 0755 directories: read (its
+	# compat profile runs the container with the host's network).
+	run ward --policy "$TMP/pol.json" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line inside-marker
+	assert_no_leftovers
+}
+
+# ns_ward ARGS: ward run in a mount namespace of the test's own where a
+# stand-in directory ($STANDIN) is bound over the host path $AT: what the
+# container is offered is the stand-in, never the host's own.
+ns_ward() {
+	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
+		- "$STANDIN" "$AT" "$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" "$@" 2>&1
+}
+
+# issue 25: host authority by use. The host's root runs dpkg's maintainer
+# scripts (info/*.postinst) at the next package operation: a container
+# writing there is root's code. A writable bind of what root runs or trusts
+# is refused in baseline and strict; read-only it runs. The class, not
+# only the names: a tree holding a program owned by root is refused too.
+@test "p25b-authority: a writable bind of /var/lib/dpkg (a stand-in) is refused; read-only it runs" {
+	[ -d /var/lib/dpkg ] || skip "no /var/lib/dpkg on this host"
+	STANDIN="$TMP/dpkg" AT=/var/lib/dpkg
+	mkdir -p "$STANDIN/info"
+	printf '#!/bin/sh\n' >"$STANDIN/info/base.postinst"
+	chmod 755 "$STANDIN/info/base.postinst"
+	cfg '.mounts += [{"destination": "/pkg", "type": "bind", "source": "/var/lib/dpkg", "options": ["rbind"]}]'
+	cmd 'printf "#!/bin/sh\nid >/tmp/pwned\n" >/pkg/info/base.postinst && echo wrote; echo inside-marker'
+	for p in baseline strict; do
+		WARD_GLOBALS=(--profile "$p")
+		run ns_ward run --bundle "$BUNDLE" "$ID"
+		assert_failure
+		assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$BUNDLE/config.json")].source: /var/lib/dpkg is the host's /var/lib/dpkg, whose contents the host's root runs or trusts (package scripts, scheduled jobs, service state), and would be writable: bind it read-only (\"ro\")"
+		refute_line wrote
+		assert_no_leftovers
+	done
+	run cat "$STANDIN/info/base.postinst"
+	assert_output '#!/bin/sh'
+	# Read-only: it runs, and the database reads.
+	WARD_GLOBALS=()
+	cfg '.mounts[-1].options = ["rbind", "ro"]'
+	cmd 'cat /pkg/info/base.postinst; echo x >/pkg/info/base.postinst 2>/dev/null || echo read-only; echo inside-marker'
+	run ns_ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line '#!/bin/sh'
+	assert_line read-only
+	assert_line inside-marker
+	assert_no_leftovers
+}
+
+@test "p25b-authority-class: a writable bind of a tree holding a program owned by root is refused (no name needed); compat takes it" {
+	mkdir -p "$TMP/newpm/scripts"
+	printf '#!/bin/sh\n' >"$TMP/newpm/scripts/hook.postinst"
+	chmod 755 "$TMP/newpm/scripts/hook.postinst"
+	cfg --arg s "$TMP/newpm" '.mounts += [{"destination": "/pkg", "type": "bind", "source": $s, "options": ["rbind"]}]'
+	cmd 'echo inside-marker'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "$TMP/newpm holds ./scripts/hook.postinst, a program owned by root (the host's root may run it), and would be writable: bind it read-only (\"ro\")"
+	assert_output --partial "opt-out: allow.mount:$TMP/newpm"
+	assert_no_leftovers
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line inside-marker
+	assert_no_leftovers
+}
+
+# issue 25: scheduling and limits ward sets as root before the capability
+# drop. A baseline container without CAP_SYS_NICE / CAP_SYS_RESOURCE must
+# not get nice -10, SCHED_FIFO, the real-time I/O class, an oomScoreAdj
+# below ward's own or a hard limit above the host's; strict never. Read
+# from inside: /proc/self/stat field 19 (nice), 41 (policy), and
+# /proc/self/oom_score_adj.
+@test "p25b-sched: priorities and limits only CAP_SYS_NICE/CAP_SYS_RESOURCE may set are refused (baseline without them, strict)" {
+	cmd 'echo "nice=$(cut -d" " -f19 /proc/self/stat) policy=$(cut -d" " -f41 /proc/self/stat) oom=$(cat /proc/self/oom_score_adj)"; echo inside-marker'
+	cfg '.process.scheduler = {"policy": "SCHED_OTHER", "nice": -10}'
+	for p in baseline strict; do
+		WARD_GLOBALS=(--profile "$p")
+		run ward run --bundle "$BUNDLE" "$ID"
+		assert_failure
+		assert_output --partial "config.json: .process.scheduler.nice: nice -10 (a priority above the host's processes) needs CAP_SYS_NICE"
+		refute_line inside-marker
+		assert_no_leftovers
+	done
+	cfg 'del(.process.scheduler) | .process.oomScoreAdj = -900'
+	WARD_GLOBALS=()
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.oomScoreAdj: oomScoreAdj -900, below ward's own ("
+	assert_output --partial "needs CAP_SYS_RESOURCE"
+	refute_line inside-marker
+	cfg 'del(.process.oomScoreAdj) | .process.scheduler = {"policy": "SCHED_FIFO", "priority": 10}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.scheduler.policy: SCHED_FIFO (a real-time policy"
+	cfg 'del(.process.scheduler) | .process.ioPriority = {"class": "IOPRIO_CLASS_RT", "priority": 0}'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.ioPriority.class: IOPRIO_CLASS_RT"
+	cfg --argjson h "$(($(ulimit -Hn) * 2))" 'del(.process.ioPriority) | .process.rlimits = [{"type": "RLIMIT_NOFILE", "soft": 1024, "hard": $h}]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_failure
+	assert_output --partial "config.json: .process.rlimits[0]: RLIMIT_NOFILE hard $(($(ulimit -Hn) * 2)), above the host's hard limit"
+	assert_no_leftovers
+	# The container that keeps CAP_SYS_NICE (listed, and allowed by the
+	# operator) may raise its priority; compat takes it as runc.
+	cfg 'del(.process.rlimits) | .process.scheduler = {"policy": "SCHED_OTHER", "nice": -5}
+	     | .process.capabilities.bounding += ["CAP_SYS_NICE"]'
+	policy '{"allowAlways": ["cap.SYS_NICE"]}'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^nice=-5 policy=0 oom=[-0-9]+$'
+	assert_no_leftovers
+	rm "$POLICY"
+	cfg '.process.scheduler.nice = -7'
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --regexp '^nice=-7 policy=0 oom=[-0-9]+$'
+	assert_no_leftovers
+}
+
+@test "p25b-sched-exec: exec --process with nice -10 or a lower oomScoreAdj is refused (baseline), as create" {
+	cmd 'sleep 1000'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	jq '.process | .args = ["sh", "-c", "cut -d\" \" -f19 /proc/self/stat"] | .scheduler = {"policy": "SCHED_OTHER", "nice": -10}' \
+		"$BUNDLE/config.json" >"$TMP/proc.json"
+	run ward exec --process "$TMP/proc.json" "$ID"
+	assert_failure
+	assert_output --partial "exec process.scheduler.nice: nice -10 (a priority above the host's processes) needs CAP_SYS_NICE"
+	refute_line -- -10
+	jq 'del(.scheduler) | .oomScoreAdj = -950' "$TMP/proc.json" >"$TMP/proc2.json"
+	run ward exec --process "$TMP/proc2.json" "$ID"
+	assert_failure
+	assert_output --partial "exec process.oomScoreAdj: oomScoreAdj -950, below ward's own"
+	jq 'del(.scheduler)' "$TMP/proc.json" >"$TMP/proc3.json"
+	run ward exec --process "$TMP/proc3.json" "$ID"
+	assert_success
+	assert_output 0
+	ward delete --force "$ID"
 	assert_no_leftovers
 }

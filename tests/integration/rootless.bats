@@ -488,3 +488,30 @@ assert_user_clean() {
 	assert_output ""
 	wait_dead "$pid"
 }
+
+# issue 25: a rootless create reads the policy before it enters its user
+# namespace, where root's files show as the overflow uid and the user's as
+# 0: root's policy (0644 in root's 0755 directory) and the user's own are
+# read, another user's or a writable one is not.
+@test "p25b-policy-rootless: root's and the user's own policy file are read, another user's is not" {
+	ucmd 'echo inside-marker'
+	policy '{"profile": "compat"}'
+	run uward --policy "$POLICY" run --bundle "$UB" "$ID"
+	assert_success
+	assert_line inside-marker
+	chown "$U:" "$POLICY"
+	run uward --policy "$POLICY" run --bundle "$UB" "$ID"
+	assert_success
+	assert_line inside-marker
+	chown "$RL_NOSUB:" "$POLICY"
+	run uward --policy "$POLICY" run --bundle "$UB" "$ID"
+	assert_failure
+	assert_output --partial "policy file $POLICY: not read: $POLICY is owned by uid $(id -u "$RL_NOSUB") (the policy file and every directory above it must be owned by root or by you"
+	refute_line inside-marker
+	chown 0:0 "$POLICY"
+	chmod 666 "$POLICY"
+	run uward --policy "$POLICY" run --bundle "$UB" "$ID"
+	assert_failure
+	assert_output --partial "$POLICY is writable by others (mode 0666)"
+	assert_user_clean
+}

@@ -43,6 +43,12 @@ static const struct {
     {"/var/run/docker.sock", "/run/docker.sock", SENS_SOCKET},
     {"/run/containerd/containerd.sock", "/run/containerd/containerd.sock", SENS_SOCKET},
     {"/run/podman/podman.sock", "/run/podman/podman.sock", SENS_SOCKET},
+    /* What root runs or trusts by use, and a user's home (issue 25). */
+    {"/var/lib/dpkg", "/var/lib/dpkg", SENS_TRUSTED},
+    {"/var/spool", "/var/spool", SENS_TRUSTED},
+    {"/var/lib/systemd", "/var/lib/systemd", SENS_TRUSTED},
+    {"/var/log/journal", "/var/log/journal", SENS_TRUSTED},
+    {"/home/alice", "/home/alice", SENS_HOME},
 };
 
 #define N_FAKE_SENS (sizeof(fake_sens) / sizeof(fake_sens[0]))

@@ -5,7 +5,11 @@
 #include "policy/rules.h"
 #include "tap.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static struct policy *parse(const char *s)
 {
@@ -46,8 +50,66 @@ static void refused(const char *json, const char *want)
 	policy_free(p);
 }
 
+/* A policy file at dir/policy.json with mode fmode (dir made with dmode,
+ * both owned by uid): loaded, or refused with want in the error. */
+static void load_case(const char *what, mode_t dmode, mode_t fmode, uid_t uid, const char *want)
+{
+	char dir[] = "/tmp/ward-pol-XXXXXX", file[64];
+	struct policy *p;
+	FILE *f;
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	snprintf(file, sizeof(file), "%s/policy.json", dir);
+	f = fopen(file, "w");
+	if (f == NULL || fputs("{\"profile\": \"compat\"}\n", f) < 0 || fclose(f) != 0 ||
+	    chmod(file, fmode) < 0 || chmod(dir, dmode) < 0 || chown(file, uid, uid) < 0)
+		abort();
+	werr_clear();
+	p = policy_load(file);
+	if (want == NULL)
+		ok(p != NULL && p->profile && strcmp(p->profile, "compat") == 0,
+		   "policy file %s: read (%s)", what, p ? "" : werr_msg());
+	else
+		ok(p == NULL && strstr(werr_msg(), want) && strstr(werr_msg(), file),
+		   "policy file %s: not read, naming the file and why (%s)", what,
+		   p ? "read" : werr_msg());
+	policy_free(p);
+	unlink(file);
+	rmdir(dir);
+}
+
+/* issue 25: the policy file is read only when nobody but root (or the
+ * rootless caller) could have written it or what its path names. /tmp is
+ * sticky and world-writable: there only the file's own owner and mode
+ * count. */
+static void test_load_trust(void)
+{
+	uid_t me = geteuid();
+
+	load_case("0644 in a 0755 directory", 0755, 0644, me, NULL);
+	load_case("0600 in a 0700 directory", 0700, 0600, me, NULL);
+	load_case("writable by others (0666)", 0755, 0666, me, "writable by others (mode 0666)");
+	load_case("writable by its group (0664)", 0755, 0664, me, "writable by its group");
+	load_case("in a directory others can write (0777)", 0777, 0644, me,
+	          "is writable by others (mode 0777)");
+	load_case("in a directory its group can write (0775)", 0775, 0644, me,
+	          "is writable by its group");
+	load_case("in a sticky directory others can write (1777)", 01777, 0644, me, NULL);
+	if (me == 0) {
+		load_case("owned by another user", 0755, 0644, 4242, "is owned by uid 4242");
+		load_case("owned by another user in a sticky directory", 01777, 0644, 4242,
+		          "is owned by uid 4242");
+	}
+	werr_clear();
+	ok(policy_load("/nonexistent-ward/policy.json") == NULL &&
+	       strstr(werr_msg(), "/nonexistent-ward/policy.json"),
+	   "a missing --policy file is an error (%s)", werr_msg());
+}
+
 int main(void)
 {
+	test_load_trust();
 	struct policy *p = parse(
 	    "{\"profile\": \"strict\", \"allow\": [\"cap.SYS_PTRACE\", \"mount:/data\", "
 	    "\"device.fuse\", \"env.API_TOKEN\", \"host-network\"], \"allowAlways\": "

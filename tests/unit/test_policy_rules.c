@@ -155,6 +155,13 @@ static void fake_init(struct fake *f)
 		f->h.sensitive[k].kind = fake_sens[k].kind;
 	}
 	f->h.n_sensitive = N_FAKE_SENS;
+	/* ward itself: oom_score_adj 0, no hard limit but 1048576 open files
+	 * and RLIMIT_RTPRIO 0 (a root shell's). */
+	f->h.limits.has = true;
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		f->h.limits.rlimit_hard[r] = UINT64_MAX;
+	f->h.limits.rlimit_hard[RLIMIT_NOFILE] = 1048576;
+	f->h.limits.rlimit_hard[RLIMIT_RTPRIO] = 0;
 	/* The bundle's rootfs, and (for binds a test does not set up) plain
 	 * data directories. */
 	fake_path(&f->h.root, "/srv/bundle/rootfs", S_IFDIR, 0);
@@ -903,6 +910,18 @@ static void test_devices(void)
 	    /* Outside the standard set: the operator allows them node by node. */
 	    {"{\"type\":\"c\",\"path\":\"/dev/ttyS0\",\"major\":4,\"minor\":64}", "device.c4:64",
 	     "/dev/ttyS0 (c 4:64)"},
+	    /* The host's console and terminals (issue 25): whoever is logged in
+	     * there, the kernel's messages. */
+	    {"{\"type\":\"c\",\"path\":\"/dev/console\",\"major\":5,\"minor\":1}", "device.console",
+	     "/dev/console (c 5:1, the host's console)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/hostcon\",\"major\":5,\"minor\":1}", "device.console",
+	     "the host's console under another name (c 5:1)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/tty1\",\"major\":4,\"minor\":1}", "device.c4:1",
+	     "/dev/tty1 (c 4:1, a virtual console)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/tty0\",\"major\":4,\"minor\":0}", "device.c4:0",
+	     "/dev/tty0 (c 4:0, the current virtual console)"},
+	    {"{\"type\":\"c\",\"path\":\"/dev/ttyAMA0\",\"major\":204,\"minor\":64}",
+	     "device.c204:64", "/dev/ttyAMA0 (c 204:64, a serial port)"},
 	    {"{\"type\":\"c\",\"path\":\"/dev/dri/card0\",\"major\":226,\"minor\":0}",
 	     "device.c226:0", "/dev/dri/card0 (c 226:0, a GPU)"},
 	    {"{\"type\":\"c\",\"path\":\"/dev/nvidia0\",\"major\":195,\"minor\":0}",
@@ -1513,6 +1532,309 @@ static void test_kinds(void)
 			free(m);
 		}
 	}
+}
+
+/* "rbind" plus "ro" or not. */
+static char *bind_rw_json(const char *source, bool ro)
+{
+	char *j;
+
+	if (asprintf(&j,
+	             "{\"destination\":\"/mnt\",\"type\":\"bind\",\"source\":\"%s\","
+	             "\"options\":[\"rbind\"%s]}",
+	             source, ro ? ",\"ro\"" : "") < 0)
+		abort();
+	return j;
+}
+
+/* issue 25: host authority by use. A writable bind of what the host's
+ * root runs or trusts (package databases, cron and at spools, systemd's
+ * and the journal's state), of a home directory or one of its dot-entries
+ * (.ssh, shell start-up files), or of a tree holding a program owned by
+ * root (the class: the next package manager's scripts are found by what
+ * they are, not by a name) is refused in baseline and strict; read-only
+ * it is allowed; compat takes it. */
+static void test_root_trusts(void)
+{
+	struct fake rl;
+	static const struct {
+		const char *real, *as; /* as: by identity it is, or is inside, this */
+		mode_t type;
+		unsigned rel_as; /* its relation to as; 0: from the path */
+		const char *root_exec;
+		bool refused;
+		const char *what;
+	} c[] = {
+	    {"/var/lib/dpkg", NULL, S_IFDIR, 0, NULL, true, "/var/lib/dpkg"},
+	    {"/var/lib/dpkg/info", NULL, S_IFDIR, 0, NULL, true, "dpkg's maintainer scripts"},
+	    {"/var/lib/dpkg/status", NULL, S_IFREG, 0, NULL, true, "dpkg's status file"},
+	    {"/var/log", NULL, S_IFDIR, 0, NULL, true, "/var/log (contains the journal)"},
+	    {"/srv/pkgdb", "/var/lib/dpkg", S_IFDIR, REL_IS, NULL, true,
+	     "a bind-mount alias of /var/lib/dpkg"},
+	    {"/var/spool/cron/crontabs", NULL, S_IFDIR, 0, NULL, true, "cron's spool"},
+	    {"/var/spool/at", NULL, S_IFDIR, 0, NULL, true, "at's spool"},
+	    {"/var/lib/systemd/timers", NULL, S_IFDIR, 0, NULL, true, "systemd's state"},
+	    {"/var/log/journal", NULL, S_IFDIR, 0, NULL, true, "the journal"},
+	    {"/home/alice", NULL, S_IFDIR, 0, NULL, true, "a home directory"},
+	    {"/home", NULL, S_IFDIR, 0, NULL, true, "/home (contains the homes)"},
+	    {"/home/alice/.ssh", NULL, S_IFDIR, 0, NULL, true, "~/.ssh"},
+	    {"/home/alice/.bashrc", NULL, S_IFREG, 0, NULL, true, "~/.bashrc"},
+	    {"/home/alice/.config/autostart", NULL, S_IFDIR, 0, NULL, true, "~/.config/autostart"},
+	    {"/srv/h", "/home/alice", S_IFDIR, REL_INSIDE, NULL, true,
+	     "inside the home by identity, not by name (an alias): fails closed"},
+	    {"/home/alice/project", NULL, S_IFDIR, 0, NULL, false, "a project in a home"},
+	    {"/home/alice/project/.git", NULL, S_IFDIR, 0, NULL, false,
+	     "a dot-directory of a project, not of the home"},
+	    {"/opt/tool", NULL, S_IFDIR, 0, "/bin/run", true,
+	     "a tree holding a program owned by root (the class)"},
+	    {"/var/lib/newpm", NULL, S_IFDIR, 0, "/scripts/p.postinst", true,
+	     "an unnamed package database with root's scripts"},
+	    {"/opt/tool/bin/run", NULL, S_IFREG, 0, "/opt/tool/bin/run", true,
+	     "a program owned by root itself"},
+	    {"/var/lib/containers/storage/volumes/v/_data", NULL, S_IFDIR, 0, "/bin/x", false,
+	     "an engine's volume holding root's programs (the container's)"},
+	    {"/var/lib/data", NULL, S_IFDIR, 0, NULL, false, "plain data"},
+	    {"/var/lib/dpkg-old", NULL, S_IFDIR, 0, NULL, false, "only a prefix of /var/lib/dpkg"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (int ro = 0; ro < 2; ro++)
+			for (int p = 0; p < 3; p++) {
+				static const char *const prof[] = {NULL, "strict", "compat"};
+				char *m = bind_rw_json(c[i].real, ro), what[256];
+				struct spec s = {.mounts = m};
+				bool refused = c[i].refused && !ro && p < 2;
+
+				fake_init(&f);
+				fake_path(&f.mounts[0], c[i].real, c[i].type, 0);
+				if (c[i].as) {
+					fake_relate(&f.mounts[0], c[i].as);
+					for (size_t k = 0; k < N_FAKE_SENS; k++)
+						if (strcmp(fake_sens[k].path, c[i].as) == 0)
+							f.mounts[0].rel[k] = c[i].rel_as;
+				}
+				if (c[i].root_exec)
+					snprintf(f.mounts[0].root_exec,
+					         sizeof(f.mounts[0].root_exec), "%s",
+					         c[i].root_exec);
+				snprintf(what, sizeof(what), "%s %s bind of %s: %s",
+				         prof[p] ? prof[p] : "baseline",
+				         ro ? "read-only" : "writable", c[i].real, c[i].what);
+				if (refused) {
+					char opt[PATH_MAX];
+
+					snprintf(opt, sizeof(opt), "mount:%s", c[i].real);
+					expect_refusal(what, &s, NULL, prof[p], &f,
+					               ".mounts[0].source", opt);
+				} else {
+					expect_allowed(what, &s, NULL, prof[p], &f);
+				}
+				free(m);
+			}
+	/* Rootless, root's files are the caller's own (the user namespace's
+	 * ids): a project with its scripts stays writable. */
+	fake_init(&rl);
+	rl.h.rootless = true;
+	fake_path(&rl.mounts[0], "/home/bob/src", S_IFDIR, 0);
+	snprintf(rl.mounts[0].root_exec, sizeof(rl.mounts[0].root_exec), "/build.sh");
+	{
+		char *m = bind_rw_json("/home/bob/src", false);
+
+		expect_allowed("rootless: a writable bind holding the caller's own programs",
+		               &(struct spec){.mounts = m}, NULL, NULL, &rl);
+		free(m);
+	}
+}
+
+/* issue 25: process attributes ward sets as root before dropping the
+ * capabilities. strict refuses each (no opt-out); baseline unless the
+ * container keeps the capability it needs (in its bounding set, and not
+ * capped away: cap.SYS_NICE / cap.SYS_RESOURCE); compat takes them. */
+static void test_process_attrs(void)
+{
+	static const struct {
+		const char *proc, *field, *cap;
+		const char *what;
+	} bad[] = {
+	    {",\"scheduler\":{\"policy\":\"SCHED_OTHER\",\"nice\":-20}", ".process.scheduler.nice",
+	     "SYS_NICE", "nice -20"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_FIFO\",\"priority\":50}",
+	     ".process.scheduler.policy", "SYS_NICE", "SCHED_FIFO"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_RR\",\"priority\":1}", ".process.scheduler.policy",
+	     "SYS_NICE", "SCHED_RR"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_DEADLINE\",\"runtime\":1000000,"
+	     "\"deadline\":2000000,\"period\":2000000}",
+	     ".process.scheduler.policy", "SYS_NICE", "SCHED_DEADLINE"},
+	    {",\"ioPriority\":{\"class\":\"IOPRIO_CLASS_RT\",\"priority\":0}",
+	     ".process.ioPriority.class", "SYS_NICE", "IOPRIO_CLASS_RT"},
+	    {",\"oomScoreAdj\":-1", ".process.oomScoreAdj", "SYS_RESOURCE",
+	     "oomScoreAdj below ward's own (0)"},
+	    {",\"oomScoreAdj\":-1000", ".process.oomScoreAdj", "SYS_RESOURCE", "oomScoreAdj -1000"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":1024,\"hard\":2097152}]",
+	     ".process.rlimits[0]", "SYS_RESOURCE", "RLIMIT_NOFILE hard above the host's"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":1024,\"hard\":1024},"
+	     "{\"type\":\"RLIMIT_RTPRIO\",\"soft\":99,\"hard\":99}]",
+	     ".process.rlimits[1]", "SYS_RESOURCE", "RLIMIT_RTPRIO above the host's 0"},
+	};
+	static const struct {
+		const char *proc, *what;
+	} good[] = {
+	    {",\"scheduler\":{\"policy\":\"SCHED_OTHER\",\"nice\":10}", "nice 10"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_BATCH\"}", "SCHED_BATCH"},
+	    {",\"scheduler\":{\"policy\":\"SCHED_IDLE\"}", "SCHED_IDLE"},
+	    {",\"ioPriority\":{\"class\":\"IOPRIO_CLASS_BE\",\"priority\":4}", "IOPRIO_CLASS_BE"},
+	    {",\"ioPriority\":{\"class\":\"IOPRIO_CLASS_IDLE\",\"priority\":7}",
+	     "IOPRIO_CLASS_IDLE"},
+	    {",\"oomScoreAdj\":0", "oomScoreAdj equal to ward's"},
+	    {",\"oomScoreAdj\":1000", "oomScoreAdj 1000 (Kubernetes' BestEffort)"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_NOFILE\",\"soft\":1048576,\"hard\":1048576}]",
+	     "RLIMIT_NOFILE at the host's hard limit (Podman's default)"},
+	    {",\"rlimits\":[{\"type\":\"RLIMIT_CORE\",\"soft\":0,\"hard\":0}]", "RLIMIT_CORE 0"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char what[160], opt[64], keep[256], nokeep[256], *pol;
+		struct spec s = {.proc = bad[i].proc}, sk = s, sn = s;
+		struct run r;
+
+		snprintf(opt, sizeof(opt), "cap.%s", bad[i].cap);
+		snprintf(
+		    keep, sizeof(keep),
+		    "%s,\"capabilities\":{\"bounding\":[\"CAP_%s\"],\"permitted\":[\"CAP_%s\"],"
+		    "\"effective\":[\"CAP_%s\"]}",
+		    bad[i].proc, bad[i].cap, bad[i].cap, bad[i].cap);
+		snprintf(nokeep, sizeof(nokeep),
+		         "%s,\"capabilities\":{\"bounding\":[\"CAP_CHOWN\"]}", bad[i].proc);
+		sk.proc = keep;
+		sn.proc = nokeep;
+		snprintf(what, sizeof(what), "process: %s", bad[i].what);
+		fake_init(&f);
+		expect_refusal(what, &s, NULL, NULL, &f, bad[i].field, opt);
+		fake_init(&f);
+		expect_refusal(what, &sn, NULL, NULL, &f, bad[i].field, opt);
+		/* Kept (listed, and the opt-out lets the capping keep it). */
+		if (asprintf(&pol, "{\"allowAlways\":[\"%s\"]}", opt) < 0)
+			abort();
+		fake_init(&f);
+		snprintf(what, sizeof(what), "process: %s with CAP_%s kept", bad[i].what,
+		         bad[i].cap);
+		expect_allowed(what, &sk, pol, NULL, &f);
+		/* The opt-out without the capability in the bounding set. */
+		fake_init(&f);
+		snprintf(what, sizeof(what), "process: %s, %s on but CAP_%s not listed",
+		         bad[i].what, opt, bad[i].cap);
+		expect_refusal(what, &sn, pol, NULL, &f, bad[i].field, opt);
+		/* strict: refused, no opt-out, even with the capability. */
+		fake_init(&f);
+		run(&r, &sk, pol, "strict", &f);
+		if (!ok(r.rc == 0 && refused_as(&r.x, bad[i].field, ""),
+		        "strict refuses process: %s (no opt-out)", bad[i].what))
+			dump(&r.x);
+		run_free(&r);
+		fake_init(&f);
+		snprintf(what, sizeof(what), "compat: process: %s", bad[i].what);
+		expect_allowed(what, &s, NULL, "compat", &f);
+		free(pol);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "process: %s", good[i].what);
+		fake_init(&f);
+		expect_allowed(what, &(struct spec){.proc = good[i].proc}, NULL, NULL, &f);
+		fake_init(&f);
+		expect_allowed(what, &(struct spec){.proc = good[i].proc}, NULL, "strict", &f);
+	}
+	/* Below ward's own oom_score_adj, not below 0: a shim at -999 may
+	 * start Kubernetes' Guaranteed pods (-997). */
+	fake_init(&f);
+	f.h.limits.oom_score_adj = -999;
+	expect_allowed("process: oomScoreAdj -997 under a ward at -999",
+	               &(struct spec){.proc = ",\"oomScoreAdj\":-997"}, NULL, NULL, &f);
+}
+
+/* issue 25: under strict, linux.resources.unified (written after the
+ * structured limits) may not undo a limit: each key is classified, a key
+ * strict does not know is refused, each refusal names the key. strict's
+ * limits here: memory 512 MiB, no swap, 256 pids, one CPU. baseline and
+ * compat take them (their limits are the config's own). */
+static void test_unified(void)
+{
+	static const struct {
+		const char *key, *value;
+		bool refused;
+		const char *what;
+	} c[] = {
+	    {"memory.max", "max", true, "memory.max max"},
+	    {"memory.max", "1073741824", true, "memory.max 1 GiB (above 512 MiB)"},
+	    {"memory.max", "1G", true, "memory.max 1G (the kernel's suffix)"},
+	    {"memory.max", "268435456", false, "memory.max 256 MiB (tighter)"},
+	    {"memory.max", "256M", false, "memory.max 256M"},
+	    {"memory.max", "536870912", false, "memory.max at strict's limit"},
+	    {"memory.max", "lots", true, "memory.max not a number"},
+	    {"memory.max", "99999999999999999999", true, "memory.max out of range"},
+	    {"memory.high", "max", true, "memory.high max"},
+	    {"memory.high", "100M", false, "memory.high 100M"},
+	    {"memory.swap.max", "max", true, "memory.swap.max max"},
+	    {"memory.swap.max", "1048576", true, "memory.swap.max 1 MiB (strict: no swap)"},
+	    {"memory.swap.max", "0", false, "memory.swap.max 0"},
+	    {"pids.max", "max", true, "pids.max max"},
+	    {"pids.max", "100000", true, "pids.max above 256"},
+	    {"pids.max", "64", false, "pids.max 64"},
+	    {"cpu.max", "max", true, "cpu.max max"},
+	    {"cpu.max", "max 100000", true, "cpu.max max 100000"},
+	    {"cpu.max", "400000 100000", true, "cpu.max four CPUs"},
+	    {"cpu.max", "200000", true, "cpu.max 200000 (default period: two CPUs)"},
+	    {"cpu.max", "50000 100000", false, "cpu.max half a CPU"},
+	    {"cpu.max", "x y", true, "cpu.max malformed"},
+	    {"cpu.weight", "10000", false, "cpu.weight (a share within the parent's)"},
+	    {"io.max", "8:0 rbps=1048576", false, "io.max (only limits)"},
+	    {"memory.oom.group", "1", false, "memory.oom.group"},
+	    {"hugetlb.2MB.max", "0", false, "hugetlb.2MB.max"},
+	    {"memory.min", "536870912", true, "memory.min (reclaim protection)"},
+	    {"memory.low", "1", true, "memory.low"},
+	    {"io.latency", "8:0 target=10", true, "io.latency"},
+	    {"cpu.uclamp.min", "100", true, "cpu.uclamp.min"},
+	    {"memory.reclaim", "1G", true, "memory.reclaim (unknown to strict)"},
+	    {"foo.bar", "1", true, "an unknown controller's file"},
+	};
+	struct fake f;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char lin[256], field[128], what[192];
+		struct spec s = {.lin = lin};
+		struct run r;
+
+		snprintf(lin, sizeof(lin), ",\"resources\":{\"unified\":{\"%s\":\"%s\"}}", c[i].key,
+		         c[i].value);
+		snprintf(field, sizeof(field), ".linux.resources.unified[\"%s\"]", c[i].key);
+		snprintf(what, sizeof(what), "strict, unified: %s", c[i].what);
+		fake_init(&f);
+		run(&r, &s, NULL, "strict", &f);
+		if (!ok(r.rc == 0 &&
+		            (c[i].refused ? r.x.n_refused == 1 && refused_as(&r.x, field, "")
+		                          : r.x.n_refused == 0),
+		        "%s: %s", what, c[i].refused ? "refused, naming the key" : "allowed"))
+			dump(&r.x);
+		run_free(&r);
+		fake_init(&f);
+		snprintf(what, sizeof(what), "baseline, unified: %s", c[i].what);
+		expect_allowed(what, &s, NULL, NULL, &f);
+	}
+	/* A config limit tighter than strict's is the one compared with. */
+	fake_init(&f);
+	expect_refusal("strict, unified memory.max above the config's own tighter memory.limit",
+	               &(struct spec){.lin = ",\"resources\":{\"memory\":{\"limit\":104857600},"
+	                                     "\"unified\":{\"memory.max\":\"200M\"}}"},
+	               NULL, "strict", &f, ".linux.resources.unified[\"memory.max\"]", "");
+	/* The policy's own strict limits. */
+	fake_init(&f);
+	expect_allowed(
+	    "strict, unified memory.max 1G under a policy's 2 GiB limit",
+	    &(struct spec){.lin = ",\"resources\":{\"unified\":{\"memory.max\":\"1G\"}}"},
+	    "{\"strict\":{\"memoryLimit\":2147483648}}", "strict", &f);
 }
 
 static void test_binds(void)
@@ -2530,6 +2852,132 @@ static void test_adjust_devices(void)
 		run(&r, &(struct spec){0}, NULL, "compat", &f);
 		ok(r.rc == 0 && r.cfg->linux->resources == NULL && r.x.n_f == 0,
 		   "compat: no device rules added");
+		run_free(&r);
+	}
+}
+
+/* Whether the device rules the cgroup writers install for c (as
+ * cgroup/dev_rules.c hands them on, the last matching rule deciding; no
+ * rule: v1's inherited allow) let a process read or write type major:minor. */
+static bool cg_opens(const struct oci_config *c, char type, int64_t major, int64_t minor)
+{
+	const struct oci_resources *res = c->linux ? c->linux->resources : NULL;
+	struct cg_dev_rule *v = NULL;
+	size_t n = 0;
+	bool opens = true;
+
+	if (res == NULL || res->n_devices == 0)
+		return true;
+	if (cg_device_rules(res, c->linux, &v, &n) < 0)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if ((v[i].type == 'a' || v[i].type == type) &&
+		    (v[i].major < 0 || v[i].major == major) &&
+		    (v[i].minor < 0 || v[i].minor == minor) &&
+		    (v[i].access & (CG_DEV_READ | CG_DEV_WRITE)))
+			opens = v[i].allow;
+	free(v);
+	return opens;
+}
+
+/* Podman's and runc's generated rules: deny all, then the standard nodes,
+ * the console (c 5:1) among them. */
+#define ENGINE_RULES                                                                               \
+	"{\"allow\":false,\"access\":\"rwm\"},"                                                    \
+	"{\"allow\":true,\"type\":\"c\",\"major\":1,\"minor\":3,\"access\":\"rwm\"},"              \
+	"{\"allow\":true,\"type\":\"c\",\"major\":5,\"minor\":1,\"access\":\"rwm\"},"              \
+	"{\"allow\":true,\"type\":\"c\",\"major\":136,\"access\":\"rwm\"}"
+
+/* issue 25: the host console (c 5:1) never opens in baseline and strict:
+ * not from ward's defaults, not from an engine's rule (dropped, not
+ * refused: engines write it into every config), not from a node in the
+ * image; compat installs what runc does. linux.devices nodes are allowed
+ * only where the policy's own deny-all came first (runc allows none). */
+static void test_console_devices(void)
+{
+	const char *engine = ",\"resources\":{\"devices\":[" ENGINE_RULES "]}";
+	struct fake f;
+	struct run r;
+
+	for (int p = 0; p < 2; p++) {
+		const char *cli = p ? "strict" : NULL;
+
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = engine}, NULL, cli, &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 &&
+		            adjusted(&r.x, "device-console", ".linux.resources.devices[2]") &&
+		            r.cfg->linux->resources->n_devices == 4 &&
+		            !r.cfg->linux->resources->devices[2].allow &&
+		            !cg_opens(r.cfg, 'c', 5, 1) && cg_opens(r.cfg, 'c', 1, 3) &&
+		            cg_opens(r.cfg, 'c', 136, 4),
+		        "%s: the engine's c 5:1 rule becomes a deny (a finding), null and ptys "
+		        "open",
+		        p ? "strict" : "baseline"))
+			dump(&r.x);
+		run_free(&r);
+		/* No rules at all: ward's deny-all and its defaults, no console. */
+		fake_init(&f);
+		run(&r, &(struct spec){0}, NULL, cli, &f);
+		ok(r.rc == 0 && !cg_opens(r.cfg, 'c', 5, 1) && cg_opens(r.cfg, 'c', 1, 9) &&
+		       !cg_opens(r.cfg, 'c', 4, 64) && !cg_opens(r.cfg, 'c', 4, 1),
+		   "%s: ward's default rules leave out the console (an image's node stays shut)",
+		   p ? "strict" : "baseline");
+		run_free(&r);
+	}
+	/* The opt-out keeps the config's rule. */
+	fake_init(&f);
+	run(&r, &(struct spec){.lin = engine}, "{\"allowAlways\":[\"device.console\"]}", NULL, &f);
+	ok(r.rc == 0 && r.x.n_refused == 0 && !adjusted(&r.x, "device-console", NULL) &&
+	       cg_opens(r.cfg, 'c', 5, 1),
+	   "allow.device.console keeps the config's c 5:1 rule");
+	run_free(&r);
+	/* compat: what config.json says plus runc's defaults. */
+	fake_init(&f);
+	run(&r, &(struct spec){.lin = engine}, NULL, "compat", &f);
+	ok(r.rc == 0 && r.x.n_f == 0 && cg_opens(r.cfg, 'c', 5, 1),
+	   "compat: the config's c 5:1 rule stays");
+	run_free(&r);
+	/* linux.devices: no implicit rule under compat (runc 1.1); baseline
+	 * allows them only after a deny-all of its own. */
+	{
+		static const char *const kmsg_deny =
+		    ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]},"
+		    "\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+		    "kmsg\",\"major\":1,\"minor\":11}]";
+		static const char *const zero_deny =
+		    ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]},"
+		    "\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+		    "zero2\",\"major\":1,\"minor\":5}]";
+		static const char *const zero_only = ",\"devices\":[{\"type\":\"c\",\"path\":\"/"
+		                                     "dev/zero2\",\"major\":1,\"minor\":5}]";
+		static const char *const fuse_deny =
+		    ",\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]},"
+		    "\"devices\":[{\"type\":\"c\",\"path\":\"/dev/"
+		    "fuse\",\"major\":10,\"minor\":229}]";
+
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = kmsg_deny}, NULL, "compat", &f);
+		ok(r.rc == 0 && !cg_opens(r.cfg, 'c', 1, 11) && cg_opens(r.cfg, 'c', 1, 3),
+		   "compat: deny-all and /dev/kmsg in linux.devices: kmsg does not open (as runc)");
+		run_free(&r);
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = zero_deny}, NULL, NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0 && !r.cfg->linux->resources->allow_listed,
+		   "baseline: the config's own deny-all: its linux.devices are not allowed "
+		   "implicitly");
+		run_free(&r);
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = zero_only}, NULL, NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0 && r.cfg->linux->resources->allow_listed &&
+		       cg_opens(r.cfg, 'c', 1, 5) && !cg_opens(r.cfg, 'c', 1, 11),
+		   "baseline: no deny-all of its own: ward's goes first, its linux.devices stay "
+		   "allowed");
+		run_free(&r);
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = fuse_deny}, "{\"allowAlways\":[\"device.fuse\"]}",
+		    NULL, &f);
+		ok(r.rc == 0 && r.x.n_refused == 0 && !cg_opens(r.cfg, 'c', 10, 229),
+		   "baseline: an allowed node (device.fuse) without its rule does not open");
 		run_free(&r);
 	}
 }
@@ -3801,6 +4249,10 @@ int main(void)
 	test_exec_env();
 	test_adjust_baseline();
 	test_adjust_devices();
+	test_console_devices();
+	test_root_trusts();
+	test_process_attrs();
+	test_unified();
 	test_adjust_caps();
 	test_adjust_strict();
 	test_adjust_strict_gaps();
