@@ -269,7 +269,8 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i],
-		                a->layers ? a->layers[i] : NULL, a->n_layers ? a->n_layers[i] : 0, i,
+		                a->layers ? a->layers[i] : NULL, a->n_layers ? a->n_layers[i] : 0,
+		                i,
 		                a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL) < 0)
 			goto out;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
