@@ -381,7 +381,12 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	}
 	pin.cli_profile = profile;
 	pin.bundle = bundle;
-	if ((cfg = oci_config_load(bundle)) == NULL || policy_prepare(&pin, cfg, &pr) < 0)
+	/* Run by a user, the container is what create would make of it: the
+	 * user namespace rootless_config adds (the caller as root), not the
+	 * host's. */
+	if ((cfg = oci_config_load(bundle)) == NULL ||
+	    (rootless_caller() && rootless_config(cfg, bundle) < 0) ||
+	    policy_prepare(&pin, cfg, &pr) < 0)
 		goto bad;
 	/* Refused in every profile (ward cannot apply it safely). */
 	if (sysctl_check(cfg) < 0 && policy_refuse(x, ".linux->sysctl", NULL, "%s", werr_msg()) < 0)

@@ -131,6 +131,18 @@ assert_user_clean() {
 	assert_user_clean
 }
 
+@test "rootless: ward check says what a run makes: a user namespace of the caller's, not the host's" {
+	local uid sub
+	uid=$(id -u "$U")
+	sub=$(awk -F: -v u="$U" '$1 == u {print $2; exit}' /etc/subuid)
+	run uward check --format json "$UB"
+	assert_success
+	[ "$(jq -r .reach.namespaces.user <<<"$output")" = new ] || fail "user: $(jq -c .reach.namespaces <<<"$output")"
+	run uward check "$UB"
+	assert_line --regexp "userMapping: container 0 = host uid $uid "
+	refute_line --partial 'user: host (shared)'
+}
+
 @test "rootless: spec --rootless maps the caller alone, as runc's; a user runs it as it is" {
 	local uid
 	uid=$(id -u "$U")
