@@ -298,14 +298,6 @@ static int parent_of(const struct host_path *p)
 	return fd;
 }
 
-static bool is_engine_socket_name(const char *name)
-{
-	for (size_t i = 0; host_engine_socket_names[i]; i++)
-		if (strcmp(name, host_engine_socket_names[i]) == 0)
-			return true;
-	return false;
-}
-
 /* A program the host's root may run: a regular file owned by root with an
  * execute bit. */
 static bool root_program(const struct stat *st)
@@ -313,7 +305,7 @@ static bool root_program(const struct stat *st)
 	return S_ISREG(st->st_mode) && st->st_uid == 0 && (st->st_mode & 0111);
 }
 
-/* A socket named like an engine's anywhere SCAN_LEVELS deep, and the first
+/* The first unix socket anywhere SCAN_LEVELS deep, and the first
  * program owned by root (root_program; up to SCAN_MAX_FILES files are
  * looked at: past that, a large data tree is not refused for it); symlinks
  * are not followed (the mount would not follow them either). */
@@ -346,7 +338,11 @@ static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int le
 			type = S_ISSOCK(st.st_mode)  ? DT_SOCK
 			       : S_ISDIR(st.st_mode) ? DT_DIR
 			                             : DT_REG;
-		if (type == DT_SOCK && is_engine_socket_name(de->d_name)) {
+		/* Any socket, not only an engine's: a read-only bind does not
+		 * stop connect(), and the container's root is a client the
+		 * service behind it trusts (systemd's private socket, D-Bus:
+		 * host root). */
+		if (type == DT_SOCK) {
 			snprintf(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name);
 		} else if (type == DT_REG && !p->root_exec[0] && ++*files <= SCAN_MAX_FILES &&
 		           fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&

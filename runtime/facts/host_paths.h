@@ -55,7 +55,7 @@ struct host_path {
 	struct stat st;
 	unsigned long fs_type; /* statfs f_type */
 	unsigned rel[HOST_MAX_SENSITIVE];
-	/* A socket with an engine socket's name in the tree (up to 3 levels
+	/* The first unix socket in the tree, of any name (up to 3 levels
 	 * down), "" if none; scan_incomplete: the tree was too large to look
 	 * through. */
 	char socket[PATH_MAX];

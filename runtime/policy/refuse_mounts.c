@@ -174,7 +174,25 @@ static const char *host_problem(const struct host_facts *h, const struct host_pa
 			}
 	}
 	if (p->socket[0]) {
-		snprintf(buf, len, "holds a container engine socket (.%s)", p->socket);
+		const char *base =
+		    strrchr(p->socket, '/') ? strrchr(p->socket, '/') + 1 : p->socket;
+		bool engine = false;
+
+		for (size_t i = 0; host_engine_socket_names[i]; i++)
+			engine = engine || strcmp(base, host_engine_socket_names[i]) == 0;
+		if (engine)
+			snprintf(buf, len, "holds a container engine socket (.%s)", p->socket);
+		else
+			snprintf(buf, len,
+			         "holds a unix socket (.%s): the service behind it would take the "
+			         "container's root as its client, read-only or not",
+			         p->socket);
+		return buf;
+	}
+	if (S_ISSOCK(p->st.st_mode)) {
+		snprintf(buf, len,
+		         "is a unix socket: the service behind it would take the container's root "
+		         "as its client");
 		return buf;
 	}
 	if (p->scan_incomplete) {

@@ -466,3 +466,27 @@ refused() {
 		assert_no_leftovers
 	done
 }
+
+@test "a bind whose tree holds a unix socket is refused, read-only or not (a root service's socket would take the container's root as its client)" {
+	# A stand-in for /run/systemd or /run/dbus: a directory with a
+	# root-only socket two levels down (an attacker's review reached a
+	# root service through a read-only bind of such a directory).
+	mkdir -p "$TMP/svc/private"
+	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$TMP/svc/private/sock"
+	chmod 600 "$TMP/svc/private/sock"
+	cmd 'echo ran'
+	for opts in '["rbind", "ro"]' '["rbind"]'; do
+		cfg --arg s "$TMP/svc" --argjson o "$opts" '.mounts += [{"destination": "/svc", "type": "bind", "source": $s, "options": $o}]'
+		refused_with "holds a unix socket (./private/sock): the service behind it would take the container's root as its client, read-only or not"
+		cfg 'del(.mounts[-1])'
+	done
+	# The socket itself.
+	cfg --arg s "$TMP/svc/private/sock" '.mounts += [{"destination": "/sock", "type": "bind", "source": $s, "options": ["bind"]}]'
+	refused_with "is a unix socket: the service behind it would take the container's root as its client"
+	# compat binds it, as runc.
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ran
+	assert_no_leftovers
+}
