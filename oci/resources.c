@@ -284,6 +284,7 @@ void oci_resources_drop_devices(struct oci_resources *r)
 	free(r->devices);
 	r->devices = NULL;
 	r->n_devices = 0;
+	r->skip_devices = true;
 }
 
 bool oci_resources_empty(const struct oci_resources *r)

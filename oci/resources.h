@@ -103,6 +103,10 @@ struct oci_resources {
 	 * put a deny-all first where the config had none (without it those
 	 * nodes opened); otherwise, as runc, only the rules decide. */
 	bool no_console, allow_listed;
+	/* No device cgroup at all (rootless: cgroup2's device program needs
+	 * the host's CAP_BPF; runc's SkipDevices). Otherwise the device
+	 * cgroup is always set up, rules or not, as runc does. */
+	bool skip_devices;
 };
 
 extern const struct jschema oci_resources_schema;

@@ -92,11 +92,11 @@ static int apply_controller(const struct cgroup *cg, const struct controller *c,
 
 int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 {
-	const struct oci_resources *r = l ? l->resources : NULL;
+	/* No resources at all still gets runc's default device rules. */
+	static const struct oci_resources none;
+	const struct oci_resources *r = l && l->resources ? l->resources : &none;
 	struct cg_res x = {.r = r, .l = l};
 
-	if (r == NULL)
-		return 0;
 	if (r->memory && (r->memory->has_kernel || r->memory->has_kernel_tcp) &&
 	    cg_v1(cg, "memory") == NULL)
 		log_warn("linux.resources.memory.kernel/kernelTCP ignored: cgroup2 accounts "
@@ -112,7 +112,7 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 		if (cg2_unified(&x) < 0)
 			return -1;
 	}
-	if (r->n_devices) {
+	if (!r->skip_devices) {
 		const struct cg_hier *d1 = cg->layout == CG_V2 ? NULL : cg_v1(cg, "devices");
 
 		if (d1 == NULL && !cg->unified)

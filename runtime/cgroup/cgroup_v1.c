@@ -216,6 +216,14 @@ int cg1_devices(const struct cg_res *x)
 			         d->access & CG_DEV_WRITE ? "w" : "",
 			         d->access & CG_DEV_MKNOD ? "m" : "");
 		r = cg_write(x->h, d->allow ? "devices.allow" : "devices.deny", line);
+		/* v1 never lets a cgroup allow what its parent denies (EPERM): a
+		 * default the parent keeps out stays out, which is stricter. */
+		if (r < 0 && d->allow && d->is_default && werr_errno() == EPERM) {
+			log_debug("cgroup devices: %s stays denied (the parent cgroup denies it)",
+			          line);
+			werr_clear();
+			r = 0;
+		}
 		if (r < 0)
 			werr_ctx("%s[%zu]", d->field, d->index);
 	}

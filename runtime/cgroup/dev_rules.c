@@ -6,12 +6,13 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* What every container gets on top of its rules (runc's list): mknod of
- * any node (opening one needs r or w, which only the exact rules give:
- * this is what lets the linux.devices nodes be made under a deny-all),
- * null, zero, full, random, urandom, tty, console, ptmx and the pty
- * slaves. The console (c 5:1) is the host's: baseline and strict leave it
- * out (r->no_console); the container's /dev/console is its pty. */
+/* What every container gets on top of its rules (runc 1.1.5's list,
+ * libcontainer/specconv AllowedDevices): mknod of any node (opening one
+ * needs r or w, which only the exact rules give: this is what lets the
+ * linux.devices nodes be made under a deny-all), null, zero, full, random,
+ * urandom, tty, ptmx, the pty slaves and tun/tap. Not the host's console
+ * (c 5:1): the container's /dev/console is its own pty. tun/tap (c 10:200)
+ * only in compat: baseline and strict keep it out (r->no_console). */
 #define RWM (CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD)
 static const struct {
 	char type;
@@ -25,19 +26,23 @@ static const struct {
                        {'c', 1, 8, RWM},
                        {'c', 1, 9, RWM},
                        {'c', 5, 0, RWM},
-                       {'c', 5, 1, RWM},
                        {'c', 5, 2, RWM},
-                       {'c', 136, -1, RWM}};
+                       {'c', 136, -1, RWM},
+                       {'c', 10, 200, RWM}};
 
 int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
                     struct cg_dev_rule **out, size_t *n)
 {
 	size_t nd = sizeof(default_allowed) / sizeof(default_allowed[0]);
-	size_t max = r->n_devices + nd + (l ? l->n_devices : 0), k = 0;
+	size_t max = 1 + r->n_devices + nd + (l ? l->n_devices : 0), k = 0;
 	struct cg_dev_rule *v = calloc(max ? max : 1, sizeof(*v));
 
 	if (v == NULL)
 		return werr(ENOMEM, "out of memory");
+	/* No rules at all: everything denied but the defaults, as runc does
+	 * (an image's /dev/mem or the host's serial port never opens). */
+	if (r->n_devices == 0)
+		v[k++] = (struct cg_dev_rule){false, 'a', -1, -1, RWM, "default device", 0, true};
 	for (size_t i = 0; i < r->n_devices; i++) {
 		const struct oci_device_rule *d = &r->devices[i];
 
@@ -61,7 +66,8 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 			k--;
 	}
 	for (size_t i = 0; i < nd; i++) {
-		if (r->no_console && default_allowed[i].major == 5 && default_allowed[i].minor == 1)
+		if (r->no_console && default_allowed[i].major == 10 &&
+		    default_allowed[i].minor == 200)
 			continue;
 		v[k++] = (struct cg_dev_rule){true,
 		                              default_allowed[i].type,
@@ -69,7 +75,8 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 		                              default_allowed[i].minor,
 		                              default_allowed[i].access,
 		                              "default device",
-		                              i};
+		                              i,
+		                              true};
 	}
 	/* runc (1.1) makes the linux.devices nodes but allows none of them: a
 	 * config that denies everything and lists /dev/kmsg does not open it.
@@ -80,10 +87,14 @@ int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
 
 		if (dev->type[0] == 'p')
 			continue;
-		v[k++] = (struct cg_dev_rule){
-		    true,       dev->type[0] == 'u' ? 'c' : dev->type[0],  dev->major,
-		    dev->minor, CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD, "linux.devices",
-		    i};
+		v[k++] = (struct cg_dev_rule){true,
+		                              dev->type[0] == 'u' ? 'c' : dev->type[0],
+		                              dev->major,
+		                              dev->minor,
+		                              CG_DEV_READ | CG_DEV_WRITE | CG_DEV_MKNOD,
+		                              "linux.devices",
+		                              i,
+		                              false};
 	}
 	*out = v;
 	*n = k;

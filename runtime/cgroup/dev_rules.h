@@ -21,10 +21,12 @@ struct cg_dev_rule {
 	unsigned access;      /* CG_DEV_* bits */
 	const char *field;    /* where it came from, for errors */
 	size_t index;
+	bool is_default; /* one of ward's (runc's) defaults, not the config's */
 };
 
-/* linux.resources.devices, then the default /dev nodes (without the
- * console when r->no_console), then linux.devices when r->allow_listed:
+/* linux.resources.devices (none: a deny-all, as runc), then the default
+ * /dev nodes (tun/tap only in compat: r->no_console), then linux.devices
+ * when r->allow_listed:
  * the full list (the caller frees *out). */
 int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
                     struct cg_dev_rule **out, size_t *n);

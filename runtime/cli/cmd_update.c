@@ -198,11 +198,10 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	/* The device policy is create's (the profile's default deny, the
 	 * refusals): update never changes it. As runc, device rules here are
 	 * ignored (containerd sends the container's own back on every update). */
-	if (r->n_devices) {
+	if (r->n_devices)
 		log_debug("update: linux.resources.devices ignored: the device rules are "
 		          "create's");
-		oci_resources_drop_devices(r);
-	}
+	oci_resources_drop_devices(r);
 	{
 		struct oci_linux l = {.resources = r};
 

@@ -100,8 +100,13 @@ int rootless_cgroup_decide(struct oci_config *cfg, const char *id, bool systemd,
 	 * CAP_BPF and CAP_SYS_ADMIN of the host's: none here, as runc and
 	 * crun skip it. In a user namespace no node can be made, and the ones
 	 * bound in keep the host's permissions. */
-	if (*use && cfg->linux && cfg->linux->resources)
-		oci_resources_drop_devices(cfg->linux->resources);
+	if (*use) {
+		struct oci_resources *r = cfg_resources(cfg);
+
+		if (r == NULL)
+			return -1;
+		oci_resources_drop_devices(r);
+	}
 	if (*use || !limits_asked(cfg))
 		return 0;
 	if (require_limits)
