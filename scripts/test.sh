@@ -37,40 +37,32 @@ if [ "$check_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 fi
 [ "$f" -eq 0 ] || cat test-suite.log 2>/dev/null | tail -200
 
-# Podman and containerd driving ward end to end: each bats test counts.
-make -s check-engines >engines.out 2>&1
-engines_rc=$?
-grep -E '^(ok|not ok) ' engines.out
-p=$(grep -cE '^ok ' engines.out)
-f=$(grep -cE '^not ok ' engines.out)
-passed=$((passed + p))
-failed=$((failed + f))
-if [ "$f" -gt 0 ]; then
-	grep -vE '^ok ' engines.out | tail -120
-elif [ "$engines_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
-	echo "FAIL: make check-engines exited $engines_rc"
-	tail -40 engines.out
-	failed=$((failed + 1))
-fi
+# A make target whose output is bats' TAP: each test counts; a target that
+# fails without a failing test, or runs none, counts as one failure.
+tap_target() { # tap_target TARGET OUTFILE
+	make -s "$1" >"$2" 2>&1
+	rc=$?
+	grep -E '^(ok|not ok) ' "$2"
+	p=$(grep -cE '^ok ' "$2")
+	f=$(grep -cE '^not ok ' "$2")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" -gt 0 ]; then
+		grep -vE '^ok ' "$2" | tail -120
+	elif [ "$rc" -ne 0 ] || [ "$p" -eq 0 ]; then
+		echo "FAIL: make $1 exited $rc"
+		tail -40 "$2"
+		failed=$((failed + 1))
+	fi
+}
 
-# The runtime-escape catalogue (tests/escapes): each bats test counts.
-make -s check-escapes >escapes.out 2>&1
-escapes_rc=$?
-grep -E '^(ok|not ok) ' escapes.out
-p=$(grep -cE '^ok ' escapes.out)
-f=$(grep -cE '^not ok ' escapes.out)
-passed=$((passed + p))
-failed=$((failed + f))
-if [ "$f" -gt 0 ]; then
-	grep -vE '^ok ' escapes.out | tail -120
-elif [ "$escapes_rc" -ne 0 ] || [ "$p" -eq 0 ]; then
-	echo "FAIL: make check-escapes exited $escapes_rc"
-	tail -40 escapes.out
-	failed=$((failed + 1))
-fi
+# Podman and containerd driving ward end to end.
+tap_target check-engines engines.out
+# The runtime-escape catalogue (tests/escapes).
+tap_target check-escapes escapes.out
 
 step "unit tests under ASan/UBSan" make -s check-asan
-step "fuzz config and policy parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+step "fuzz the config, policy and read-back state parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
 	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime lib oci runtime hooks
