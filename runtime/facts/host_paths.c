@@ -5,6 +5,7 @@
  * The same fd is what ward mounts later, so a rename between the check and
  * the mount changes nothing. */
 #include "facts/host_paths.h"
+#include "linux/pathres.h"
 #include "lib/error.h"
 
 #include <dirent.h>
@@ -185,14 +186,7 @@ size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char 
 
 static int openat2_path(int dirfd, const char *path, bool no_magiclinks)
 {
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
-	                       .resolve = no_magiclinks ? RESOLVE_NO_MAGICLINKS : 0};
-	int fd;
-
-	do
-		fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-	while (fd < 0 && errno == EAGAIN);
-	return fd;
+	return path_open2(dirfd, path, O_PATH, no_magiclinks ? RESOLVE_NO_MAGICLINKS : 0);
 }
 
 void host_path_close(struct host_path *p)

@@ -11,18 +11,21 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int root_open(int rootfd, const char *path, int flags)
+int path_open2(int dirfd, const char *path, int flags, unsigned long long resolve)
 {
-	struct open_how how = {
-	    .flags = (unsigned long long)(flags | O_CLOEXEC),
-	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
+	struct open_how how = {.flags = (unsigned long long)(flags | O_CLOEXEC),
+	                       .resolve = resolve};
 	long fd;
 
 	do
-		fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+		fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 	while (fd < 0 && errno == EAGAIN); /* a concurrent rename raced ".." */
 	return (int)fd;
+}
+
+int root_open(int rootfd, const char *path, int flags)
+{
+	return path_open2(rootfd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 }
 
 /* Split "/a/b/c" into parent "/a/b" and base "c" (buf holds the parent). */

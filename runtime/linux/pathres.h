@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* openat2(dirfd, path, flags | O_CLOEXEC, resolve), retried while a
+ * concurrent rename races ".." (EAGAIN). The one openat2 of ward's. */
+int path_open2(int dirfd, const char *path, int flags, unsigned long long resolve);
 /* openat2(rootfd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS). */
 int root_open(int rootfd, const char *path, int flags);
 /* mkdir -p inside the root; returns an O_PATH fd of the directory. */

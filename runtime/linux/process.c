@@ -1,5 +1,6 @@
 #include "linux/process.h"
 #include "linux/caps.h"
+#include "linux/pathres.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "linux/cwd.h"
@@ -103,9 +104,8 @@ static int check_exec(const char *path)
 {
 	/* No magic link on the way (CVE-2024-21626: args[0] as
 	 * /proc/self/fd/N/../../bin/sh ran a host binary). */
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	int fd = path_open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_MAGICLINKS);
 	int r;
 
 	if (fd < 0)

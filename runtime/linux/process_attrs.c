@@ -1,4 +1,5 @@
 #include "linux/process_attrs.h"
+#include "linux/pathres.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "oci/names.h"
@@ -198,9 +199,6 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l)
 int attrs_open_proc(const char *path, const char *what)
 {
 	/* The root of a procfs: inode 1 of a PROC_SUPER_MAGIC filesystem. */
-	struct open_how how = {.flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW,
-	                       .resolve =
-	                           RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH};
 	struct statfs sfs;
 	struct stat st;
 	int proc, fd;
@@ -221,7 +219,8 @@ int attrs_open_proc(const char *path, const char *what)
 	 * /proc/sys/kernel/core_pattern onto /proc/self/attr/exec) would
 	 * redirect the write to another procfs file; no mount may be crossed
 	 * below /proc's root. */
-	fd = (int)syscall(SYS_openat2, proc, path + 6, &how, sizeof(how));
+	fd = path_open2(proc, path + 6, O_WRONLY | O_NOFOLLOW,
+	                RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH);
 	close(proc);
 	if (fd < 0 && errno == EXDEV)
 		return werr(0, "%s: %s has a mount over it (refused: CVE-2025-52881 class)", what,
