@@ -164,10 +164,10 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 /* A filesystem (not a bind), made detached, checked and filled on its own
  * fd, then attached to the target fd. */
 static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const int *layers,
-                    size_t n_layers, struct mount_opts *o)
+                    size_t n_layers, struct mount_opts *o, int *late_ro)
 {
 	/* A read-only tmpfs is made read-only once its contents are there
-	 * (mounts_finish_readonly). */
+	 * (mounts_finish_readonly, on this mount's own fd). */
 	unsigned long later = strcmp(type, "tmpfs") == 0 ? MS_RDONLY : 0;
 	_cleanup_close_ int staging = -1, under = -1, mnt = -1;
 	int target = dfd;
@@ -205,11 +205,14 @@ static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const 
 	/* Attached now: the fd is the mount. */
 	if (o->propagation && mount(NULL, fd_path(mnt).s, NULL, o->propagation, NULL) < 0)
 		return werr(errno, "setting propagation");
+	if ((o->flags & later) && (*late_ro = fcntl(mnt, F_DUPFD_CLOEXEC, 3)) < 0)
+		return werr(errno, "keeping %s for read-only", m->destination);
 	return 0;
 }
 
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
-                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only)
+                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only,
+                int *late_ro)
 {
 	const char *type = m->type && m->type[0] ? m->type : NULL;
 	bool bind = mount_is_bind(m), dir = true;
@@ -250,7 +253,7 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 		 * (rootfs/cgroup_mount.c). */
 		r = cgroup_mount(rootfd, m, &o);
 	} else {
-		r = fs_entry(m, type, dfd, layers, n_layers, &o);
+		r = fs_entry(m, type, dfd, layers, n_layers, &o, late_ro);
 	}
 	mount_opts_free(&o);
 	if (r < 0)
@@ -258,30 +261,20 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 	return 0;
 }
 
-int mounts_finish_readonly(int rootfd, const struct oci_config *c)
+int mounts_finish_readonly(const struct oci_config *c, int *late_ro)
 {
-	for (size_t i = 0; i < c->n_mounts; i++) {
-		const struct oci_mount *m = &c->mounts[i];
-		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
-		struct mount_opts o;
-		bool ro;
-		int fd, r = 0;
+	int r = 0;
 
-		if (!m->type || strcmp(m->type, "tmpfs") != 0 || mount_is_bind(m))
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
+
+		if (late_ro[i] < 0)
 			continue;
-		if (mount_parse_options(m->options, m->n_options, &o) < 0)
-			return werr_ctx("mounts[%zu] (%s)", i, m->destination);
-		ro = o.flags & MS_RDONLY;
-		mount_opts_free(&o);
-		if (!ro)
-			continue;
-		fd = root_open(rootfd, m->destination, O_PATH);
-		if (fd < 0 || mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-			r = werr(errno, "mounts[%zu] (%s): making it read-only", i, m->destination);
-		if (fd >= 0)
-			close(fd);
-		if (r < 0)
-			return -1;
+		if (r == 0 && mount_setattr(late_ro[i], "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+			r = werr(errno, "mounts[%zu] (%s): making it read-only", i,
+			         c->mounts[i].destination);
+		close(late_ro[i]);
+		late_ro[i] = -1;
 	}
-	return 0;
+	return r;
 }

@@ -15,9 +15,10 @@
  * (detached trees, in the order of the options), never from the paths the
  * options name. idx: the entry's index, for error messages. */
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
-                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only);
+                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only,
+                int *late_ro);
 /* A read-only tmpfs is mounted read-write first, so that the mounts and
  * nodes inside it (/dev/pts, /dev/null in a "ro" /dev) can be made, and is
  * made read-only here, once they are (as runc does). */
-int mounts_finish_readonly(int rootfd, const struct oci_config *c);
+int mounts_finish_readonly(const struct oci_config *c, int *late_ro);
 #endif

@@ -2,6 +2,7 @@
 #include "rootfs/no_pivot.h"
 #include "rootfs/devices.h"
 #include "linux/sysctl.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mounts.h"
@@ -249,7 +250,15 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	const struct oci_config *c = a->cfg;
 	const struct oci_linux *l = c->linux;
 	int rootfd = h->rootfd, r = -1;
+	/* Per mount: a read-only tmpfs's own fd, made read-only at the end. */
+	_cleanup_free_ int *late_ro = malloc((c->n_mounts ? c->n_mounts : 1) * sizeof(int));
 
+	if (late_ro == NULL) {
+		rootfs_handles_close(h);
+		return werr(ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < c->n_mounts; i++)
+		late_ro[i] = -1;
 	/* CVE-2019-19921 class: an image's /proc or /sys that is a symlink
 	 * would carry the procfs/sysfs mount (and every later write to it)
 	 * wherever it points. */
@@ -270,8 +279,8 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i],
 		                a->layers ? a->layers[i] : NULL, a->n_layers ? a->n_layers[i] : 0,
-		                i,
-		                a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL) < 0)
+		                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL,
+		                &late_ro[i]) < 0)
 			goto out;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||
@@ -281,7 +290,7 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd) < 0)
 		goto out;
 	/* After /dev/console and the createContainer hooks, as runc. */
-	if (mounts_finish_readonly(rootfd, c) < 0)
+	if (mounts_finish_readonly(c, late_ro) < 0)
 		goto out;
 	if (do_pivot(rootfd, a->no_pivot) < 0)
 		goto out;
@@ -300,6 +309,9 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	}
 	r = 0;
 out:
+	for (size_t i = 0; i < c->n_mounts; i++)
+		if (late_ro[i] >= 0)
+			close(late_ro[i]);
 	rootfs_handles_close(h);
 	return r;
 }
