@@ -82,6 +82,14 @@ load ../helpers/common
 	assert_line --partial 'process.capabilities.ambient: CAP_KILL is not both permitted and inheritable; not raised'
 	assert_line "CapAmb:	0000000000000400"
 	refute_line --partial CAP_NET_BIND_SERVICE
+	# With a log file, what the init says after it closed ward's fds is
+	# dropped: never written to the container's stderr (runc's debug.bats
+	# checks stderr holds no debug line then).
+	WARD_GLOBALS=(--profile compat --debug --log "$TMP/ward.log")
+	run ward run --bundle "$BUNDLE" "$ID-log"
+	assert_success
+	assert_output "CapAmb:	0000000000000400"
+	grep -q 'level=debug' "$TMP/ward.log" || fail "no debug line in the log file"
 }
 
 @test "root with a capped bounding set cannot exceed it" {
