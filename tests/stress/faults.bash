@@ -29,7 +29,7 @@ finding() {
 	findings=$((findings + 1))
 }
 
-w() { "$WARD" --root "$ROOT" "$@"; }
+. "$HERE/common.bash"
 
 cleanup_all() {
 	local c
@@ -37,28 +37,13 @@ cleanup_all() {
 	for c in $(ls "$ROOT" 2>/dev/null); do w delete --force "$c" >/dev/null 2>&1; done
 }
 
-# The bundle: busybox, a command whose cmdline carries the tag (sh stays:
-# two commands), every namespace the default config has.
-mkdir -p "$BUNDLE"
-"$HERE/../helpers/mkrootfs.sh" "$BUSYBOX" "$BUNDLE/rootfs" >/dev/null
-"$WARD" spec --bundle "$BUNDLE"
-jq --arg t "$TAG" '.process.args = ["/bin/sh", "-c", "sleep 1000; true", $t]' \
-	"$BUNDLE/config.json" >"$BUNDLE/c.json" && mv "$BUNDLE/c.json" "$BUNDLE/config.json"
+make_bundle
 
-# A random point within the first ~60 ms (a create takes about 20).
-rand_sleep() { sleep "0.0$(printf '%02d' $((RANDOM % 60)))"; }
-
-# Kill ward (and only ward: what it made must clean up after it) at a
-# random point of COMMAND, then delete --force the id.
+# Kill ward at a random point of COMMAND, then delete --force the id.
 kill_during() { # kill_during ID COMMAND...
-	local id=$1 pid
+	local id=$1
 	shift
-	# ward itself in the background (not a function's subshell): $! is ward.
-	"$WARD" --root "$ROOT" "$@" >/dev/null 2>&1 &
-	pid=$!
-	rand_sleep
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	kill_ward_during "$@"
 	w delete --force "$id" >/dev/null 2>&1 || finding "delete --force $id after a kill: $(w delete --force "$id" 2>&1)"
 }
 

@@ -35,7 +35,7 @@ failure() {
 	failures=$((failures + 1))
 }
 
-w() { "$WARD" --root "$ROOT" "$@"; }
+. "$HERE/common.bash"
 
 cleanup_all() {
 	local r c
@@ -45,24 +45,15 @@ cleanup_all() {
 	done
 }
 
-mkdir -p "$BUNDLE" "$FULL"
-"$HERE/../helpers/mkrootfs.sh" "$BUSYBOX" "$BUNDLE/rootfs" >/dev/null
-"$WARD" spec --bundle "$BUNDLE"
-jq --arg t "$TAG" '.process.args = ["/bin/sh", "-c", "sleep 1000; true", $t]' \
-	"$BUNDLE/config.json" >"$BUNDLE/c.json" && mv "$BUNDLE/c.json" "$BUNDLE/config.json"
-
-rand_sleep() { sleep "0.0$(printf '%02d' $((RANDOM % 60)))"; }
+mkdir -p "$FULL"
+make_bundle
 
 # Kill ward at a random point of COMMAND, then delete --force the id, which
 # must always succeed.
 kill_during() { # kill_during ID COMMAND...
-	local id=$1 pid
+	local id=$1
 	shift
-	"$WARD" --root "$ROOT" "$@" >/dev/null 2>&1 &
-	pid=$!
-	rand_sleep
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	kill_ward_during "$@"
 	trials=$((trials + 1))
 	w delete --force "$id" >/dev/null 2>&1 ||
 		failure "delete --force $id after a kill during $1: $(w delete --force "$id" 2>&1)"
