@@ -1,6 +1,7 @@
 /* A hook's program on the host, opened and judged once (see hook_file.h). */
 #include "hooks/hook_file.h"
 #include "lib/error.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -246,4 +247,54 @@ void hook_file_close(struct hook_file *f)
 	free(f->up);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
+}
+
+/* A file whose text decides what runs (the policy, an OCI hooks directory's
+ * entry): hook_file_open walks the path by fd and judges every step, and
+ * the text is read from that same object, checked again on the fd read. */
+int hook_file_read(const char *abs, const char *what, const char *name, size_t max, bool optional,
+                   struct hook_text *out)
+{
+	char self[64];
+	uid_t me = geteuid();
+	struct hook_file hf;
+	struct stat st;
+	int fd, r = -1;
+
+	*out = (struct hook_text){0};
+	if (hook_file_open(abs, me, &hf) < 0)
+		return -1;
+	if (hf.fd < 0) {
+		out->absent = optional && hf.err == ENOENT;
+		r = out->absent ? 0 : werr(hf.err, "%s %s: cannot open %s", what, name, name);
+		goto out;
+	}
+	if (hf.untrusted[0]) {
+		r = werr(0,
+		         "%s %s: not read: %s (the %s and every directory above it must be owned "
+		         "by root%s and not writable by group or others)",
+		         what, name, hf.untrusted, what, me ? " or by you" : "");
+		goto out;
+	}
+	if (!S_ISREG(hf.st.st_mode)) {
+		r = werr(0, "%s %s: not a regular file", what, name);
+		goto out;
+	}
+	/* Reopened for reading from the judged object itself (an O_PATH fd
+	 * cannot be read). */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", hf.fd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		r = werr(errno, "%s %s", what, name);
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || st.st_dev != hf.st.st_dev || st.st_ino != hf.st.st_ino ||
+	    !trusted(st.st_uid, me) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		r = werr(0, "%s %s: changed while it was read", what, name);
+	else
+		r = read_fd(fd, name, max, &out->text, &out->len) < 0 ? werr_ctx("%s", what) : 0;
+	close(fd);
+out:
+	hook_file_close(&hf);
+	return r;
 }

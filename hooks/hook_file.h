@@ -6,6 +6,7 @@
 #define WARD_HOOKS_HOOK_FILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -38,5 +39,18 @@ struct hook_file {
  * recorded (fd -1, err). */
 int hook_file_open(const char *path, uid_t owner, struct hook_file *f);
 void hook_file_close(struct hook_file *f);
+
+/* The text of a file that decides what runs as root, read only when
+ * hook_file_open finds nobody but root (or this process's user) could have
+ * written it or changed what its path names. what and name make the
+ * messages ("policy file /etc/ward/policy.json: not read: ..."). absent:
+ * optional and the path does not exist (0, no text). At most max bytes. */
+struct hook_text {
+	char *text;
+	size_t len;
+	bool absent;
+};
+int hook_file_read(const char *abs, const char *what, const char *name, size_t max, bool optional,
+                   struct hook_text *out);
 
 #endif

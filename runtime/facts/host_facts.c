@@ -47,8 +47,11 @@ out:
 
 /* Each hook's program, opened and judged (hooks/hook_file.h); root and
  * ward's own user are the owners to trust. */
-static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg, const char *bundle)
+static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg,
+                        const struct host_query *q)
 {
+	const char *bundle = q->bundle;
+	bool any = false;
 	struct stat st;
 
 	if (bundle && stat(bundle, &st) == 0) {
@@ -69,8 +72,9 @@ static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg, con
 		for (size_t i = 0; i < l->n; i++)
 			if (hook_file_open(l->hooks[i].path, geteuid(), &hk->file[p][i]) < 0)
 				return -1;
+		any = true;
 	}
-	return 0;
+	return any ? hooks_dirs_load(q->hooks_dirs, q->n_hooks_dirs, &hk->dirs) : 0;
 }
 
 /* ward's own oom_score_adj and hard limits (policy_caps.c compares the
@@ -219,7 +223,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		h->ns_err[i] = h->ns_fd[i] < 0 ? errno : 0;
 		h->ns_host[i] = h->ns_owner[i] == NS_OWNER_HOST;
 	}
-	if (gather_hooks(&h->hooks, cfg, q->bundle) < 0) {
+	if (gather_hooks(&h->hooks, cfg, q) < 0) {
 		host_facts_free(h);
 		return -1;
 	}
@@ -251,5 +255,6 @@ void host_facts_free(struct host_facts *h)
 			hook_file_close(&h->hooks.file[p][i]);
 		free(h->hooks.file[p]);
 	}
+	hooks_dirs_free(&h->hooks.dirs);
 	memset(h, 0, sizeof(*h));
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "hooks/hook_file.h"
+#include "hooks/hooks_dir.h"
 #include "oci/config.h"
 #include "facts/host_paths.h"
 #include "linux/hostns.h"
@@ -25,6 +26,9 @@ struct host_hooks {
 	size_t n[HOOK_POINTS];
 	struct hook_id bundle;
 	bool has_bundle;
+	/* The OCI hooks directories' entries (host_query.hooks_dirs), each
+	 * read from a file only root could have written. */
+	struct hooks_dirs dirs;
 };
 
 /* ward's own oom_score_adj and hard resource limits: what a process may
@@ -77,6 +81,10 @@ struct host_query {
 	const char *state_root; /* --root */
 	bool no_magiclinks;     /* outside compat: /proc/<pid>/root/... is not followed */
 	bool rootless;          /* ward was run by a user other than root */
+	/* The OCI hooks directories to read when the config has hooks (the
+	 * policy's hooksDirs, for baseline; none otherwise). */
+	const char *const *hooks_dirs;
+	size_t n_hooks_dirs;
 };
 
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only

@@ -34,7 +34,9 @@
 	"container keeps it; strict: refused)"
 #define W_HOOK                                                                                     \
 	"a host program ward runs as root: opened once and judged on the fd (root's, not "         \
-	"writable by others, out of the container's reach); strict: only the policy's hooks"
+	"writable by others, out of the container's reach), and only if the operator vouches for " \
+	"it (the policy's hooks; baseline also a hooks directory's entry with the same args and "  \
+	"env)"
 #define W_IDMAP "an idmapped mount makes host files the container's own"
 #define W_IDS                                                                                      \
 	"strict: filled when missing (strict-userns); entries outside strict's host range refused"

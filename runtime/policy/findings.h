@@ -21,7 +21,7 @@ struct finding {
 	char old[256];    /* adjustments: the value before */
 	char now[256];    /* adjustments: the value after */
 	char rule[48];    /* the rule's name, as in ward-policy(7) */
-	char why[256];    /* refusals and notes: the reason */
+	char why[640];    /* refusals and notes: the reason */
 	char optout[160]; /* the opt-out that would lift it, "" if none */
 };
 

@@ -9,6 +9,7 @@
 #include "oci/names.h"
 #include "lib/jwalk_macros.h"
 #include "hooks/hook_file.h"
+#include "hooks/hooks_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,18 @@ const char *profile_name(enum ward_profile p)
 bool policy_refuses_missing_network(const struct policy *p)
 {
 	return !(p && p->missing_network && strcmp(p->missing_network, "isolate") == 0);
+}
+
+const char *const *policy_hooks_dirs(const struct policy *p, size_t *n)
+{
+	static const char *const defaults[] = HOOKS_DIRS_DEFAULT;
+
+	if (p && p->has_hooks_dirs) {
+		*n = p->n_hooks_dirs;
+		return (const char *const *)p->hooks_dirs;
+	}
+	*n = sizeof(defaults) / sizeof(defaults[0]);
+	return defaults;
 }
 
 bool policy_hook_listed(const struct policy *p, const char *path)
@@ -314,6 +327,13 @@ static int check_policy(void *obj, const struct jpath *p)
 			return jerr(&ip, "must be an absolute path or pattern (got \"%s\")",
 			            pol->hooks[i]);
 		}
+	for (size_t i = 0; i < pol->n_hooks_dirs; i++)
+		if (pol->hooks_dirs[i][0] != '/') {
+			struct jpath hp = {p, "hooksDirs", 0}, ip = {&hp, NULL, i};
+
+			return jerr(&ip, "must be an absolute path (got \"%s\")",
+			            pol->hooks_dirs[i]);
+		}
 	if (pol->has_pids_limit && pol->pids_limit <= 0) {
 		struct jpath pp = {p, "pidsLimit", 0};
 
@@ -362,6 +382,11 @@ static const struct jfield policy_fields[] = {
     FLD_HAS("pidsLimit", JK_I64, struct policy, pids_limit, 0),
     FLD("missingNetwork", JK_STR, struct policy, missing_network, 0),
     FLD_N("hooks", JK_STRV, struct policy, hooks, 0, NULL),
+    {.key = "hooksDirs",
+     .kind = JK_STRV,
+     .off = offsetof(struct policy, hooks_dirs),
+     .has_off = offsetof(struct policy, has_hooks_dirs),
+     .n_off = offsetof(struct policy, n_hooks_dirs)},
     FLD_OBJ("strict", struct policy, strict, 0, &strict_schema),
     FLD("supervise", JK_STR, struct policy, supervise, 0),
     FLD("timeoutGrace", JK_STR, struct policy, timeout_grace, 0),
@@ -404,20 +429,14 @@ struct policy *policy_parse(const char *buf, size_t len, const char *what)
 
 /* The operator's policy decides what every container may do: it is read
  * only if nobody but root (or the rootless caller itself) could have
- * written it or changed what its path names. hook_file_open walks the
- * path by fd (symlinks followed, each directory and the file judged on
- * what was opened: owner, group/other write, a sticky directory's entry
- * by its own owner, FUSE), and the text is read from that same object.
- * Ids are compared as this process sees them: create loads the policy
- * before entering a rootless user namespace (where the host's root shows
- * as the overflow uid and the caller as 0; see cmd_create.c). */
+ * written it or changed what its path names (hook_file_read). Ids are
+ * compared as this process sees them: create loads the policy before
+ * entering a rootless user namespace (where the host's root shows as the
+ * overflow uid and the caller as 0; see cmd_create.c). */
 static int read_trusted(const char *f, bool optional, char **text, size_t *len, bool *absent)
 {
-	char abs[PATH_MAX * 2], cwd[PATH_MAX], self[64];
-	uid_t me = geteuid();
-	struct hook_file hf;
-	struct stat st;
-	int fd, r = -1;
+	char abs[PATH_MAX * 2], cwd[PATH_MAX];
+	struct hook_text t;
 
 	*absent = false;
 	if (f[0] == '/')
@@ -426,42 +445,12 @@ static int read_trusted(const char *f, bool optional, char **text, size_t *len, 
 		return werr(errno, "policy file %s", f);
 	else
 		snprintf(abs, sizeof(abs), "%s/%s", cwd, f);
-	if (hook_file_open(abs, me, &hf) < 0)
+	if (hook_file_read(abs, "policy file", f, OCI_MAX_CONFIG_SIZE, optional, &t) < 0)
 		return -1;
-	if (hf.fd < 0) {
-		*absent = optional && hf.err == ENOENT;
-		r = *absent ? 0 : werr(hf.err, "policy file %s: cannot open %s", f, f);
-		goto out;
-	}
-	if (hf.untrusted[0]) {
-		r = werr(0,
-		         "policy file %s: not read: %s (the policy file and every directory "
-		         "above it must be owned by root%s and not writable by group or others)",
-		         f, hf.untrusted, me ? " or by you" : "");
-		goto out;
-	}
-	if (!S_ISREG(hf.st.st_mode)) {
-		r = werr(0, "policy file %s: not a regular file", f);
-		goto out;
-	}
-	/* Reopened for reading from the judged object itself (an O_PATH fd
-	 * cannot be read), and checked again on the fd read from. */
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", hf.fd);
-	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		r = werr(errno, "policy file %s", f);
-		goto out;
-	}
-	if (fstat(fd, &st) < 0 || st.st_dev != hf.st.st_dev || st.st_ino != hf.st.st_ino ||
-	    (st.st_uid != 0 && st.st_uid != me) || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		r = werr(0, "policy file %s: changed while it was read", f);
-	else
-		r = read_fd(fd, f, OCI_MAX_CONFIG_SIZE, text, len) < 0 ? werr_ctx("policy file")
-		                                                       : 0;
-	close(fd);
-out:
-	hook_file_close(&hf);
-	return r;
+	*text = t.text;
+	*len = t.len;
+	*absent = t.absent;
+	return 0;
 }
 
 struct policy *policy_load_text(const char *path, char **text, size_t *len)

@@ -51,6 +51,12 @@ struct policy {
 	 * default. */
 	char **hooks;
 	size_t n_hooks;
+	/* baseline also runs a hook an OCI hooks directory installs with the
+	 * same stage, path, args and env (hooks/hooks_dir.h); absent: Podman's
+	 * and CRI-O's defaults. */
+	char **hooks_dirs;
+	size_t n_hooks_dirs;
+	bool has_hooks_dirs;
 	int64_t pids_limit; /* baseline's when the config sets none */
 	bool has_pids_limit;
 	struct policy_strict *strict;
@@ -74,6 +80,8 @@ struct policy {
 bool policy_refuses_missing_network(const struct policy *p);
 /* path matches one of the policy's "hooks" patterns. */
 bool policy_hook_listed(const struct policy *p, const char *path);
+/* The OCI hooks directories baseline reads (defaults filled in). */
+const char *const *policy_hooks_dirs(const struct policy *p, size_t *n);
 int64_t policy_pids_limit(const struct policy *p);
 bool policy_supervise_always(const struct policy *p);
 bool policy_systemd_cgroup(const struct policy *p);

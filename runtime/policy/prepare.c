@@ -229,6 +229,9 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT,
 		                       .rootless = in->rootless};
 
+		if (run->x.profile == PROFILE_BASELINE)
+			q.hooks_dirs = policy_hooks_dirs(run->pol, &q.n_hooks_dirs);
+
 		if (host_facts_gather(&run->facts, cfg, &q) < 0)
 			return -1;
 		run->x.facts = &run->facts;

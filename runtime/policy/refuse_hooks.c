@@ -1,6 +1,7 @@
 /* Refusals: hooks, the programs a config has ward run as root in the host's
  * namespaces: decided on the program each was opened to (host facts). */
 #include "hooks/hooks.h"
+#include "hooks/hooks_dir.h"
 #include "oci/config_edit.h"
 #include "policy/rules.h"
 #include "rootfs/mount_opts.h"
@@ -91,6 +92,20 @@ int policy_refuse_hooks(struct policy_ctx *x)
 			if (why == NULL && x->profile == PROFILE_STRICT &&
 			    !policy_hook_listed(x->pol, path))
 				why = "is not in the policy's \"hooks\" (strict runs only those)";
+			/* A root program is only as safe as what it is told to do: a
+			 * sound /bin/sh with "-c ..." from the config is host root.
+			 * So the operator must vouch for the program (the policy's
+			 * "hooks") or for the whole hook (a hooks directory's entry
+			 * with the same args and env). */
+			if (why == NULL && x->profile == PROFILE_BASELINE &&
+			    !policy_hook_listed(x->pol, path) &&
+			    !hooks_dirs_vouch(&x->facts->hooks.dirs, (enum oci_hook_point)p,
+			                      &hk->point[p].hooks[i]))
+				why = "would run as root doing what the config says, and nobody "
+				      "vouches for it: it is not in the policy's \"hooks\", and no "
+				      "OCI "
+				      "hooks directory (\"hooksDirs\") has it with these args and "
+				      "env";
 			if (why && policy_refuse(x, field, opt, "%s %s", path, why) < 0)
 				return -1;
 		}

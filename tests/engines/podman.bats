@@ -219,7 +219,13 @@ teardown() { pm_teardown; }
 	{"version": "1.0.0", "hook": {"path": "/bin/sh", "args": ["sh", "-c", "cat >$BATS_TEST_TMPDIR/hook-state"]},
 	 "when": {"always": true}, "stages": ["prestart"]}
 	EOF
-	run pm run --rm "$IMAGE" true
+	# Outside compat ward runs a hook only when the operator vouches for
+	# it: here by naming Podman's hooks directory in ward's policy.
+	printf '{"hooksDirs": ["%s"]}\n' "$PM/hooks" >"$PM/policy.json"
+	mkdir -p "$PM/bin"
+	printf '#!/bin/sh\nexec %s --policy %s "$@"\n' "$WARD" "$PM/policy.json" >"$PM/bin/ward"
+	chmod 755 "$PM/bin/ward"
+	WARD="$PM/bin/ward" run pm run --rm "$IMAGE" true
 	rm "$PM/hooks/ward-test.json"
 	assert_success
 	run cat "$BATS_TEST_TMPDIR/hook-state"

@@ -232,6 +232,16 @@ policy() {
 	chmod 644 "$POLICY"
 }
 
+# vouch_hooks PATTERN...: the operator's policy ($POLICY, default
+# $TMP/policy.json) lists these hooks, for every ward call of the test:
+# outside compat a hook runs only when the operator vouches for it
+# (ward-policy(7), "hooks").
+vouch_hooks() {
+	POLICY=${POLICY:-$TMP/policy.json}
+	policy "$(jq -n '{hooks: $ARGS.positional}' --args "$@")"
+	WARD_GLOBALS+=(--policy "$POLICY")
+}
+
 # refused_with TEXT: create fails with one line containing TEXT, nothing left.
 refused_with() {
 	local p=()

@@ -744,7 +744,8 @@ n_sleeps() {
 	printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 60\n' "$TMP/hook.pid" >"$TMP/slow.sh"
 	chmod +x "$TMP/slow.sh"
 	cfg --arg p "$TMP/slow.sh" 'del(.linux.cgroupsPath) | .hooks = {"createRuntime": [{"path": $p}]}'
-	"$WARD" --root "$ROOT" create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
+	vouch_hooks "$TMP/slow.sh"
+	"$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
 	w=$!
 	track_pid "$w"
 	in_hook() { [ -s "$TMP/hook.pid" ] && [ -n "$(cat "$(cgdir pids)/cgroup.procs" 2>/dev/null)" ]; }

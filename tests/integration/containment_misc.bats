@@ -40,6 +40,8 @@ optout_text() { # the end of a refusal: its opt-out
 
 @test "hooks: baseline refuses a program others could change or the container can reach; nothing runs, nothing is left" {
 	cmd 'echo ran-inside'
+	# Vouched for (below): these are refused for what they are.
+	vouch_hooks "$TMP/*" "$TMP/*/*" "$BUNDLE/*" "$BUNDLE/rootfs/bin/*" "/bin/*"
 	# A directory anyone can write: the hook could be replaced by rename.
 	mkdir "$TMP/ww"
 	chmod 0777 "$TMP/ww"
@@ -127,6 +129,7 @@ optout_text() { # the end of a refusal: its opt-out
 @test "hooks: the program that runs is the file ward checked, not what its path names later" {
 	# prestart hook 0 renames another program over hook 1's path after
 	# create checked hook 1: by fd, hook 1 is still the checked file.
+	vouch_hooks "$HOOKS/*"
 	setup_swap() {
 		rm -f "$TMP/ran"
 		mkhook "$HOOKS/second.sh" checked
@@ -149,6 +152,68 @@ optout_text() { # the end of a refusal: its opt-out
 	assert_success
 	run cat "$TMP/ran"
 	assert_output swapped-in
+	assert_no_leftovers
+}
+
+@test "hooks: baseline runs a sound root program only when the operator vouches for it; a hooks directory's entry vouches for exactly its args and env" {
+	cmd 'echo ran-inside'
+	# The attack: a sound program (root's /bin/sh), told by the config to
+	# do something as host root.
+	cfg --arg f "$TMP/pwned" '.hooks = {"createRuntime": [{"path": "/bin/sh", "args": ["sh", "-c", ("id >" + $f)]}]}'
+	refused_with "ward: config.json: .hooks.createRuntime[0].path: /bin/sh would run as root doing what the config says, and nobody vouches for it: it is not in the policy's \"hooks\", and no OCI hooks directory (\"hooksDirs\") has it with these args and env $(optout_text baseline hook:/bin/sh)"
+	[ ! -e "$TMP/pwned" ] || fail "the hook ran as host root"
+	# Even without args: the state on its stdin is the config's too.
+	cfg '.hooks = {"prestart": [{"path": "/bin/sh"}]}'
+	refused_with ".hooks.prestart[0].path: /bin/sh would run as root doing what the config says"
+	# What the operator installed in a hooks directory (Podman's format).
+	mkdir -m 755 "$TMP/hooks.d"
+	jq -n --arg f "$TMP/ran" '{version: "1.0.0", hook: {path: "/bin/sh", args: ["sh", "-c", ("echo vouched >>" + $f)], env: ["A=1"]}, when: {always: true}, stages: ["prestart"]}' >"$TMP/hooks.d/h.json"
+	policy "$(jq -n --arg d "$TMP/hooks.d" '{hooksDirs: [$d]}')"
+	entry() { jq -c '.hook' "$TMP/hooks.d/h.json"; }
+	cfg --argjson h "$(entry)" '.hooks = {"prestart": [$h]}'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ran-inside
+	run cat "$TMP/ran"
+	assert_output vouched
+	rm "$TMP/ran"
+	# Anything else the config changes is not what was vouched for.
+	for change in '.args[2] += "; id >/tmp/x"' '.args |= .[0:2]' '.env += ["LD_PRELOAD=/x"]' \
+		'del(.env)' '.path = "/bin/busybox"'; do
+		cfg --argjson h "$(entry | jq -c "$change")" '.hooks = {"prestart": [$h]}'
+		refused_with "nobody vouches for it"
+	done
+	# ... nor the same hook at a point the entry does not list.
+	cfg --argjson h "$(entry)" '.hooks = {"createRuntime": [$h]}'
+	refused_with ".hooks.createRuntime[0].path: /bin/sh would run as root doing what the config says"
+	# An entry others could have written vouches for nothing.
+	cfg --argjson h "$(entry)" '.hooks = {"prestart": [$h]}'
+	chmod 0664 "$TMP/hooks.d/h.json"
+	refused_with "nobody vouches for it"
+	chmod 0644 "$TMP/hooks.d/h.json"
+	chown 65534 "$TMP/hooks.d/h.json"
+	refused_with "nobody vouches for it"
+	chown 0 "$TMP/hooks.d/h.json"
+	chmod 0777 "$TMP/hooks.d"
+	refused_with "nobody vouches for it"
+	chmod 0755 "$TMP/hooks.d"
+	# Not the default directories when the policy names its own.
+	jq -n --arg d "$TMP/other" '{hooksDirs: [$d]}' >"$POLICY"
+	refused_with "nobody vouches for it"
+	nothing_ran
+	# The policy's "hooks" vouch for a program whatever it is told.
+	vouch_hooks /bin/sh
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run cat "$TMP/ran"
+	assert_output vouched
+	# compat runs hooks as runc does.
+	rm -f "$TMP/ran" "$POLICY"
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run cat "$TMP/ran"
+	assert_output vouched
 	assert_no_leftovers
 }
 
@@ -229,6 +294,7 @@ echo ran-inside'
 }
 
 @test "--preserve-fds: the fds passed are the container's, not its hooks'" {
+	vouch_hooks "$HOOKS/*"
 	echo passed-4 >"$TMP/f4"
 	printf '#!/bin/sh\nls -l /proc/$$/fd/ >%s\n' "$TMP/hook-fds" >"$HOOKS/fds.sh"
 	chmod 755 "$HOOKS/fds.sh"

@@ -224,7 +224,7 @@ kill_create_at() { # kill_create_at WHAT COMMAND...
 	local what=$1 w
 	shift
 	LANDED=0
-	"$WARD" --root "$ROOT" create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
+	"$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
 	w=$!
 	track_pid "$w"
 	# (a tight loop: the window may be short)
@@ -282,6 +282,7 @@ has_init() {
 	chmod +x "$TMP/hold.sh"
 	in_prestart() { [ -s "$TMP/hook.pid" ] && has_init && has_cgroup; }
 	cfg --arg p "$TMP/hold.sh" '.hooks = {"prestart": [{"path": $p}]}'
+	vouch_hooks "$TMP/hold.sh" "$TMP/hold-ctr.sh"
 	kill_create_at "the prestart hook" in_prestart
 	[ "$LANDED" -eq 1 ] || fail "the kill in the prestart hook did not land mid-create"
 	# 2. In a createContainer hook: in the container's namespaces (its

@@ -504,8 +504,13 @@ POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user ho
 	run "$WARD" check --format json "$BUNDLE"
 	assert_failure 1
 	run jq -r '.reach.hooks[] | "\(.point) \(.path): \(.verdict)"' <<<"$output"
-	assert_output "prestart /bin/true: runs
+	assert_output "prestart /bin/true: /bin/true would run as root doing what the config says, and nobody vouches for it: it is not in the policy's \"hooks\", and no OCI hooks directory (\"hooksDirs\") has it with these args and env
 prestart $BUNDLE/in-bundle.sh: $BUNDLE/in-bundle.sh is inside the bundle"
+	policy '{"hooks": ["/bin/true"]}'
+	run "$WARD" --policy "$POLICY" check --format json "$BUNDLE"
+	assert_failure 1
+	run jq -r '.reach.hooks[0].verdict' <<<"$output"
+	assert_output runs
 	run "$WARD" check --profile compat --format json "$BUNDLE"
 	run jq -r '.reach.hooks[1].verdict' <<<"$output"
 	assert_output "runs (compat: not judged)"

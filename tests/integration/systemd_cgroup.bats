@@ -244,8 +244,9 @@ assert_no_unit() {
 		rm -f "$TMP/hook.pid"
 		if [ "$at" = prestart ]; then
 			cfg --arg p "$TMP/hold.sh" '.hooks = {"prestart": [{"path": $p}]}'
+			vouch_hooks "$TMP/hold.sh"
 		fi
-		"$WARD" --root "$ROOT" --systemd-cgroup create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
+		"$WARD" --root "$ROOT" "${WARD_GLOBALS[@]}" --systemd-cgroup create --bundle "$BUNDLE" "$ID" </dev/null >"$TMP/create.out" 2>&1 3>&- &
 		w=$!
 		track_pid "$w"
 		end=$((SECONDS + 30))

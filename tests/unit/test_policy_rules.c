@@ -7,6 +7,7 @@
  * from the tables of the code under test. */
 #include "cgroup/dev_rules.h"
 #include "hooks/hook_file.h"
+#include "hooks/hooks_dir.h"
 #include "lib/error.h"
 #include "oci/config.h"
 #include "facts/host_facts.h"
@@ -3974,9 +3975,20 @@ static void test_record(void)
 static struct hook_file fake_hf;
 static struct hook_id fake_up[4];
 
+/* What an operator installed in an OCI hooks directory: HOOK_PATH and
+ * /bin/true, no args or env, at every point (baseline runs only hooks
+ * someone vouches for; the tests of trust below start from vouched ones). */
+static char fake_dir_file[] = "/usr/share/containers/oci/hooks.d/h.json";
+static char fake_hook_path[] = HOOK_PATH, fake_true_path[] = "/bin/true";
+static struct hooks_dir_entry fake_entries[2] = {
+    {.file = fake_dir_file, .path = fake_hook_path, .stages = ~0u},
+    {.file = fake_dir_file, .path = fake_true_path, .stages = ~0u},
+};
+
 static void fake_hook(struct fake *f, enum oci_hook_point point)
 {
 	fake_init(f);
+	f->h.hooks.dirs = (struct hooks_dirs){fake_entries, 2};
 	memset(&fake_hf, 0, sizeof(fake_hf));
 	fake_hf.fd = -1;
 	fake_hf.st.st_mode = S_IFREG | 0755;
@@ -4097,6 +4109,82 @@ static void test_hooks(void)
 		               NULL, &f, ".hooks.startContainer[0].path", "hook:/bin/true");
 		expect_optout("a startContainer hook", &sc, NULL, NULL, &f,
 		              ".hooks.startContainer[0].path", "hook:/bin/true");
+	}
+
+	/* baseline runs a sound program only when the operator vouches for
+	 * it: the policy's "hooks" (the program, whatever it is told), or a
+	 * hooks directory's entry (the program with exactly these args and
+	 * env, at this point). /bin/sh with "-c ..." from the config would
+	 * otherwise be host root. */
+	{
+		static char sh[] = "/bin/sh", a0[] = "sh", a1[] = "-c", a2[] = "id >/x",
+		            e0[] = "A=1";
+		static char *args[] = {a0, a1, a2, NULL}, *env[] = {e0, NULL};
+		static struct hooks_dir_entry sh_entry = {.file = fake_dir_file,
+		                                          .path = sh,
+		                                          .args = args,
+		                                          .n_args = 3,
+		                                          .env = env,
+		                                          .n_env = 1,
+		                                          .stages = 1u << HOOK_PRESTART};
+		static const struct {
+			const char *hook, *pol;
+			bool dir_entry, runs;
+			const char *what;
+		} c[] = {
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/x\"],\"env\":[\"A=1\"]}",
+		     NULL, false, false, "a sound root program nobody vouches for"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/x\"],\"env\":[\"A=1\"]}",
+		     NULL, true, true, "the hooks directory's entry, exactly"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/y\"],\"env\":[\"A=1\"]}",
+		     NULL, true, false, "the entry's program with other args"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\"],\"env\":[\"A=1\"]}", NULL,
+		     true, false, "the entry's program with fewer args"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/x\"]}", NULL, true,
+		     false, "the entry's program without its env"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/x\"],"
+		     "\"env\":[\"A=1\",\"LD_PRELOAD=/x\"]}",
+		     NULL, true, false, "the entry's program with more env"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/x\"],\"env\":[\"A=1\"]}",
+		     "{\"hooks\":[\"/bin/sh\"]}", false, true, "the program in the policy's hooks"},
+		    {"{\"path\":\"/bin/sh\",\"args\":[\"sh\",\"-c\",\"id >/x\"],\"env\":[\"A=1\"]}",
+		     "{\"hooks\":[\"/usr/bin/*\"]}", false, false,
+		     "another program in the policy's hooks"},
+		};
+
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			char hooks[512];
+			struct spec s = {.hooks = hooks};
+
+			snprintf(hooks, sizeof(hooks), "\"prestart\":[%s]", c[i].hook);
+			fake_hook(&f, HOOK_PRESTART);
+			f.h.hooks.dirs = (struct hooks_dirs){c[i].dir_entry ? &sh_entry : NULL,
+			                                     c[i].dir_entry ? 1 : 0};
+			run(&r, &s, c[i].pol, NULL, &f);
+			if (!ok(r.rc == 0 &&
+			            (c[i].runs ? r.x.n_refused == 0
+			                       : r.x.n_refused == 1 &&
+			                             refused_as(&r.x, HOOK_FIELD, "hook:/bin/sh")),
+			        "baseline: %s: %s", c[i].what, c[i].runs ? "runs" : "refused"))
+				dump(&r.x);
+			run_free(&r);
+		}
+		/* The entry is for prestart only. */
+		{
+			struct spec s = {.hooks =
+			                     "\"createRuntime\":[{\"path\":\"/bin/sh\",\"args\":"
+			                     "[\"sh\",\"-c\",\"id >/x\"],\"env\":[\"A=1\"]}]"};
+
+			fake_hook(&f, HOOK_CREATE_RUNTIME);
+			f.h.hooks.dirs = (struct hooks_dirs){&sh_entry, 1};
+			expect_refusal("baseline: the entry's hook at a point it is not for", &s,
+			               NULL, NULL, &f, ".hooks.createRuntime[0].path",
+			               "hook:/bin/sh");
+		}
+		fake_hook(&f, HOOK_PRESTART);
+		f.h.hooks.dirs = (struct hooks_dirs){0};
+		expect_optout("baseline: a hook nobody vouches for", &pre, NULL, NULL, &f,
+		              HOOK_FIELD, HOOK_OPT);
 	}
 
 	/* strict: only the policy's "hooks", matched within path components. */
