@@ -82,9 +82,11 @@ static const struct {
 #define MAX_HOMES 24
 
 #define MAX_DEPTH      256 /* ".." steps up to the root */
-#define SCAN_LEVELS    3   /* how deep a bound tree is searched for sockets */
-#define SCAN_MAX_DIR   4096
-#define SCAN_MAX_FILES 65536
+/* How much of a bound tree is searched (scan_tree): past any of these it
+ * is refused as too large to check. */
+#define SCAN_LEVELS    64
+#define SCAN_MAX_DIR   16384
+#define SCAN_MAX_FILES 262144
 
 struct sens_list {
 	struct host_sensitive *v;
@@ -299,26 +301,38 @@ static bool root_program(const struct stat *st)
 	return S_ISREG(st->st_mode) && st->st_uid == 0 && (st->st_mode & 0111);
 }
 
-/* The first unix socket anywhere SCAN_LEVELS deep, and the first
- * program owned by root (root_program; up to SCAN_MAX_FILES files are
- * looked at: past that, a large data tree is not refused for it); symlinks
- * are not followed (the mount would not follow them either). */
-static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int level, int *dirs,
-                         int *files)
+/* Whether a scan may pass by what it could not open: what ward (root, or
+ * the rootless caller) may not search, the container may not either. */
+static bool unreachable(int err)
+{
+	return err == EACCES || err == EPERM;
+}
+
+/* The first unix socket anywhere in the tree, and the first program owned
+ * by root (root_program); symlinks are not followed (the mount would not
+ * follow them either). The whole tree is searched: one it cannot search
+ * whole (deeper than SCAN_LEVELS, more than SCAN_MAX_DIR directories or
+ * SCAN_MAX_FILES files, a directory that will not open) is scan_incomplete,
+ * which the policy refuses: what was not looked at is not assumed safe. */
+static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level, int *dirs,
+                      int *files)
 {
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d;
 	struct dirent *de;
 
-	if (fd < 0)
+	if (fd < 0) {
+		p->scan_incomplete = p->scan_incomplete || !unreachable(errno);
 		return;
-	if (++*dirs > SCAN_MAX_DIR) {
+	}
+	if (++*dirs > SCAN_MAX_DIR || level > SCAN_LEVELS) {
 		p->scan_incomplete = true;
 		close(fd);
 		return;
 	}
 	d = fdopendir(fd);
 	if (d == NULL) {
+		p->scan_incomplete = true;
 		close(fd);
 		return;
 	}
@@ -331,26 +345,35 @@ static void scan_sockets(struct host_path *p, int dirfd, const char *rel, int le
 		if (type == DT_UNKNOWN && fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			type = S_ISSOCK(st.st_mode)  ? DT_SOCK
 			       : S_ISDIR(st.st_mode) ? DT_DIR
-			                             : DT_REG;
+			       : S_ISREG(st.st_mode) ? DT_REG
+			                             : DT_UNKNOWN;
 		/* Any socket, not only an engine's: a read-only bind does not
 		 * stop connect(), and the container's root is a client the
 		 * service behind it trusts (systemd's private socket, D-Bus:
 		 * host root). */
 		if (type == DT_SOCK) {
 			snprintf(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name);
-		} else if (type == DT_REG && !p->root_exec[0] && ++*files <= SCAN_MAX_FILES &&
-		           fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		           root_program(&st)) {
-			snprintf(p->root_exec, sizeof(p->root_exec), "%s/%s", rel, de->d_name);
-		} else if (type == DT_DIR && level < SCAN_LEVELS) {
+		} else if (type == DT_REG && !p->root_exec[0]) {
+			if (++*files > SCAN_MAX_FILES)
+				p->scan_incomplete = true;
+			else if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			         root_program(&st))
+				snprintf(p->root_exec, sizeof(p->root_exec), "%s/%s", rel,
+				         de->d_name);
+		} else if (type == DT_DIR) {
 			int sub =
 			    openat(fd, de->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			char subrel[PATH_MAX];
 
-			if (sub < 0)
+			if (sub < 0) {
+				p->scan_incomplete = p->scan_incomplete || !unreachable(errno);
 				continue;
-			snprintf(subrel, sizeof(subrel), "%s/%s", rel, de->d_name);
-			scan_sockets(p, sub, subrel, level + 1, dirs, files);
+			}
+			if (snprintf(subrel, sizeof(subrel), "%s/%s", rel, de->d_name) >=
+			    (int)sizeof(subrel))
+				p->scan_incomplete = true;
+			else
+				scan_tree(p, sub, subrel, level + 1, dirs, files);
 			close(sub);
 		}
 	}
@@ -394,7 +417,7 @@ static void relate(size_t n_s, struct host_path *p, struct ident chains[][64],
 	if (S_ISDIR(p->st.st_mode)) {
 		int dirs = 0, files = 0;
 
-		scan_sockets(p, p->fd, "", 1, &dirs, &files);
+		scan_tree(p, p->fd, "", 1, &dirs, &files);
 	} else if (root_program(&p->st)) {
 		snprintf(p->root_exec, sizeof(p->root_exec), "%s", p->real);
 	}

@@ -55,13 +55,13 @@ struct host_path {
 	struct stat st;
 	unsigned long fs_type; /* statfs f_type */
 	unsigned rel[HOST_MAX_SENSITIVE];
-	/* The first unix socket in the tree, of any name (up to 3 levels
-	 * down), "" if none; scan_incomplete: the tree was too large to look
-	 * through. */
+	/* The first unix socket anywhere in the tree, of any name, "" if
+	 * none; scan_incomplete: the tree could not be searched whole (too
+	 * large or deep, a directory that would not open): refused. */
 	char socket[PATH_MAX];
 	bool scan_incomplete;
-	/* A regular file owned by root with an execute bit, in the tree (the
-	 * same 3 levels) or p itself, "" if none: a program the host's root
+	/* A regular file owned by root with an execute bit, anywhere in the
+	 * tree, or p itself, "" if none: a program the host's root
 	 * may run (a package's maintainer script, a service's binary), which a
 	 * writable bind would hand to the container. */
 	char root_exec[PATH_MAX];

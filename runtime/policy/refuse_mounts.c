@@ -220,10 +220,9 @@ static const char *writable_problem(const struct host_facts *h, const struct hos
                                     char *buf, size_t len)
 {
 	/* An engine's volumes and per-container files (under /var/lib/containers,
-	 * /run/containerd, ...) are the container's to write. */
-	for (size_t k = 0; k < h->n_sensitive; k++)
-		if ((p->rel[k] & REL_INSIDE) && h->sensitive[k].kind == SENS_ENGINE)
-			return NULL;
+	 * /run/containerd, ...) are the container's to write, by the same rules
+	 * as any other tree: an image's layer or another container's files hold
+	 * programs root runs, there as anywhere. */
 	for (size_t k = 0; k < h->n_sensitive; k++) {
 		const struct host_sensitive *s = &h->sensitive[k];
 		unsigned r = p->rel[k];

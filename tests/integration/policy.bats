@@ -715,6 +715,90 @@ ns_ward() {
 	assert_no_leftovers
 }
 
+# The tree is searched whole, and what could not be searched is refused:
+# a program or a socket at any depth, a tree too large or too deep to look
+# through (an attacker's review rewrote a root program 4 levels down and
+# one after 65537 other files while the search stopped at 3 levels and
+# 65536 files and then let the bind be writable).
+@test "p25b-authority-scan: a program or socket at any depth is found; a tree too large or deep to search is refused" {
+	cmd 'echo inside-marker'
+	bind_tree() { cfg --arg s "$1" --argjson o "${2:-[\"rbind\"]}" 'del(.mounts[] | select(.destination == "/t")) | .mounts += [{"destination": "/t", "type": "bind", "source": $s, "options": $o}]'; }
+	mkdir -p "$TMP/deep/vendor/product/lib/x/bin"
+	cp /bin/true "$TMP/deep/vendor/product/lib/x/bin/tool"
+	bind_tree "$TMP/deep"
+	refused_with "$TMP/deep holds ./vendor/product/lib/x/bin/tool, a program owned by root (the host's root may run it), and would be writable"
+	rm "$TMP/deep/vendor/product/lib/x/bin/tool"
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/deep/vendor/product/lib/x/bin/sock"
+	bind_tree "$TMP/deep" '["rbind", "ro"]'
+	refused_with "holds a unix socket (./vendor/product/lib/x/bin/sock)"
+	rm "$TMP/deep/vendor/product/lib/x/bin/sock"
+	# Searched whole, nothing found: it runs.
+	bind_tree "$TMP/deep"
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output inside-marker
+	# Past the limits: refused as too large, read-only or not.
+	# (a tmpfs outside $TMP, which the leftover check watches: 262145
+	# files take 10 s on ext4, 1 s on tmpfs)
+	many=/mnt/ward-many-$ID
+	mkdir -p "$many"
+	mount -t tmpfs -o size=256m tmpfs "$many"
+	(cd "$many" && seq 1 262145 | xargs touch)
+	for o in '["rbind"]' '["rbind", "ro"]'; do
+		bind_tree "$many" "$o"
+		run ward create --bundle "$BUNDLE" "$ID"
+		[ "$status" -eq 1 ] && [[ "$output" == *"$many is too large to check (sockets, submounts)"* ]] ||
+			{ umount "$many"; rmdir "$many"; fail "not refused as too large: $output"; }
+	done
+	umount "$many"
+	rmdir "$many"
+	assert_no_leftovers
+	mkdir -p "$TMP/dirs" && (cd "$TMP/dirs" && seq -f d%g 1 16385 | xargs mkdir)
+	bind_tree "$TMP/dirs" '["rbind", "ro"]'
+	refused_with "$TMP/dirs is too large to check (sockets, submounts)"
+	mkdir -p "$TMP/tall/$(printf 'd/%.0s' $(seq 1 70))"
+	bind_tree "$TMP/tall" '["rbind", "ro"]'
+	refused_with "$TMP/tall is too large to check (sockets, submounts)"
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output inside-marker
+	assert_no_leftovers
+}
+
+# An engine's state directories are judged like any other tree: a volume
+# is the container's to write, an image's layer holding programs root runs
+# is not (an attacker's review rewrote a root program inside one).
+@test "p25b-authority-engine: a writable bind inside an engine's tree holding a root program is refused; a volume without one runs" {
+	for E in /var/lib/containers /var/lib/containerd /var/lib/docker ""; do
+		[ -z "$E" ] || [ -d "$E" ] && break
+	done
+	[ -n "$E" ] || skip "no engine state directory on this host"
+	E="$E/ward-test-$ID"
+	mkdir -p "$E/diff/usr/bin" "$E/volume/_data"
+	cp /bin/true "$E/diff/usr/bin/tool"
+	cmd 'echo pwned >/layer/usr/bin/tool 2>/dev/null; echo inside-marker'
+	cfg --arg s "$E/diff" '.mounts += [{"destination": "/layer", "type": "bind", "source": $s, "options": ["rbind", "rw"]}]'
+	for p in baseline strict; do
+		WARD_GLOBALS=(--profile "$p")
+		run ward run --bundle "$BUNDLE" "$ID"
+		assert_failure
+		assert_output --partial "$E/diff holds ./usr/bin/tool, a program owned by root (the host's root may run it), and would be writable"
+		assert_no_leftovers
+	done
+	cmp /bin/true "$E/diff/usr/bin/tool" || { rm -rf "$E"; fail "the program was rewritten"; }
+	WARD_GLOBALS=()
+	cfg --arg s "$E/volume/_data" '.mounts[-1].source = $s'
+	cmd 'echo data >/layer/f && echo inside-marker'
+	run ward run --bundle "$BUNDLE" "$ID"
+	data=$(cat "$E/volume/_data/f" 2>/dev/null)
+	rm -rf "$E"
+	assert_success
+	assert_output inside-marker
+	assert_equal "$data" data
+	assert_no_leftovers
+}
+
 # issue 25: scheduling and limits ward sets as root before the capability
 # drop. A baseline container without CAP_SYS_NICE / CAP_SYS_RESOURCE must
 # not get nice -10, SCHED_FIFO, the real-time I/O class, an oomScoreAdj
