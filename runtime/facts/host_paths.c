@@ -81,7 +81,7 @@ static const struct {
  * password database: root's, then the users'). */
 #define MAX_HOMES 24
 
-#define MAX_DEPTH      256 /* ".." steps up to the root */
+#define MAX_DEPTH 256 /* ".." steps up to the root */
 /* How much of a bound tree is searched (scan_tree): past any of these it
  * is refused as too large to check. */
 #define SCAN_LEVELS    64
