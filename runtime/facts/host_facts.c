@@ -142,6 +142,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	}
 	if (cfg->root && cfg->root->path) {
 		host_path_resolve(&h->root, cfg->root->path, q->bundle, q->no_magiclinks);
+		h->root.is_rootfs = true;
 		all[n_all++] = &h->root;
 	}
 	for (size_t i = 0; i < cfg->n_mounts; i++) {

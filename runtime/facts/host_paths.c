@@ -83,7 +83,11 @@ static const struct {
 
 #define MAX_DEPTH 256 /* ".." steps up to the root */
 /* How much of a bound tree is searched (scan_tree): past any of these it
- * is refused as too large to check. */
+ * is refused as too large to check. A root filesystem is an image, whose
+ * programs are root's by nature and whose size is anyone's: it is searched
+ * for sockets SCAN_ROOTFS_LEVELS down, and for the host's own services'
+ * sockets at any depth through the kernel's list (host_sockets_inside). */
+#define SCAN_ROOTFS_LEVELS 3
 #define SCAN_LEVELS    64
 #define SCAN_MAX_DIR   16384
 #define SCAN_MAX_FILES 262144
@@ -325,6 +329,10 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 		p->scan_incomplete = p->scan_incomplete || !unreachable(errno);
 		return;
 	}
+	if (p->is_rootfs && level > SCAN_ROOTFS_LEVELS) {
+		close(fd);
+		return;
+	}
 	if (++*dirs > SCAN_MAX_DIR || level > SCAN_LEVELS) {
 		p->scan_incomplete = true;
 		close(fd);
@@ -353,7 +361,7 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 		 * host root). */
 		if (type == DT_SOCK) {
 			snprintf(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name);
-		} else if (type == DT_REG && !p->root_exec[0]) {
+		} else if (type == DT_REG && !p->root_exec[0] && !p->is_rootfs) {
 			if (++*files > SCAN_MAX_FILES)
 				p->scan_incomplete = true;
 			else if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -378,6 +386,57 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 		}
 	}
 	closedir(d);
+}
+
+/* A unix socket bound in ward's network namespace (the host's services:
+ * systemd, D-Bus, engines) anywhere below the directory p, found through
+ * /proc/net/unix and placed by identity (walking up from the socket's
+ * directory): the tree itself may be too large to search. Unreadable:
+ * scan_incomplete (refused). */
+static void host_sockets_inside(struct host_path *p)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	char line[PATH_MAX + 128];
+
+	if (f == NULL) {
+		p->scan_incomplete = true;
+		return;
+	}
+	while (!p->socket[0] && fgets(line, sizeof(line), f)) {
+		char *path = strchr(line, '/'), *nl, *slash;
+		struct ident up[MAX_DEPTH];
+		size_t n;
+		int dir;
+
+		/* "Num RefCount Protocol Flags Type St Inode Path": a path
+		 * starts with '/' (an abstract name with '@'). */
+		if (path == NULL || path[-1] != ' ')
+			continue;
+		if ((nl = strchr(path, '\n')) != NULL)
+			*nl = '\0';
+		slash = strrchr(path, '/');
+		*slash = '\0';
+		/* A name bound through a magic link (ward's own supervisor binds
+		 * /proc/self/fd/N/...) names something else for every process. */
+		dir = path_open2(AT_FDCWD, path[0] ? path : "/", O_PATH | O_DIRECTORY,
+		                 RESOLVE_NO_MAGICLINKS);
+		*slash = '/';
+		if (dir < 0)
+			continue;
+		n = walk_up(dir, up, MAX_DEPTH);
+		for (size_t i = 0; i < n; i++)
+			if (up[i].dev == p->st.st_dev && up[i].ino == p->st.st_ino) {
+				size_t l = strlen(p->real);
+
+				/* As the tree's search names it: below the tree
+				 * ("/x/sock"), when the name shows it. */
+				snprintf(p->socket, sizeof(p->socket), "%s",
+				         strncmp(path, p->real, l) == 0 && path[l] == '/' ? path + l
+				                                                          : path);
+				break;
+			}
+	}
+	fclose(f);
 }
 
 /* Relations of p to every sensitive path (chains: each sensitive path and
@@ -418,6 +477,8 @@ static void relate(size_t n_s, struct host_path *p, struct ident chains[][64],
 		int dirs = 0, files = 0;
 
 		scan_tree(p, p->fd, "", 1, &dirs, &files);
+		if (p->is_rootfs && !p->socket[0])
+			host_sockets_inside(p);
 	} else if (root_program(&p->st)) {
 		snprintf(p->root_exec, sizeof(p->root_exec), "%s", p->real);
 	}
@@ -454,6 +515,7 @@ static void submounts(struct host_path *p, struct libmnt_table *tb, size_t n_s,
 		}
 		p->sub = v;
 		host_path_resolve(&p->sub[p->n_sub], t, NULL, true);
+		p->sub[p->n_sub].is_rootfs = p->is_rootfs;
 		relate(n_s, &p->sub[p->n_sub], chains, n_chain);
 		p->n_sub++;
 	}

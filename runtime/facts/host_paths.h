@@ -60,6 +60,8 @@ struct host_path {
 	 * large or deep, a directory that would not open): refused. */
 	char socket[PATH_MAX];
 	bool scan_incomplete;
+	/* root.path: searched as an image (host_paths.c, SCAN_ROOTFS_LEVELS). */
+	bool is_rootfs;
 	/* A regular file owned by root with an execute bit, anywhere in the
 	 * tree, or p itself, "" if none: a program the host's root
 	 * may run (a package's maintainer script, a service's binary), which a

@@ -759,6 +759,22 @@ ns_ward() {
 	mkdir -p "$TMP/tall/$(printf 'd/%.0s' $(seq 1 70))"
 	bind_tree "$TMP/tall" '["rbind", "ro"]'
 	refused_with "$TMP/tall is too large to check (sockets, submounts)"
+	# A root filesystem is an image (searched 3 levels down: its size is
+	# anyone's), but a host service's socket in it is found at any depth
+	# through the kernel's list of bound sockets.
+	cfg 'del(.mounts[] | select(.destination == "/t"))'
+	mkdir -p "$BUNDLE/rootfs/var/lib/svc/deep/er"
+	python3 -c 'import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print("up", flush=True); time.sleep(60)' "$BUNDLE/rootfs/var/lib/svc/deep/er/sock" >"$TMP/svc.out" &
+	svc=$!
+	track_pid "$svc"
+	wait_for "the stand-in service" grep -q up "$TMP/svc.out"
+	refused_with ".root.path: rootfs holds a unix socket (./var/lib/svc/deep/er/sock)"
+	kill "$svc"
+	wait "$svc" || true
+	rm "$BUNDLE/rootfs/var/lib/svc/deep/er/sock"
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output inside-marker
 	WARD_GLOBALS=(--profile compat)
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_success
