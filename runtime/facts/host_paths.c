@@ -88,9 +88,9 @@ static const struct {
  * for sockets SCAN_ROOTFS_LEVELS down, and for the host's own services'
  * sockets at any depth through the kernel's list (host_sockets_inside). */
 #define SCAN_ROOTFS_LEVELS 3
-#define SCAN_LEVELS    64
-#define SCAN_MAX_DIR   16384
-#define SCAN_MAX_FILES 262144
+#define SCAN_LEVELS        64
+#define SCAN_MAX_DIR       16384
+#define SCAN_MAX_FILES     262144
 
 struct sens_list {
 	struct host_sensitive *v;
