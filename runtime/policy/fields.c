@@ -269,7 +269,8 @@ const struct field_rule policy_fields[] = {
       NULL, "refuse_devices.c"),
     F("linux.seccomp", A, J, J,
       "ward's built-in profile when none (seccomp-default), stacked on the config's when that "
-      "is a blocklist (seccomp-stack); strict: always stacked, no opt-out",
+      "is a blocklist (seccomp-stack), ward's floor under an allow-list (seccomp-floor); "
+      "strict: always stacked, no opt-out",
       "seccomp-none", "policy_adjust.c"),
     AAA("linux.seccomp.defaultAction"),
     AAA("linux.seccomp.defaultErrnoRet"),

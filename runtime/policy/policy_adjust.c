@@ -83,9 +83,19 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 {
 	struct oci_seccomp *builtin;
 
-	if (l->seccomp_base || (x->profile != PROFILE_STRICT &&
-	                        (policy_optout(x, "seccomp-none") || !is_blocklist(l->seccomp))))
+	if (l->seccomp_base ||
+	    (x->profile != PROFILE_STRICT && policy_optout(x, "seccomp-none")))
 		return 0;
+	/* baseline, an engine's allow-list: the floor under it. */
+	if (x->profile != PROFILE_STRICT && !is_blocklist(l->seccomp)) {
+		if ((l->seccomp_base = oci_seccomp_floor()) == NULL)
+			return -1;
+		return policy_adjusted(x, "seccomp-floor", ".linux.seccomp",
+		                       "(the config's filter: an allow-list)",
+		                       "the config's filter stacked on ward's floor (keyrings, "
+		                       "eBPF, perf, userfaultfd, io_uring, modules, file handles "
+		                       "and new user namespaces denied)");
+	}
 	if ((builtin = oci_seccomp_default()) == NULL)
 		return -1;
 	if (is_builtin(l->seccomp, builtin)) {

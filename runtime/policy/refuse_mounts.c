@@ -13,6 +13,7 @@
 #include "rootfs/mount_opts.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <linux/magic.h>
 #include <sched.h>
@@ -212,6 +213,83 @@ static bool in_dot_entry(const char *real, const char *home)
 	return strncmp(real, home, n) != 0 || real[n] != '/' || real[n + 1] == '.';
 }
 
+/* Inside an engine's state directory, what the engine makes for containers
+ * to write: volumes and per-container files, by the engines' own layouts
+ * (fnmatch patterns below the directory, matching the path or one of its
+ * ancestors). Everything else there is the engine's own state - image
+ * layers, other containers' bundles and configs (Docker reads
+ * hostconfig.json's "Privileged" as root at its next start) - and is
+ * refused writable: an allow-list, so an unknown layout fails closed. */
+static const struct {
+	const char *engine, *data;
+} engine_data[] = {
+    /* Podman and CRI-O: not userdata itself, which holds the container's
+     * config.json that the next start reads as root. */
+    {"/var/lib/containers", "storage/overlay-containers/*/userdata/hosts"},
+    {"/var/lib/containers", "storage/overlay-containers/*/userdata/hostname"},
+    {"/var/lib/containers", "storage/overlay-containers/*/userdata/resolv.conf"},
+    {"/var/lib/containers", "storage/overlay-containers/*/userdata/shm"},
+    {"/var/lib/containers", "storage/overlay-containers/*/userdata/.containerenv"},
+    {"/var/lib/containers", "storage/overlay-containers/*/userdata/run"},
+    {"/var/lib/containers", "storage/volumes/*/_data"},
+    {"/run/containers", "storage/overlay-containers/*/userdata/hosts"},
+    {"/run/containers", "storage/overlay-containers/*/userdata/hostname"},
+    {"/run/containers", "storage/overlay-containers/*/userdata/resolv.conf"},
+    {"/run/containers", "storage/overlay-containers/*/userdata/shm"},
+    {"/run/containers", "storage/overlay-containers/*/userdata/.containerenv"},
+    {"/run/containers", "storage/overlay-containers/*/userdata/run"},
+    /* Docker: not containers/<id> itself (config.v2.json, hostconfig.json). */
+    {"/var/lib/docker", "containers/*/hosts"},
+    {"/var/lib/docker", "containers/*/hostname"},
+    {"/var/lib/docker", "containers/*/resolv.conf"},
+    {"/var/lib/docker", "containers/*/shm"},
+    {"/var/lib/docker", "containers/*/mounts"},
+    {"/var/lib/docker", "volumes/*/_data"},
+    /* containerd's CRI plugin and the kubelet. */
+    {"/var/lib/containerd", "io.containerd.grpc.v1.cri/sandboxes/*/hosts"},
+    {"/var/lib/containerd", "io.containerd.grpc.v1.cri/sandboxes/*/hostname"},
+    {"/var/lib/containerd", "io.containerd.grpc.v1.cri/sandboxes/*/resolv.conf"},
+    {"/var/lib/containerd", "io.containerd.grpc.v1.cri/sandboxes/*/shm"},
+    {"/var/lib/containerd", "io.containerd.grpc.v1.cri/containers/*/volumes"},
+    {"/run/containerd", "io.containerd.grpc.v1.cri/sandboxes/*/shm"},
+    {"/var/lib/kubelet", "pods/*/volumes"},
+    {"/var/lib/kubelet", "pods/*/volume-subpaths"},
+    {"/var/lib/kubelet", "pods/*/containers"},
+    {"/var/lib/kubelet", "pods/*/etc-hosts"},
+};
+
+/* p (by its real path) is at or below a data pattern of engine. */
+static bool engine_data_path(const char *engine, const char *real)
+{
+	size_t n = strlen(engine);
+	const char *rest = real + n + 1;
+
+	if (strncmp(real, engine, n) != 0 || real[n] != '/')
+		return false; /* not placed by name: an alias of the directory */
+	for (size_t i = 0; i < sizeof(engine_data) / sizeof(engine_data[0]); i++) {
+		char head[PATH_MAX];
+		size_t parts = 1, len = 0;
+
+		if (strcmp(engine_data[i].engine, engine) != 0)
+			continue;
+		for (const char *c = engine_data[i].data; *c; c++)
+			parts += *c == '/';
+		/* The first `parts` components of rest. */
+		while (rest[len] && parts) {
+			if (rest[len] == '/' && --parts == 0)
+				break;
+			len++;
+		}
+		if (len >= sizeof(head))
+			continue;
+		memcpy(head, rest, len);
+		head[len] = '\0';
+		if (fnmatch(engine_data[i].data, head, FNM_PATHNAME | FNM_PERIOD) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* What a writable bind of p would let the container change, as a clause
  * after the path ("is inside the host's /usr"); NULL if nothing. Without a
  * user namespace the container's root is the host's: what host root (or a
@@ -219,10 +297,23 @@ static bool in_dot_entry(const char *real, const char *home)
 static const char *writable_problem(const struct host_facts *h, const struct host_path *p,
                                     char *buf, size_t len)
 {
-	/* An engine's volumes and per-container files (under /var/lib/containers,
-	 * /run/containerd, ...) are the container's to write, by the same rules
-	 * as any other tree: an image's layer or another container's files hold
-	 * programs root runs, there as anywhere. */
+	/* Inside an engine's state: only what it makes for containers to write
+	 * (its volumes and per-container files are the container's, programs
+	 * in them included). */
+	for (size_t k = 0; k < h->n_sensitive; k++) {
+		const struct host_sensitive *s = &h->sensitive[k];
+
+		if (!(p->rel[k] & REL_INSIDE) || s->kind != SENS_ENGINE)
+			continue;
+		if (engine_data_path(s->path, p->real))
+			return NULL;
+		snprintf(buf, len,
+		         "is inside %s, a container engine's own state (image layers, other "
+		         "containers' files, its configuration), not a volume or per-container "
+		         "file it makes for containers,",
+		         s->path);
+		return buf;
+	}
 	for (size_t k = 0; k < h->n_sensitive; k++) {
 		const struct host_sensitive *s = &h->sensitive[k];
 		unsigned r = p->rel[k];

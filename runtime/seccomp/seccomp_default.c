@@ -503,15 +503,8 @@ static void allow_range(yajl_gen g, const char *name, unsigned index, uint64_t l
 #define TIOCSTI_NR       0x5412
 #define TIOCLINUX_NR     0x541C
 
-int oci_seccomp_default_gen(struct yajl_gen_t *g)
+static void architectures(yajl_gen g)
 {
-	static const uint64_t personalities[] = {0x0, 0x8, 0x20000, 0x20008, 0xffffffffULL};
-
-	yajl_gen_map_open(g);
-	S(g, "defaultAction");
-	S(g, "SCMP_ACT_ERRNO");
-	S(g, "defaultErrnoRet");
-	yajl_gen_integer(g, EPERM);
 	S(g, "architectures");
 	yajl_gen_array_open(g);
 #if defined(__x86_64__)
@@ -523,6 +516,60 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g)
 	S(g, "SCMP_ARCH_ARM");
 #endif
 	yajl_gen_array_close(g);
+}
+
+/* The floor: what baseline stacks on an engine's allow-list. Engines'
+ * profiles differ (Podman's lets unshare and keyctl through); these are
+ * the syscalls no container's normal work needs and most kernel escapes
+ * start from. Everything else stays as the engine's profile says. */
+static const char *const floor_denied[] = {
+    "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd",
+    "io_uring_setup", "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load",
+    "init_module", "finit_module", "delete_module", "open_by_handle_at", NULL};
+
+#define CLONE_NEWUSER_NR 0x10000000ULL
+
+static int floor_gen(yajl_gen g)
+{
+	yajl_gen_map_open(g);
+	S(g, "defaultAction");
+	S(g, "SCMP_ACT_ALLOW");
+	architectures(g);
+	S(g, "syscalls");
+	yajl_gen_array_open(g);
+	yajl_gen_map_open(g);
+	S(g, "names");
+	yajl_gen_array_open(g);
+	for (const char *const *n = floor_denied; *n; n++)
+		S(g, *n);
+	yajl_gen_array_close(g);
+	S(g, "action");
+	S(g, "SCMP_ACT_ERRNO");
+	S(g, "errnoRet");
+	yajl_gen_integer(g, EPERM);
+	yajl_gen_map_close(g);
+	/* A new user namespace: the door to the kernel code that only
+	 * namespace-root may reach. clone3 hides its flags: ENOSYS, libc
+	 * falls back to clone. */
+	rule(g, "unshare", "SCMP_ACT_ERRNO", EPERM, "SCMP_CMP_MASKED_EQ", 0, CLONE_NEWUSER_NR,
+	     CLONE_NEWUSER_NR);
+	rule(g, "clone", "SCMP_ACT_ERRNO", EPERM, "SCMP_CMP_MASKED_EQ", 0, CLONE_NEWUSER_NR,
+	     CLONE_NEWUSER_NR);
+	rule(g, "clone3", "SCMP_ACT_ERRNO", ENOSYS, NULL, 0, 0, 0);
+	yajl_gen_array_close(g);
+	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : -1;
+}
+
+int oci_seccomp_default_gen(struct yajl_gen_t *g)
+{
+	static const uint64_t personalities[] = {0x0, 0x8, 0x20000, 0x20008, 0xffffffffULL};
+
+	yajl_gen_map_open(g);
+	S(g, "defaultAction");
+	S(g, "SCMP_ACT_ERRNO");
+	S(g, "defaultErrnoRet");
+	yajl_gen_integer(g, EPERM);
+	architectures(g);
 	S(g, "syscalls");
 	yajl_gen_array_open(g);
 
@@ -559,7 +606,7 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g)
 	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : -1;
 }
 
-struct oci_seccomp *oci_seccomp_default(void)
+static struct oci_seccomp *decoded(int (*gen)(yajl_gen), const char *what)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -570,10 +617,24 @@ struct oci_seccomp *oci_seccomp_default(void)
 		werr(ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (oci_seccomp_default_gen(g) == 0 &&
-	    yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok)
+	if (gen(g) == 0 && yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok)
 		sc = jdecode_document(&oci_seccomp_schema, (const char *)buf, len, OCI_MAX_DEPTH,
-		                      "built-in seccomp profile");
+		                      what);
 	yajl_gen_free(g);
 	return sc;
+}
+
+struct oci_seccomp *oci_seccomp_default(void)
+{
+	return decoded(oci_seccomp_default_gen, "built-in seccomp profile");
+}
+
+struct oci_seccomp *oci_seccomp_floor(void)
+{
+	return decoded(floor_gen, "seccomp floor");
+}
+
+const char *const *oci_seccomp_floor_denied(void)
+{
+	return floor_denied;
 }

@@ -21,6 +21,13 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g);
  * config has none). NULL with werr on failure; free with
  * jwalk_free(&oci_seccomp_schema, ...) + free. */
 struct oci_seccomp *oci_seccomp_default(void);
+/* The floor baseline stacks on a config's allow-list (an engine's
+ * profile): keyrings, eBPF, perf, userfaultfd, io_uring, kexec and
+ * modules, open_by_handle_at and new user namespaces denied, everything
+ * else allowed. Freed as oci_seccomp_default's. */
+struct oci_seccomp *oci_seccomp_floor(void);
+/* The floor's whole-syscall denials (documentation, tests). */
+const char *const *oci_seccomp_floor_denied(void);
 /* The denied groups (documentation, `ward features`, tests). */
 const struct seccomp_deny_group *oci_seccomp_default_denied(size_t *n);
 

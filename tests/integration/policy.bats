@@ -782,36 +782,58 @@ ns_ward() {
 	assert_no_leftovers
 }
 
-# An engine's state directories are judged like any other tree: a volume
-# is the container's to write, an image's layer holding programs root runs
-# is not (an attacker's review rewrote a root program inside one).
-@test "p25b-authority-engine: a writable bind inside an engine's tree holding a root program is refused; a volume without one runs" {
+# Inside an engine's state directory only what the engine makes for
+# containers to write may be bound writable (its volumes and per-container
+# files, by the engines' layouts): an attacker's review rewrote a root
+# program in an image layer there, and the engine's configs (Docker's
+# hostconfig.json, a Podman container's config.json) are read as root at
+# the next start.
+@test "p25b-authority-engine: inside an engine's tree only its volumes and per-container files may be writable; image layers and configs are refused" {
 	for E in /var/lib/containers /var/lib/containerd /var/lib/docker ""; do
 		[ -z "$E" ] || [ -d "$E" ] && break
 	done
 	[ -n "$E" ] || skip "no engine state directory on this host"
-	E="$E/ward-test-$ID"
-	mkdir -p "$E/diff/usr/bin" "$E/volume/_data"
-	cp /bin/true "$E/diff/usr/bin/tool"
-	cmd 'echo pwned >/layer/usr/bin/tool 2>/dev/null; echo inside-marker'
-	cfg --arg s "$E/diff" '.mounts += [{"destination": "/layer", "type": "bind", "source": $s, "options": ["rbind", "rw"]}]'
-	for p in baseline strict; do
-		WARD_GLOBALS=(--profile "$p")
-		run ward run --bundle "$BUNDLE" "$ID"
-		assert_failure
-		assert_output --partial "$E/diff holds ./usr/bin/tool, a program owned by root (the host's root may run it), and would be writable"
-		assert_no_leftovers
+	made=()
+	for d in "$E/storage/volumes" "$E/storage/overlay-containers" "$E/storage"; do
+		[ -d "$d" ] || made+=("$d")
 	done
-	cmp /bin/true "$E/diff/usr/bin/tool" || { rm -rf "$E"; fail "the program was rewritten"; }
+	L="$E/ward-test-$ID" V="$E/storage/volumes/ward-test-$ID/_data" U="$E/storage/overlay-containers/ward-test-$ID/userdata"
+	cleanup_engine() {
+		rm -rf "$L" "${V%/_data}" "${U%/userdata}"
+		for d in "${made[@]}"; do rmdir "$d" || true; done
+	}
+	mkdir -p "$L/diff/usr/bin" "$V/bin" "$U"
+	cp /bin/true "$L/diff/usr/bin/tool"
+	echo '{}' >"$L/diff/config.json"
+	cp /bin/true "$V/bin/tool"
+	echo '{"ociVersion": "1.0.2"}' >"$U/config.json"
+	echo "127.0.0.1 localhost" >"$U/hosts"
+	cmd 'echo pwned >/t/usr/bin/tool 2>/dev/null; echo inside-marker'
+	bind() { cfg --arg s "$1" 'del(.mounts[] | select(.destination == "/t")) | .mounts += [{"destination": "/t", "type": "bind", "source": $s, "options": ["rbind", "rw"]}]'; }
+	for src in "$L/diff" "$L/diff/config.json" "$U" "$U/config.json"; do
+		bind "$src"
+		for p in baseline strict; do
+			WARD_GLOBALS=(--profile "$p")
+			run ward run --bundle "$BUNDLE" "$ID"
+			[ "$status" -ne 0 ] && [[ "$output" == *"$src is inside $E, a container engine's own state (image layers, other containers' files, its configuration), not a volume or per-container file it makes for containers, and would be writable"* ]] ||
+				{ cleanup_engine; fail "$p: $src not refused: $output"; }
+		done
+	done
+	cmp -s /bin/true "$L/diff/usr/bin/tool" || { cleanup_engine; fail "the layer's program was rewritten"; }
+	# A volume (programs in it are the container's) and a per-container file.
 	WARD_GLOBALS=()
-	cfg --arg s "$E/volume/_data" '.mounts[-1].source = $s'
-	cmd 'echo data >/layer/f && echo inside-marker'
+	cmd 'cp /bin/busybox /t/bin/mine && echo inside-marker'
+	bind "$V"
 	run ward run --bundle "$BUNDLE" "$ID"
-	data=$(cat "$E/volume/_data/f" 2>/dev/null)
-	rm -rf "$E"
+	[ "$status" -eq 0 ] && [ -x "$V/bin/mine" ] || { cleanup_engine; fail "the volume: $output"; }
+	cmd 'echo "10.0.0.1 extra" >>/h && echo inside-marker'
+	cfg --arg s "$U/hosts" 'del(.mounts[] | select(.destination == "/t")) | .mounts += [{"destination": "/h", "type": "bind", "source": $s, "options": ["bind", "rw"]}]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	hosts=$(cat "$U/hosts")
+	cleanup_engine
 	assert_success
 	assert_output inside-marker
-	assert_equal "$data" data
+	assert_equal "$hosts" $'127.0.0.1 localhost\n10.0.0.1 extra'
 	assert_no_leftovers
 }
 

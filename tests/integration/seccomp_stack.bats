@@ -59,9 +59,41 @@ denied_inside() {
 		run ward run --bundle "$BUNDLE" "$ID-$deny"
 		denied_inside
 	done
-	# An allow-list, as engines write them, is left alone.
+	# An allow-list, as engines write them, gets the floor instead.
 	cfg '.linux.seccomp = {"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}'
 	run "$WARD" check --format json "$BUNDLE"
 	[ "$(jq '[.adjustments[] | select(.rule == "seccomp-stack")] | length' <<<"$output")" = 0 ]
+	[ "$(jq '[.adjustments[] | select(.rule == "seccomp-floor")] | length' <<<"$output")" = 1 ]
+	assert_no_leftovers
+}
+
+# An engine's allow-list is the engine's choice, but some let through what
+# no container's work needs and kernel escapes start from: Podman 4.3's
+# (saved in tests/fixtures) allows unshare and keyctl. An attacker's review
+# reached unshare(CLONE_NEWUSER), add_key and io_uring_setup through an
+# allow-list naming them. baseline stacks a floor under any allow-list.
+@test "baseline: an engine's allow-list (Podman's, or one naming them) gets the floor: new user namespaces, keyrings, io_uring, eBPF, perf, userfaultfd denied; the rest as the engine says" {
+	cmd 'unshare -U true 2>/dev/null && echo unshare-ran || echo unshare-denied
+	     for c in add_key keyctl io_uring_setup perf_event_open bpf userfaultfd; do echo "$c $(sysprobe $c 2>&1)"; done
+	     echo "getppid $(sysprobe getppid)"'
+	podman=$(jq -c '.linux.seccomp' "$WARD_SRCDIR/tests/fixtures/podman-run-busybox.json")
+	for sc in "$podman" "$(jq -c '.syscalls = [{"names": ["unshare", "keyctl", "add_key", "request_key", "io_uring_setup", "io_uring_enter", "bpf", "perf_event_open", "userfaultfd"], "action": "SCMP_ACT_ALLOW"}] + .syscalls' <<<"$podman")"; do
+		cfg --argjson s "$sc" '.linux.seccomp = $s'
+		run ward run --bundle "$BUNDLE" "$ID"
+		assert_success
+		assert_line --index 0 unshare-denied
+		# (EPERM from the floor, or ENOSYS from Podman's own default)
+		for c in add_key keyctl io_uring_setup perf_event_open bpf userfaultfd; do
+			assert_line --regexp "^$c errno (1|38)\$"
+		done
+		assert_line --regexp '^getppid ok [0-9]+$'
+	done
+	run "$WARD" check --format json "$BUNDLE"
+	[ "$(jq '[.adjustments[] | select(.rule == "seccomp-floor")] | length' <<<"$output")" = 1 ]
+	# compat loads the engine's alone, as runc; seccomp-none opts out.
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line --index 0 unshare-ran
 	assert_no_leftovers
 }

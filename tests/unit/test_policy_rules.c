@@ -1596,6 +1596,18 @@ static void test_root_trusts(void)
 	     "a program owned by root itself"},
 	    {"/var/lib/containers/storage/volumes/v/_data", NULL, S_IFDIR, 0, "/bin/x", false,
 	     "an engine's volume holding root's programs (the container's)"},
+	    {"/var/lib/containers/storage/volumes/v/_data/sub", NULL, S_IFDIR, 0, NULL, false,
+	     "a directory inside an engine's volume"},
+	    {"/var/lib/containers/storage/volumes/v", NULL, S_IFDIR, 0, NULL, true,
+	     "a volume's own directory (not its _data)"},
+	    {"/var/lib/containers/storage/overlay/abc/diff", NULL, S_IFDIR, 0, NULL, true,
+	     "an image layer in an engine's state (no program needed)"},
+	    {"/var/lib/containers/storage/overlay-containers/c1/userdata", NULL, S_IFDIR, 0, NULL,
+	     true, "a container's userdata (its config.json, read as root at the next start)"},
+	    {"/var/lib/containers/storage/overlay-containers/c1/userdata/hosts", NULL, S_IFREG, 0,
+	     NULL, false, "a container's hosts file the engine makes"},
+	    {"/var/lib/containers/storage/overlay-containers/c1/userdata/../../c2/userdata/hosts",
+	     NULL, S_IFREG, 0, NULL, true, "a path that is not the canonical one fails closed"},
 	    {"/var/lib/data", NULL, S_IFDIR, 0, NULL, false, "plain data"},
 	    {"/var/lib/dpkg-old", NULL, S_IFDIR, 0, NULL, false, "only a prefix of /var/lib/dpkg"},
 	};
@@ -3009,9 +3021,7 @@ static void test_seccomp_stack(void)
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":"
 	     "[\"reboot\"],\"action\":\"SCMP_ACT_ERRNO\"}]}",
 	     NULL, "baseline, a blocklist that denies one syscall", true},
-	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":"
-	     "[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
-	     NULL, "baseline, an allow-list (as engines write)", false},
+
 	    {",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", "compat", "compat, allow-all",
 	     false},
 	};
@@ -3030,6 +3040,41 @@ static void test_seccomp_stack(void)
 		        c[i].stacked ? "ward's filter stacked, the config's kept"
 		                     : "the config's alone"))
 			dump(&r.x);
+		run_free(&r);
+	}
+	/* baseline, an engine's allow-list: ward's floor under it (not the
+	 * whole profile: engines' own choices stand above the floor). */
+	{
+		const char *allow = ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":"
+		                    "[{\"names\":[\"read\",\"unshare\",\"keyctl\"],\"action\":"
+		                    "\"SCMP_ACT_ALLOW\"}]}";
+		const struct oci_seccomp *b;
+		bool keyctl = false, unshare_newuser = false;
+
+		fake_init(&f);
+		run(&r, &(struct spec){.lin = allow}, NULL, NULL, &f);
+		b = r.cfg ? r.cfg->linux->seccomp_base : NULL;
+		for (size_t i = 0; b && i < b->n_syscalls; i++)
+			for (size_t k = 0; k < b->syscalls[i].n_names; k++) {
+				keyctl = keyctl || (strcmp(b->syscalls[i].names[k], "keyctl") == 0 &&
+				                    strcmp(b->syscalls[i].action, "SCMP_ACT_ERRNO") == 0);
+				unshare_newuser = unshare_newuser ||
+				                  (strcmp(b->syscalls[i].names[k], "unshare") == 0 &&
+				                   b->syscalls[i].n_args == 1);
+			}
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && b &&
+		            strcmp(b->default_action, "SCMP_ACT_ALLOW") == 0 && keyctl &&
+		            unshare_newuser &&
+		            adjusted(&r.x, "seccomp-floor", ".linux.seccomp") != NULL &&
+		            adjusted(&r.x, "seccomp-stack", ".linux.seccomp") == NULL,
+		        "seccomp: baseline, an allow-list (as engines write): ward's floor under it "
+		        "(keyctl denied, unshare of a user namespace denied, the rest allowed)"))
+			dump(&r.x);
+		run_free(&r);
+		run(&r, &(struct spec){.lin = allow}, "{\"allowAlways\":[\"seccomp-none\"]}", NULL,
+		    &f);
+		ok(r.rc == 0 && r.cfg->linux->seccomp_base == NULL,
+		   "seccomp: baseline with seccomp-none keeps an allow-list alone");
 		run_free(&r);
 	}
 	/* seccomp-none lifts baseline's stacking, never strict's. */
@@ -3143,13 +3188,15 @@ static void test_adjust_baseline(void)
 
 		fake_init(&f);
 		run(&r, &s, NULL, NULL, &f);
-		if (!ok(r.rc == 0 && r.x.n_refused == 0 && n_kind(&r.x, FIND_ADJUST) == 0,
-		        "baseline: a config that already says it all: no adjustment"))
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && n_kind(&r.x, FIND_ADJUST) == 1 &&
+		            adjusted(&r.x, "seccomp-floor", ".linux.seccomp") != NULL,
+		        "baseline: a config that already says it all: no adjustment but the "
+		        "seccomp floor"))
 			dump(&r.x);
 		ok(r.cfg && r.cfg->linux->seccomp &&
 		       strcmp(r.cfg->linux->seccomp->default_action, "SCMP_ACT_ERRNO") == 0 &&
-		       r.cfg->linux->seccomp_base == NULL,
-		   "seccomp-default: the config's own profile (an allow-list) is kept alone");
+		       r.cfg->linux->seccomp_base != NULL,
+		   "seccomp-default: the config's own profile (an allow-list) is kept, on the floor");
 		ok(r.cfg && r.cfg->linux->n_masked_paths == 13 &&
 		       r.cfg->linux->n_readonly_paths == 5,
 		   "masked-paths: the config's own entries kept, nothing added twice");
