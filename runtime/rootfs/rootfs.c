@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mounts.h"
+#include "rootfs/tree_fetch.h"
 #include "linux/pathres.h"
 
 #include <errno.h>
@@ -189,13 +190,6 @@ void rootfs_handles_close(struct rootfs_handles *h)
 {
 	if (h->rootfd >= 0)
 		close(h->rootfd);
-	for (size_t i = 0; h->src_fds && i < h->n; i++)
-		if (h->src_fds[i] >= 0)
-			close(h->src_fds[i]);
-	free(h->src_fds);
-	free(h->is_tree);
-	h->src_fds = NULL;
-	h->is_tree = NULL;
 	h->rootfd = -1;
 }
 
@@ -204,13 +198,6 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	const struct oci_config *c = a->cfg;
 
 	h->rootfd = -1;
-	h->n = c->n_mounts;
-	h->src_fds = malloc((c->n_mounts ? c->n_mounts : 1) * sizeof(int));
-	h->is_tree = calloc(c->n_mounts ? c->n_mounts : 1, sizeof(bool));
-	if (h->src_fds == NULL || h->is_tree == NULL)
-		return werr(ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n_mounts; i++)
-		h->src_fds[i] = -1;
 	/* Nothing mounted from here on may propagate to the host. */
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(errno, "making / a slave mount");
@@ -232,20 +219,33 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 		                  sizeof(attr)) < 0)
 			return werr(errno, "making the rootfs nodev");
 	}
-	for (size_t i = 0; i < c->n_mounts; i++) {
-		if (!mount_is_bind(&c->mounts[i]))
-			continue;
-		/* Never a second lookup by name: no tree, no mount. */
-		if (a->trees == NULL || a->trees[i] < 0)
-			return werr(EBADF, "mounts[%zu] (%s): no source from the parent", i,
-			            c->mounts[i].destination);
-		h->src_fds[i] = a->trees[i];
-		h->is_tree[i] = true;
-	}
 	return 0;
 }
 
-int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
+/* mounts[i], with its trees asked for now: made in the listed order. */
+static int mount_nth(const struct rootfs_args *a, int rootfd, size_t i, int *late_ro)
+{
+	const struct oci_config *c = a->cfg;
+	const struct oci_mount *m = &c->mounts[i];
+	bool bind = mount_is_bind(m), overlay = !bind && m->type && strcmp(m->type, "overlay") == 0;
+	size_t n = 0;
+	int *fds = NULL, r;
+
+	if ((bind || overlay) && tree_fetch(a->tree_sock, i, &fds, &n) < 0)
+		return -1;
+	/* Never a second lookup by name: no tree, no mount. */
+	if (bind && n != 1) {
+		trees_close(fds, n);
+		return werr(EBADF, "mounts[%zu] (%s): no source from the parent", i,
+		            m->destination);
+	}
+	r = mount_entry(rootfd, m, bind ? fds[0] : -1, true, overlay ? fds : NULL, overlay ? n : 0,
+	                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL, late_ro);
+	trees_close(fds, n);
+	return r;
+}
+
+int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h)
 {
 	const struct oci_config *c = a->cfg;
 	const struct oci_linux *l = c->linux;
@@ -277,11 +277,11 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (dev_mount_tmpfs(rootfd, c) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
-		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i],
-		                a->layers ? a->layers[i] : NULL, a->n_layers ? a->n_layers[i] : 0,
-		                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL,
-		                &late_ro[i]) < 0)
+		if (mount_nth(a, rootfd, i, &late_ro[i]) < 0)
 			goto out;
+	/* The server ends with the channel. */
+	close(a->tree_sock);
+	a->tree_sock = -1;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||
 	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
@@ -312,6 +312,9 @@ out:
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (late_ro[i] >= 0)
 			close(late_ro[i]);
+	if (a->tree_sock >= 0)
+		close(a->tree_sock);
+	a->tree_sock = -1;
 	rootfs_handles_close(h);
 	return r;
 }
