@@ -7,6 +7,7 @@
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "hooks/hooks.h"
+#include "container/host_mount.h"
 #include "container/tree_server.h"
 #include "container/trees.h"
 #include "facts/host_facts.h"
@@ -361,7 +362,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 
 	memset(c, 0, sizeof(*c));
 	c->dirfd = -1;
-	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
+	if (support_check(cfg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0 ||
+	    support_rootfs(cfg, o->bundle, rootfs) < 0)
 		return -1;
 	/* Compiled before the clone: the init inherits the program. With the
 	 * supervisor recording denials, the default action goes to it. */
@@ -451,6 +453,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		if (parent_trees(cfg, o->facts, o->bundle, &root_tree, plan.with_layers) < 0)
 			goto fail;
 		not_its[4] = root_tree;
+		/* Attached in the host's mount namespace: detached at delete. */
+		if (!oci_config_namespace(cfg, CLONE_NEWNS) &&
+		    host_mount_record(c, root_tree, rootfs) < 0)
+			goto fail;
 		/* Before a user namespace is joined below: the server stays
 		 * privileged over the host's mount namespace. */
 		tree_server = tree_server_start(&plan, &tree_end, not_its,
@@ -619,6 +625,9 @@ fail : {
 		close(root_tree);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
+	/* The init is gone: what it attached on the host goes too. */
+	if (host_mount_release(c) < 0)
+		werr_clear();
 	if (cgfd >= 0)
 		close(cgfd);
 	if (have_cg)

@@ -122,6 +122,7 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .rootfs = a->rootfs,
 	                         .bundle = a->bundle,
 	                         .no_pivot = a->no_pivot,
+	                         .host_mntns = oci_config_namespace(c, CLONE_NEWNS) == NULL,
 	                         .userns = a->userns,
 	                         .root_tree = a->root_tree,
 	                         .tree_sock = a->tree_fd,

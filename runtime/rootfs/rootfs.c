@@ -109,12 +109,19 @@ static int readonly_paths(int rootfd, const struct oci_linux *l)
 	return 0;
 }
 
-static int do_pivot(int rootfd, bool no_pivot)
+static int do_pivot(int rootfd, bool no_pivot, bool host_mntns)
 {
 	int oldroot;
 
 	if (fchdir(rootfd) < 0)
 		return werr(errno, "chdir to rootfs");
+	/* runtime-spec config-linux.md: without a mount namespace the
+	 * container inherits the runtime's; neither pivot_root nor the move
+	 * of --no-pivot may touch the host's root there: a chroot, as runc. */
+	if (host_mntns)
+		return chroot(".") < 0  ? werr(errno, "chroot")
+		       : chdir("/") < 0 ? werr(errno, "chdir /")
+		                        : 0;
 	if (no_pivot) {
 		if (no_pivot_detach_host(rootfd) < 0)
 			return -1;
@@ -198,8 +205,11 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	const struct oci_config *c = a->cfg;
 
 	h->rootfd = -1;
-	/* Nothing mounted from here on may propagate to the host. */
-	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	/* Nothing mounted from here on may propagate to the host. (In the
+	 * host's own mount namespace that would change the host's "/"; the
+	 * rootfs tree is a slave of its source, and what is mounted inside it
+	 * goes nowhere else.) */
+	if (!a->host_mntns && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(errno, "making / a slave mount");
 	/* pivot_root needs the rootfs to be a mount point: the parent's copy
 	 * of it, made from the fd the policy decided on, is attached at the
@@ -292,7 +302,7 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h)
 	/* After /dev/console and the createContainer hooks, as runc. */
 	if (mounts_finish_readonly(c, late_ro) < 0)
 		goto out;
-	if (do_pivot(rootfd, a->no_pivot) < 0)
+	if (do_pivot(rootfd, a->no_pivot, a->host_mntns) < 0)
 		goto out;
 	if (l && l->rootfs_propagation && l->rootfs_propagation[0] &&
 	    mount(NULL, "/", NULL, propagation_flags(l->rootfs_propagation), NULL) < 0) {

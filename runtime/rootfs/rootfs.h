@@ -12,6 +12,9 @@ struct rootfs_args {
 	const char *bundle;
 	bool no_pivot;
 	bool userns;
+	/* No mount namespace of its own (compat, as runc): the mounts are made
+	 * in the runtime's, and the process is chrooted, not pivoted. */
+	bool host_mntns;
 	/* From the parent (idmap.c): the rootfs as a detached tree. */
 	int root_tree;
 	/* The tree channel (tree_fetch.h): a bind's source and an overlay's
