@@ -16,6 +16,10 @@ enum sync_type {
 	SYNC_SECCOMP_FD, /* child → parent: the seccomp listener fd (SCM_RIGHTS) */
 	SYNC_HOOKS,      /* child → parent: mounts done, run prestart/createRuntime */
 	SYNC_HOOKS_DONE, /* parent → child: done; err carries the init's host pid */
+	/* On the tree channel (container/tree_server.c), not this one: */
+	SYNC_TREE,     /* child → server: the trees of mounts[err], made now */
+	SYNC_TREE_FD,  /* server → child: one of them (SCM_RIGHTS) */
+	SYNC_TREE_END, /* server → child: that was the last (or none) */
 };
 
 struct sync_msg {

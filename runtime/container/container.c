@@ -7,6 +7,8 @@
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "hooks/hooks.h"
+#include "container/host_mount.h"
+#include "container/tree_server.h"
 #include "container/trees.h"
 #include "facts/host_facts.h"
 #include "rootfs/idmap.h"
@@ -336,15 +338,16 @@ static bool holder_limits(const struct oci_linux *l, struct oci_linux *ls, struc
 
 /* The rootfs and every bind source as detached trees, cloned from the fds
  * the policy decided on (issue #12: a rename between the check and the
- * mount changes nothing, and the init never looks a host path up again). */
+ * mount changes nothing, and the init never looks a host path up again);
+ * the binds' when the init mounts them (tree_server.h: config.json order). */
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
                      struct container *c, int *pidfd_out)
 {
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1, notify = -1;
 	int sup_pidfd = -1;
-	int *trees = NULL, root_tree = -1, **layers = NULL;
-	size_t *n_layers = NULL;
+	int root_tree = -1, tree_end = -1;
+	pid_t tree_server = -1;
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
@@ -359,7 +362,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 
 	memset(c, 0, sizeof(*c));
 	c->dirfd = -1;
-	if (support_check(cfg) < 0 || support_rootfs(cfg, o->bundle, rootfs) < 0)
+	if (support_check(cfg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0 ||
+	    support_rootfs(cfg, o->bundle, rootfs) < 0)
 		return -1;
 	/* Compiled before the clone: the init inherits the program. With the
 	 * supervisor recording denials, the default action goes to it. */
@@ -434,30 +438,32 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		console = *o->console_fd;
 	else if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
-	trees = malloc((cfg->n_mounts ? cfg->n_mounts : 1) * sizeof(int));
-	if (trees == NULL) {
-		werr(ENOMEM, "out of memory");
-		goto fail;
-	}
-	/* Mounts that travel back to the host's: compat only, never from a
-	 * user namespace's container. */
 	trace_mark("create: cgroup limits written");
-	if (parent_trees(cfg, o->facts, o->bundle, &root_tree, trees,
-	                 !userns && (!o->policy || o->policy->profile == PROFILE_COMPAT)) < 0) {
-		free(trees);
-		trees = NULL;
-		goto fail;
+	{
+		/* Mounts that travel back to the host's: compat only, never
+		 * from a user namespace's container. compat mounts an overlay
+		 * by the options' paths, as runc does. */
+		bool compat = !o->policy || o->policy->profile == PROFILE_COMPAT;
+		struct tree_plan plan = {.cfg = cfg,
+		                         .facts = o->facts,
+		                         .peers_ok = !userns && compat,
+		                         .with_layers = o->policy && !compat};
+		int not_its[] = {rootfd, c->dirfd, console, cgfd, root_tree};
+
+		if (parent_trees(cfg, o->facts, o->bundle, &root_tree, plan.with_layers) < 0)
+			goto fail;
+		not_its[4] = root_tree;
+		/* Attached in the host's mount namespace: detached at delete. */
+		if (!oci_config_namespace(cfg, CLONE_NEWNS) &&
+		    host_mount_record(c, root_tree, rootfs) < 0)
+			goto fail;
+		/* Before a user namespace is joined below: the server stays
+		 * privileged over the host's mount namespace. */
+		tree_server = tree_server_start(&plan, &tree_end, not_its,
+		                                sizeof(not_its) / sizeof(not_its[0]));
+		if (tree_server < 0)
+			goto fail;
 	}
-	layers = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*layers));
-	n_layers = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*n_layers));
-	if (layers == NULL || n_layers == NULL) {
-		werr(ENOMEM, "out of memory");
-		goto fail;
-	}
-	/* compat mounts an overlay by the options' paths, as runc does. */
-	if (o->policy && o->policy->profile != PROFILE_COMPAT &&
-	    layer_trees(cfg, o->facts, layers, n_layers) < 0)
-		goto fail;
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
 		werr(errno, "creating the start fifo");
 		goto fail;
@@ -485,9 +491,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .console_sock = console,
 		                      .relayed = o->console_fd != NULL,
 		                      .root_tree = root_tree,
-		                      .trees = trees,
-		                      .layers = layers,
-		                      .n_layers = n_layers,
+		                      .tree_fd = tree_end,
 		                      .seccomp = sc ? &prog : NULL};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
@@ -517,17 +521,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (console >= 0)
 		close(console);
 	console = -1;
-	for (size_t i = 0; i < cfg->n_mounts; i++)
-		if (trees[i] >= 0)
-			close(trees[i]);
-	free(trees);
-	trees = NULL;
+	close(tree_end);
+	tree_end = -1;
 	close(root_tree);
 	root_tree = -1;
-	free_layers(cfg, layers, n_layers);
-	layers = NULL;
-	free(n_layers);
-	n_layers = NULL;
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
 	/* v1 hierarchies: before the init may run anything (it waits for
 	 * MAPPED). */
@@ -568,6 +565,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	} else if (sync_expect(sv[0], SYNC_READY) < 0)
 		goto fail;
 	trace_mark("create: init ready (rootfs built)");
+	/* Mounts done: the init has closed its end. */
+	tree_server_stop(tree_server);
+	tree_server = -1;
 	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
 	trace_mark("create: state recorded");
@@ -618,16 +618,16 @@ fail : {
 		close(fifo);
 	if (console >= 0)
 		close(console);
-	for (size_t i = 0; trees && i < cfg->n_mounts; i++)
-		if (trees[i] >= 0)
-			close(trees[i]);
-	free(trees);
+	if (tree_end >= 0)
+		close(tree_end);
+	tree_server_stop(tree_server);
 	if (root_tree >= 0)
 		close(root_tree);
-	free_layers(cfg, layers, n_layers);
-	free(n_layers);
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
+	/* The init is gone: what it attached on the host goes too. */
+	if (host_mount_release(c) < 0)
+		werr_clear();
 	if (cgfd >= 0)
 		close(cgfd);
 	if (have_cg)

@@ -122,11 +122,10 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .rootfs = a->rootfs,
 	                         .bundle = a->bundle,
 	                         .no_pivot = a->no_pivot,
+	                         .host_mntns = oci_config_namespace(c, CLONE_NEWNS) == NULL,
 	                         .userns = a->userns,
 	                         .root_tree = a->root_tree,
-	                         .trees = a->trees,
-	                         .layers = a->layers,
-	                         .n_layers = a->n_layers,
+	                         .tree_sock = a->tree_fd,
 	                         .before_pivot = before_pivot,
 	                         .before_pivot_arg = (void *)a};
 	struct rootfs_handles h = {.rootfd = -1};

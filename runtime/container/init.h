@@ -18,12 +18,10 @@ struct init_args {
 	bool no_pivot;
 	bool userns;
 	int preserve_fds;
-	int console_sock;   /* --console-socket, connected by the parent; -1: none */
-	bool relayed;       /* console_sock is ward's own relay (sized as its terminal) */
-	int root_tree;      /* the rootfs, from the parent (idmap.c) */
-	const int *trees;   /* per mount: the bind source's tree, or -1 */
-	int *const *layers; /* per overlay mount: its layers' trees */
-	const size_t *n_layers;
+	int console_sock; /* --console-socket, connected by the parent; -1: none */
+	bool relayed;     /* console_sock is ward's own relay (sized as its terminal) */
+	int root_tree;    /* the rootfs, from the parent (idmap.c) */
+	int tree_fd;      /* the tree channel: binds' and layers' trees, on request */
 	const struct filter_prog *seccomp; /* NULL: no filter */
 	/* Namespaces joined by path (user first), fds opened by the parent. */
 	int join_fd[8];

@@ -16,6 +16,7 @@
 #include "rootfs/rootfs.h"
 #include "container/init.h"
 #include "lib/log.h"
+#include "container/host_mount.h"
 #include "container/proc.h"
 #include "seccomp/seccomp_filter.h"
 #include "seccomp/seccomp_notify.h"
@@ -451,6 +452,12 @@ int container_destroy(struct container *c, bool force)
 	 * dead by now, so the next container to take it shares nothing live. */
 	if (id_lease_release(c->dirfd) < 0)
 		return werr_ctx("container \"%s\"", c->id);
+	/* Without a mount namespace: its mounts, off the host's. Said, not
+	 * fatal: the state goes either way. */
+	if (host_mount_release(c) < 0) {
+		log_warn("container \"%s\": %s", c->id, werr_msg());
+		werr_clear();
+	}
 	return store_remove(c) < 0 ? -1 : 0;
 }
 

@@ -27,7 +27,7 @@ static int check_mounts(const struct oci_config *c)
 	return 0;
 }
 
-static int check_namespaces(const struct oci_config *c)
+static int check_namespaces(const struct oci_config *c, bool compat)
 {
 	const struct oci_linux *l = c->linux;
 	bool userns = oci_config_namespace(c, CLONE_NEWUSER) != NULL;
@@ -56,12 +56,16 @@ static int check_namespaces(const struct oci_config *c)
 	if ((c->domainname && c->domainname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
 		return werr(0, "config.json: .domainname: setting a domain name needs a \"uts\" "
 		               "namespace");
-	if (!oci_config_namespace(c, CLONE_NEWNS))
-		return werr(0, "config.json: .linux.namespaces: a \"mount\" namespace is required");
+	/* runc runs it in its own mount namespace (rootfs/rootfs.c); the
+	 * other profiles keep the mounts off the host's, whatever the policy
+	 * file allows. */
+	if (!compat && !oci_config_namespace(c, CLONE_NEWNS))
+		return werr(0, "config.json: .linux.namespaces: a \"mount\" namespace is required "
+		               "outside compat");
 	return 0;
 }
 
-int support_check(const struct oci_config *c)
+int support_check(const struct oci_config *c, bool compat)
 {
 	const struct oci_linux *l = c->linux;
 
@@ -78,7 +82,7 @@ int support_check(const struct oci_config *c)
 		return werr(0, "config.json: .linux.timeOffsets: needs a new \"time\" namespace");
 	if (l && l->intel_rdt)
 		return NOT_YET(".linux.intelRdt", "Intel RDT");
-	if (check_namespaces(c) < 0 || check_mounts(c) < 0)
+	if (check_namespaces(c, compat) < 0 || check_mounts(c) < 0)
 		return -1;
 	return 0;
 }

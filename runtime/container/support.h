@@ -5,10 +5,12 @@
 #define WARD_SUPPORT_H
 
 #include <limits.h>
+#include <stdbool.h>
 
 #include "oci/config.h"
 
-int support_check(const struct oci_config *c);
+/* compat: what runc runs, runs (a config without a mount namespace). */
+int support_check(const struct oci_config *c, bool compat);
 /* root.path made absolute (relative paths are bundle-relative) and checked
  * to be a directory. */
 int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX]);

@@ -2,7 +2,8 @@
  * trees (issue #12): the rootfs, every bind source and every overlay layer
  * is cloned (open_tree OPEN_TREE_CLONE) from the very fd the policy checked,
  * so a rename between the check and the mount changes nothing, and the init
- * never looks a host path up by name again. */
+ * never looks a host path up by name again. The rootfs is cloned before the
+ * init exists; the others when the init attaches them (tree_server.c). */
 #include "container/trees.h"
 #include "lib/error.h"
 #include "rootfs/idmap.h"
@@ -13,67 +14,95 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Every overlay layer as a detached tree (layers[i]: NULL for mounts that
- * are not overlays). */
-int layer_trees(const struct oci_config *cfg, const struct host_facts *h, int **layers,
-                size_t *n_layers)
+/* Every overlay layer was opened (a layer that was not is an error before
+ * the init exists, as a bind source is). */
+static int layers_check(const struct oci_config *cfg, const struct host_facts *h)
+{
+	for (size_t i = 0; i < cfg->n_mounts && i < h->n_mounts; i++)
+		for (size_t k = 0; h->n_overlay && k < h->n_overlay[i]; k++)
+			if (!h->overlay[i][k].resolved)
+				return werr(h->overlay[i][k].err,
+				            "mounts[%zu] (%s): overlay layer %zu", i,
+				            cfg->mounts[i].destination, k);
+	return 0;
+}
+
+/* An overlay's layers, read-only: the overlay covers the layers' mounts,
+ * which are never the container's to write. */
+static int layer_trees(const struct tree_plan *p, size_t i, int *fds, size_t n)
 {
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
 
-	for (size_t i = 0; i < cfg->n_mounts && i < h->n_mounts; i++) {
-		size_t n = h->n_overlay ? h->n_overlay[i] : 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct host_path *hp = &p->facts->overlay[i][k];
 
-		if (n == 0)
-			continue;
-		layers[i] = malloc(n * sizeof(int));
-		if (layers[i] == NULL)
-			return werr(ENOMEM, "out of memory");
-		for (size_t k = 0; k < n; k++)
-			layers[i][k] = -1;
-		n_layers[i] = n;
-		for (size_t k = 0; k < n; k++) {
-			const struct host_path *p = &h->overlay[i][k];
+		fds[k] = tree_clone(hp->fd, "", AT_EMPTY_PATH, false);
+		if (fds[k] >= 0 && mount_setattr(fds[k], "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0) {
+			int e = errno;
 
-			if (!p->resolved)
-				return werr(p->err, "mounts[%zu] (%s): overlay layer %zu", i,
-				            cfg->mounts[i].destination, k);
-			layers[i][k] = tree_clone(p->fd, "", AT_EMPTY_PATH, false);
-			/* Read-only: the overlay covers the layers' mounts, which
-			 * are never the container's to write. */
-			if (layers[i][k] >= 0 &&
-			    mount_setattr(layers[i][k], "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0) {
-				close(layers[i][k]);
-				layers[i][k] = -1;
-			}
-			if (layers[i][k] < 0)
-				return werr(errno, "mounts[%zu] (%s): overlay layer %s", i,
-				            cfg->mounts[i].destination, p->real);
+			close(fds[k]);
+			fds[k] = -1;
+			errno = e;
+		}
+		if (fds[k] < 0) {
+			int e = errno;
+
+			while (k-- > 0)
+				close(fds[k]);
+			return werr(e, "mounts[%zu] (%s): overlay layer %s", i,
+			            p->cfg->mounts[i].destination, hp->real);
 		}
 	}
 	return 0;
 }
 
-void free_layers(const struct oci_config *cfg, int **layers, const size_t *n_layers)
+int mount_trees(const struct tree_plan *p, size_t i, int **fds, size_t *n)
 {
-	for (size_t i = 0; layers && i < cfg->n_mounts; i++) {
-		for (size_t k = 0; layers[i] && k < n_layers[i]; k++)
-			if (layers[i][k] >= 0)
-				close(layers[i][k]);
-		free(layers[i]);
+	const struct oci_mount *m = &p->cfg->mounts[i];
+	const struct host_facts *h = p->facts;
+	bool bind = mount_is_bind(m);
+
+	*fds = NULL;
+	*n = 0;
+	if (bind)
+		*n = 1;
+	else if (p->with_layers && m->type && strcmp(m->type, "overlay") == 0 && i < h->n_mounts &&
+	         h->n_overlay)
+		*n = h->n_overlay[i];
+	if (*n == 0)
+		return 0;
+	*fds = malloc(*n * sizeof(int));
+	if (*fds == NULL)
+		return werr(ENOMEM, "out of memory");
+	if (bind) {
+		if (i >= h->n_mounts || !h->mounts[i].resolved)
+			(*fds)[0] =
+			    werr(EBADF, "mounts[%zu] (%s): source not opened", i, m->destination);
+		else
+			(*fds)[0] = bind_tree(p->cfg, m, h->mounts[i].fd, i, p->peers_ok);
+		if ((*fds)[0] >= 0)
+			return 0;
+	} else if (layer_trees(p, i, *fds, *n) == 0) {
+		return 0;
 	}
-	free(layers);
+	free(*fds);
+	*fds = NULL;
+	*n = 0;
+	return -1;
 }
 
 int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const char *bundle,
-                 int *root_tree, int *trees, bool peers_ok)
+                 int *root_tree, bool with_layers)
 {
 	struct bind_source *src = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*src));
 	int r;
 
+	*root_tree = -1;
 	if (src == NULL)
 		return werr(ENOMEM, "out of memory");
 	if (h == NULL || !h->root.resolved || !S_ISDIR(h->root.st.st_mode)) {
@@ -89,15 +118,17 @@ int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const
 		             : i < h->n_mounts && h->mounts[i].err ? h->mounts[i].err
 		                                                   : ENOENT;
 	}
+	r = bind_sources_check(cfg, src, bundle);
+	free(src);
+	if (r < 0 || (with_layers && layers_check(cfg, h) < 0))
+		return -1;
 	/* Inside a user namespace the init is no longer host root: the mount
 	 * points it needs are made now. */
 	if (oci_config_namespace(cfg, CLONE_NEWUSER)) {
 		bool *is_dir = calloc(cfg->n_mounts ? cfg->n_mounts : 1, sizeof(*is_dir));
 
-		if (is_dir == NULL) {
-			free(src);
+		if (is_dir == NULL)
 			return werr(ENOMEM, "out of memory");
-		}
 		for (size_t i = 0; i < cfg->n_mounts; i++)
 			is_dir[i] = !mount_is_bind(&cfg->mounts[i]) ||
 			            (i < h->n_mounts && h->mounts[i].resolved &&
@@ -106,11 +137,5 @@ int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const
 		free(is_dir);
 	}
 	*root_tree = rootfs_tree(h->root.fd);
-	r = *root_tree < 0 ? -1 : bind_trees_prepare(cfg, src, bundle, trees, peers_ok);
-	free(src);
-	if (r < 0 && *root_tree >= 0) {
-		close(*root_tree);
-		*root_tree = -1;
-	}
-	return r;
+	return *root_tree < 0 ? -1 : 0;
 }

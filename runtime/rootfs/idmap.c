@@ -38,11 +38,8 @@ int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idm
 	return fd < 0 ? werr_ctx("a user namespace for an idmapped mount") : fd;
 }
 
-/* The detached tree of one bind mount, from src (the fd the policy decided
- * on): a copy of the source (with its submounts for rbind), idmapped when
- * the mount asks for it. */
-static int one_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx,
-                    bool peers_ok)
+int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx,
+              bool peers_ok)
 {
 	const struct oci_linux *l = c->linux;
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_IDMAP};
@@ -91,44 +88,29 @@ static int one_tree(const struct oci_config *c, const struct oci_mount *m, int s
 	return tree;
 }
 
-int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src,
-                       const char *bundle, int *trees, bool peers_ok)
+int bind_sources_check(const struct oci_config *c, const struct bind_source *src,
+                       const char *bundle)
 {
-	for (size_t i = 0; i < c->n_mounts; i++)
-		trees[i] = -1;
 	for (size_t i = 0; i < c->n_mounts; i++) {
 		const struct oci_mount *m = &c->mounts[i];
 		bool rec;
 
 		if (!mount_is_bind(m)) {
-			if (idmap_wanted(m, &rec)) {
-				werr(0, "mounts[%zu] (%s): idmapped mounts must be bind mounts", i,
-				     m->destination);
-				goto fail;
-			}
+			if (idmap_wanted(m, &rec))
+				return werr(0,
+				            "mounts[%zu] (%s): idmapped mounts must be bind mounts",
+				            i, m->destination);
 			continue;
 		}
-		if (m->source == NULL || m->source[0] == '\0') {
-			werr(EINVAL, "mounts[%zu] (%s): a bind mount needs a source", i,
-			     m->destination);
-			goto fail;
-		}
-		if (src[i].fd < 0) {
-			werr(src[i].err, "mounts[%zu] (%s): source %s%s%s", i, m->destination,
-			     m->source[0] == '/' ? "" : bundle, m->source[0] == '/' ? "" : "/",
-			     m->source);
-			goto fail;
-		}
-		trees[i] = one_tree(c, m, src[i].fd, i, peers_ok);
-		if (trees[i] < 0)
-			goto fail;
+		if (m->source == NULL || m->source[0] == '\0')
+			return werr(EINVAL, "mounts[%zu] (%s): a bind mount needs a source", i,
+			            m->destination);
+		if (src[i].fd < 0)
+			return werr(src[i].err, "mounts[%zu] (%s): source %s%s%s", i,
+			            m->destination, m->source[0] == '/' ? "" : bundle,
+			            m->source[0] == '/' ? "" : "/", m->source);
 	}
 	return 0;
-fail:
-	for (size_t k = 0; k < c->n_mounts; k++)
-		if (trees[k] >= 0)
-			close(trees[k]);
-	return -1;
 }
 
 int rootfs_tree(int root_fd)

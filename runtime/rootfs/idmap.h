@@ -20,12 +20,18 @@ struct bind_source {
 	int err;
 };
 
-/* For each bind mount, a detached tree of src[i] (idmapped if asked) into
- * trees[i]; -1 for other mounts. A tree is a slave of its source, or with
- * peers_ok and a "shared"/"rshared" option, its peer. A source that could not be opened is an
- * error naming it (bundle: where relative sources start). */
-int bind_trees_prepare(const struct oci_config *c, const struct bind_source *src,
-                       const char *bundle, int *trees, bool peers_ok);
+/* Every bind mount has a source the parent could open (bundle: where
+ * relative sources start, for the message), and only binds are idmapped:
+ * checked before the init exists. */
+int bind_sources_check(const struct oci_config *c, const struct bind_source *src,
+                       const char *bundle);
+/* The detached tree of bind mount m (mounts[idx]) from src, the fd the
+ * policy decided on: a copy of the source (with its submounts for rbind),
+ * idmapped if asked. A slave of its source, or with peers_ok and a
+ * "shared"/"rshared" option, its peer. Made when the init attaches it
+ * (container/tree_server.c), so mounts are made in config.json's order. */
+int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx,
+              bool peers_ok);
 /* A detached copy of the rootfs (with its submounts) from the fd the policy
  * decided on. */
 int rootfs_tree(int root_fd);

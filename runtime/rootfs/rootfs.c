@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mounts.h"
+#include "rootfs/tree_fetch.h"
 #include "linux/pathres.h"
 
 #include <errno.h>
@@ -108,12 +109,19 @@ static int readonly_paths(int rootfd, const struct oci_linux *l)
 	return 0;
 }
 
-static int do_pivot(int rootfd, bool no_pivot)
+static int do_pivot(int rootfd, bool no_pivot, bool host_mntns)
 {
 	int oldroot;
 
 	if (fchdir(rootfd) < 0)
 		return werr(errno, "chdir to rootfs");
+	/* runtime-spec config-linux.md: without a mount namespace the
+	 * container inherits the runtime's; neither pivot_root nor the move
+	 * of --no-pivot may touch the host's root there: a chroot, as runc. */
+	if (host_mntns)
+		return chroot(".") < 0  ? werr(errno, "chroot")
+		       : chdir("/") < 0 ? werr(errno, "chdir /")
+		                        : 0;
 	if (no_pivot) {
 		if (no_pivot_detach_host(rootfd) < 0)
 			return -1;
@@ -189,13 +197,6 @@ void rootfs_handles_close(struct rootfs_handles *h)
 {
 	if (h->rootfd >= 0)
 		close(h->rootfd);
-	for (size_t i = 0; h->src_fds && i < h->n; i++)
-		if (h->src_fds[i] >= 0)
-			close(h->src_fds[i]);
-	free(h->src_fds);
-	free(h->is_tree);
-	h->src_fds = NULL;
-	h->is_tree = NULL;
 	h->rootfd = -1;
 }
 
@@ -204,15 +205,11 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	const struct oci_config *c = a->cfg;
 
 	h->rootfd = -1;
-	h->n = c->n_mounts;
-	h->src_fds = malloc((c->n_mounts ? c->n_mounts : 1) * sizeof(int));
-	h->is_tree = calloc(c->n_mounts ? c->n_mounts : 1, sizeof(bool));
-	if (h->src_fds == NULL || h->is_tree == NULL)
-		return werr(ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n_mounts; i++)
-		h->src_fds[i] = -1;
-	/* Nothing mounted from here on may propagate to the host. */
-	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	/* Nothing mounted from here on may propagate to the host. (In the
+	 * host's own mount namespace that would change the host's "/"; the
+	 * rootfs tree is a slave of its source, and what is mounted inside it
+	 * goes nowhere else.) */
+	if (!a->host_mntns && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(errno, "making / a slave mount");
 	/* pivot_root needs the rootfs to be a mount point: the parent's copy
 	 * of it, made from the fd the policy decided on, is attached at the
@@ -232,20 +229,33 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 		                  sizeof(attr)) < 0)
 			return werr(errno, "making the rootfs nodev");
 	}
-	for (size_t i = 0; i < c->n_mounts; i++) {
-		if (!mount_is_bind(&c->mounts[i]))
-			continue;
-		/* Never a second lookup by name: no tree, no mount. */
-		if (a->trees == NULL || a->trees[i] < 0)
-			return werr(EBADF, "mounts[%zu] (%s): no source from the parent", i,
-			            c->mounts[i].destination);
-		h->src_fds[i] = a->trees[i];
-		h->is_tree[i] = true;
-	}
 	return 0;
 }
 
-int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
+/* mounts[i], with its trees asked for now: made in the listed order. */
+static int mount_nth(const struct rootfs_args *a, int rootfd, size_t i, int *late_ro)
+{
+	const struct oci_config *c = a->cfg;
+	const struct oci_mount *m = &c->mounts[i];
+	bool bind = mount_is_bind(m), overlay = !bind && m->type && strcmp(m->type, "overlay") == 0;
+	size_t n = 0;
+	int *fds = NULL, r;
+
+	if ((bind || overlay) && tree_fetch(a->tree_sock, i, &fds, &n) < 0)
+		return -1;
+	/* Never a second lookup by name: no tree, no mount. */
+	if (bind && n != 1) {
+		trees_close(fds, n);
+		return werr(EBADF, "mounts[%zu] (%s): no source from the parent", i,
+		            m->destination);
+	}
+	r = mount_entry(rootfd, m, bind ? fds[0] : -1, true, overlay ? fds : NULL, overlay ? n : 0,
+	                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL, late_ro);
+	trees_close(fds, n);
+	return r;
+}
+
+int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h)
 {
 	const struct oci_config *c = a->cfg;
 	const struct oci_linux *l = c->linux;
@@ -277,11 +287,11 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	if (dev_mount_tmpfs(rootfd, c) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
-		if (mount_entry(rootfd, &c->mounts[i], h->src_fds[i], h->is_tree[i],
-		                a->layers ? a->layers[i] : NULL, a->n_layers ? a->n_layers[i] : 0,
-		                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL,
-		                &late_ro[i]) < 0)
+		if (mount_nth(a, rootfd, i, &late_ro[i]) < 0)
 			goto out;
+	/* The server ends with the channel. */
+	close(a->tree_sock);
+	a->tree_sock = -1;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns) < 0 ||
 	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
@@ -292,7 +302,7 @@ int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h)
 	/* After /dev/console and the createContainer hooks, as runc. */
 	if (mounts_finish_readonly(c, late_ro) < 0)
 		goto out;
-	if (do_pivot(rootfd, a->no_pivot) < 0)
+	if (do_pivot(rootfd, a->no_pivot, a->host_mntns) < 0)
 		goto out;
 	if (l && l->rootfs_propagation && l->rootfs_propagation[0] &&
 	    mount(NULL, "/", NULL, propagation_flags(l->rootfs_propagation), NULL) < 0) {
@@ -312,6 +322,9 @@ out:
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (late_ro[i] >= 0)
 			close(late_ro[i]);
+	if (a->tree_sock >= 0)
+		close(a->tree_sock);
+	a->tree_sock = -1;
 	rootfs_handles_close(h);
 	return r;
 }

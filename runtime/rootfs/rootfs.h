@@ -12,27 +12,26 @@ struct rootfs_args {
 	const char *bundle;
 	bool no_pivot;
 	bool userns;
-	/* From the parent (idmap.c): the rootfs and, per mount, the bind
-	 * source as detached trees (-1 for mounts that are not binds). */
+	/* No mount namespace of its own (compat, as runc): the mounts are made
+	 * in the runtime's, and the process is chrooted, not pivoted. */
+	bool host_mntns;
+	/* From the parent (idmap.c): the rootfs as a detached tree. */
 	int root_tree;
-	const int *trees;
-	/* Per overlay mount: its layers (lowerdir..., upperdir, workdir in the
-	 * order of the options) as detached trees, or NULL. */
-	int *const *layers;
-	const size_t *n_layers;
+	/* The tree channel (tree_fetch.h): a bind's source and an overlay's
+	 * layers (lowerdir..., upperdir, workdir in the order of the options),
+	 * cloned when the mount is made. Closed by rootfs_setup once the
+	 * mounts are done. */
+	int tree_sock;
 	/* Called with the mounts done, before pivot_root (hooks). */
 	int (*before_pivot)(void *arg, int rootfd);
 	void *before_pivot_arg;
 };
 
 /* Host-side handles, taken before the init becomes root of its user
- * namespace: until then it still has the host uid 0 (and so may walk
- * root-only host directories), afterwards it must not need host paths. */
+ * namespace: until then it still has the host uid 0, afterwards it must not
+ * need host paths (bind sources come over the tree channel). */
 struct rootfs_handles {
-	int rootfd;    /* the rootfs tree, attached (a mount point) */
-	int *src_fds;  /* per config mount: the bind source's detached tree, or -1 */
-	bool *is_tree; /* src_fds[i] is a detached tree (always, for binds) */
-	size_t n;
+	int rootfd; /* the rootfs tree, attached (a mount point) */
 };
 
 /* In the parent, before the clone: the mount points config.json needs
@@ -43,7 +42,7 @@ struct rootfs_handles {
 void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir);
 int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h);
 /* Everything from the first mount to pivot_root and the read-only root. */
-int rootfs_setup(const struct rootfs_args *a, struct rootfs_handles *h);
+int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h);
 void rootfs_handles_close(struct rootfs_handles *h);
 
 #endif
