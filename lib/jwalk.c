@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_parse.h>
 
 #define MEMBER(obj, off, T) ((T *)(void *)((char *)(obj) + (off)))
 
@@ -582,8 +583,44 @@ bool json_utf8_ok(const char *s, size_t n)
 	return true;
 }
 
+/* Where byte off of buf is, as editors count: "line L, column C" (1-based;
+ * a column counts bytes). */
+static const char *where(const char *buf, size_t len, size_t off, char *out, size_t n)
+{
+	size_t line = 1, col = 1;
+
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	snprintf(out, n, "line %zu, column %zu", line, col);
+	return out;
+}
+
+/* The offset yajl's stream parser stops at: yajl_tree_parse says what is
+ * wrong, not where. */
+static size_t error_offset(const char *buf, size_t len)
+{
+	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
+	size_t off = len;
+
+	if (h == NULL)
+		return len;
+	if (yajl_parse(h, (const unsigned char *)buf, len) != yajl_status_ok)
+		off = yajl_get_bytes_consumed(h);
+	else if (yajl_complete_parse(h) != yajl_status_ok)
+		off = len;
+	yajl_free(h);
+	return off;
+}
+
 yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what)
 {
+	char at[64];
 	char errbuf[256];
 	unsigned depth = 0;
 	bool in_str = false;
@@ -594,7 +631,8 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 		size_t seq = utf8_seq((const unsigned char *)buf + i, len - i);
 
 		if (seq == 0) {
-			werr(0, "%s: byte %zu: not UTF-8 (RFC 8259 requires it)", what, i);
+			werr(0, "%s: %s: not UTF-8 (RFC 8259 requires it)", what,
+			     where(buf, len, i, at, sizeof(at)));
 			return NULL;
 		}
 		if (seq > 1) {
@@ -603,7 +641,8 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 		}
 
 		if (c == '\0') {
-			werr(0, "%s: byte %zu: NUL byte in JSON text", what, i);
+			werr(0, "%s: %s: NUL byte in JSON text", what,
+			     where(buf, len, i, at, sizeof(at)));
 			return NULL;
 		}
 		if (in_str) {
@@ -611,9 +650,8 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 				long u = buf[i + 1] == 'u' ? hex4(buf + i + 2, len - i - 2) : -1;
 
 				if (u == 0) {
-					werr(0,
-					     "%s: byte %zu: strings must not contain NUL (\\u0000)",
-					     what, i);
+					werr(0, "%s: %s: strings must not contain NUL (\\u0000)",
+					     what, where(buf, len, i, at, sizeof(at)));
 					return NULL;
 				}
 				/* A high surrogate escape must be followed by a low one;
@@ -627,8 +665,8 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 					continue;
 				}
 				if (u >= 0xd800 && u <= 0xdfff) {
-					werr(0, "%s: byte %zu: a lone UTF-16 surrogate (\\u%04lx)",
-					     what, i, u);
+					werr(0, "%s: %s: a lone UTF-16 surrogate (\\u%04lx)", what,
+					     where(buf, len, i, at, sizeof(at)), u);
 					return NULL;
 				}
 				i++;
@@ -641,8 +679,8 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 			in_str = true;
 		} else if (c == '[' || c == '{') {
 			if (++depth > max_depth) {
-				werr(0, "%s: byte %zu: JSON nested deeper than %u levels", what, i,
-				     max_depth);
+				werr(0, "%s: %s: JSON nested deeper than %u levels", what,
+				     where(buf, len, i, at, sizeof(at)), max_depth);
 				return NULL;
 			}
 		} else if ((c == ']' || c == '}') && depth > 0) {
@@ -654,7 +692,9 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 	if (tree == NULL) {
 		/* yajl's message spans lines; keep the first. */
 		errbuf[strcspn(errbuf, "\n")] = '\0';
-		werr(0, "%s: invalid JSON: %s", what, errbuf[0] ? errbuf : "parse error");
+		werr(0, "%s: %s: invalid JSON: %s", what,
+		     where(buf, len, error_offset(buf, len), at, sizeof(at)),
+		     errbuf[0] ? errbuf : "parse error");
 	}
 	return tree;
 }

@@ -11,11 +11,15 @@ create_fails_with() {
 	assert_no_leftovers
 }
 
-@test "malformed JSON" {
+@test "malformed JSON: the message says where, as editors count (line and column)" {
 	echo '{"ociVersion": "1.2.0",' >"$BUNDLE/config.json"
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output --regexp "^ward: bundle $BUNDLE: config.json: invalid JSON: "
+	assert_output --regexp "^ward: bundle $BUNDLE: config.json: line 2, column 1: invalid JSON: "
+	printf '{\n  "ociVersion": "1.2.0",\n  "process": {"args": ["sh",]}\n}\n' >"$BUNDLE/config.json"
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 1
+	assert_output --regexp "^ward: bundle $BUNDLE: config.json: line 3, column (29|30): invalid JSON: parse error: "
 	assert_no_leftovers
 }
 
@@ -123,7 +127,7 @@ create_fails_with() {
 	sed -i 's/LONE-SURROGATE/\\udc00/' "$BUNDLE/config.json"
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
-	assert_output --regexp "^ward: bundle $BUNDLE: config.json: byte [0-9]+: a lone UTF-16 surrogate \\(.udc00\\)\$"
+	assert_output --regexp "^ward: bundle $BUNDLE: config.json: line [0-9]+, column [0-9]+: a lone UTF-16 surrogate \\(.udc00\\)\$"
 	assert_no_leftovers
 	cp "$TMP/good.json" "$BUNDLE/config.json"
 	bad="$TMP/b$(printf '\377')"

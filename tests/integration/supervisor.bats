@@ -255,7 +255,7 @@ report_json() { # report_json ID JQ-FILTER
 	assert_output --partial "ward: the run report"
 	run ward --policy "$POLICY" report --format json "$ID-9"
 	assert_failure 1
-	assert_output "ward: the run report: invalid JSON: parse error: premature EOF"
+	assert_output "ward: the run report: line 2, column 1: invalid JSON: parse error: premature EOF"
 	rm "$TMP/reports/$ID-9.json"
 	run ward --policy "$POLICY" report "$ID-1"
 	assert_failure 1
