@@ -100,7 +100,9 @@ const struct field_rule policy_fields[] = {
       "policy_adjust.c, policy_caps.c"),
     F("process.rlimits[].soft", A, J, J, W_RLIMIT, "cap.SYS_RESOURCE",
       "policy_adjust.c, policy_caps.c"),
-    F("process.noNewPrivileges", A, J, J, "forced true (no-new-privs)", NULL, "policy_adjust.c"),
+    F("process.noNewPrivileges", A, J, J,
+      "forced true (no-new-privs); baseline keeps the config's false with the opt-out",
+      "privilege-escalation", "policy_adjust.c"),
     AAA("process.apparmorProfile"),
     F("process.oomScoreAdj", A, A, A,
       "below ward's own: ward writes it as root, lowering it needs CAP_SYS_RESOURCE (baseline: "

@@ -129,9 +129,13 @@ static int seccomp_default(struct policy_ctx *x)
 	                       "ward's built-in profile (see ward spec)");
 }
 
+/* Kubernetes' allowPrivilegeEscalation: true (containerd and CRI-O write
+ * noNewPrivileges false) and images that rely on setuid programs: the
+ * operator may let baseline keep the config's false; strict never. */
 static int no_new_privs(struct policy_ctx *x)
 {
-	if (x->cfg->process->no_new_privileges)
+	if (x->cfg->process->no_new_privileges ||
+	    (x->profile == PROFILE_BASELINE && policy_optout(x, "privilege-escalation")))
 		return 0;
 	x->cfg->process->no_new_privileges = true;
 	return policy_adjusted(x, "no-new-privs", ".process.noNewPrivileges", "false", "true");

@@ -215,6 +215,7 @@ const char *const policy_optouts[] = {"host-network",
                                       "cgroup-rw",
                                       "join-network",
                                       "seccomp-none",
+                                      "privilege-escalation",
                                       "cap.<NAME>",
                                       "device.<mem|kmem|port|kvm|fuse|tun|vhost-net|"
                                       "vhost-vsock|block|console|cMAJOR:*|cMAJOR:MINOR>",

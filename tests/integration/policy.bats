@@ -88,6 +88,42 @@ teardown() {
 	assert_no_leftovers
 }
 
+@test "privilege-escalation: baseline keeps the config's noNewPrivileges false only with both keys (allowPrivilegeEscalation: true); strict never" {
+	# A setuid-root program in the image (it prints its effective uid):
+	# what escalation means.
+	cp "$WARD_BUILDDIR/tests/helpers/sysprobe" "$BUNDLE/rootfs/bin/suid-probe"
+	chmod 4755 "$BUNDLE/rootfs/bin/suid-probe"
+	cfg '.process.noNewPrivileges = false | .process.user = {"uid": 1000, "gid": 1000}'
+	cmd 'grep NoNewPrivs /proc/self/status; /bin/suid-probe geteuid | cut -d" " -f2'
+	policy '{"allow": ["privilege-escalation"]}'
+	# The policy alone: still forced.
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'NoNewPrivs:\t1\n1000'
+	# Both keys: the config's false is kept, the setuid bit works.
+	cfg '.annotations["org.ward.allow.privilege-escalation"] = "true"'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'NoNewPrivs:\t0\n0'
+	# allowAlways: what an operator sets for a cluster that allows it.
+	cfg 'del(.annotations["org.ward.allow.privilege-escalation"])'
+	policy '{"allowAlways": ["privilege-escalation"]}'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'NoNewPrivs:\t0\n0'
+	# A config that asks for noNewPrivileges keeps it.
+	cfg '.process.noNewPrivileges = true'
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'NoNewPrivs:\t1\n1000'
+	# strict forces it whatever the policy says.
+	cfg '.process.noNewPrivileges = false'
+	run ward --policy "$POLICY" --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_line 'NoNewPrivs:	1'
+	refute_line 0
+	assert_no_leftovers
+}
+
 @test "refused: host namespaces by path, and missing pid/ipc/uts namespaces" {
 	cfg '.linux.namespaces |= map(if .type == "network" then .path = "/proc/self/ns/net" else . end)'
 	refused_with 'config.json: .linux.namespaces[1].path: /proc/self/ns/net is the host'"'"'s network namespace (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)'
