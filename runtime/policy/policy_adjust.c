@@ -83,8 +83,7 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 {
 	struct oci_seccomp *builtin;
 
-	if (l->seccomp_base ||
-	    (x->profile != PROFILE_STRICT && policy_optout(x, "seccomp-none")))
+	if (l->seccomp_base || (x->profile != PROFILE_STRICT && policy_optout(x, "seccomp-none")))
 		return 0;
 	/* baseline, an engine's allow-list: the floor under it. */
 	if (x->profile != PROFILE_STRICT && !is_blocklist(l->seccomp)) {
