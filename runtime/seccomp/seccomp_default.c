@@ -522,10 +522,22 @@ static void architectures(yajl_gen g)
  * profiles differ (Podman's lets unshare and keyctl through); these are
  * the syscalls no container's normal work needs and most kernel escapes
  * start from. Everything else stays as the engine's profile says. */
-static const char *const floor_denied[] = {
-    "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd",
-    "io_uring_setup", "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load",
-    "init_module", "finit_module", "delete_module", "open_by_handle_at", NULL};
+static const char *const floor_denied[] = {"keyctl",
+                                           "add_key",
+                                           "request_key",
+                                           "bpf",
+                                           "perf_event_open",
+                                           "userfaultfd",
+                                           "io_uring_setup",
+                                           "io_uring_enter",
+                                           "io_uring_register",
+                                           "kexec_load",
+                                           "kexec_file_load",
+                                           "init_module",
+                                           "finit_module",
+                                           "delete_module",
+                                           "open_by_handle_at",
+                                           NULL};
 
 #define CLONE_NEWUSER_NR 0x10000000ULL
 
