@@ -3045,9 +3045,10 @@ static void test_seccomp_stack(void)
 	/* baseline, an engine's allow-list: ward's floor under it (not the
 	 * whole profile: engines' own choices stand above the floor). */
 	{
-		const char *allow = ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":"
-		                    "[{\"names\":[\"read\",\"unshare\",\"keyctl\"],\"action\":"
-		                    "\"SCMP_ACT_ALLOW\"}]}";
+		const char *allow =
+		    ",\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":"
+		    "[{\"names\":[\"read\",\"unshare\",\"keyctl\"],\"action\":"
+		    "\"SCMP_ACT_ALLOW\"}]}";
 		const struct oci_seccomp *b;
 		bool keyctl = false, unshare_newuser = false;
 
@@ -3056,18 +3057,21 @@ static void test_seccomp_stack(void)
 		b = r.cfg ? r.cfg->linux->seccomp_base : NULL;
 		for (size_t i = 0; b && i < b->n_syscalls; i++)
 			for (size_t k = 0; k < b->syscalls[i].n_names; k++) {
-				keyctl = keyctl || (strcmp(b->syscalls[i].names[k], "keyctl") == 0 &&
-				                    strcmp(b->syscalls[i].action, "SCMP_ACT_ERRNO") == 0);
-				unshare_newuser = unshare_newuser ||
-				                  (strcmp(b->syscalls[i].names[k], "unshare") == 0 &&
-				                   b->syscalls[i].n_args == 1);
+				keyctl = keyctl ||
+				         (strcmp(b->syscalls[i].names[k], "keyctl") == 0 &&
+				          strcmp(b->syscalls[i].action, "SCMP_ACT_ERRNO") == 0);
+				unshare_newuser =
+				    unshare_newuser ||
+				    (strcmp(b->syscalls[i].names[k], "unshare") == 0 &&
+				     b->syscalls[i].n_args == 1);
 			}
 		if (!ok(r.rc == 0 && r.x.n_refused == 0 && b &&
 		            strcmp(b->default_action, "SCMP_ACT_ALLOW") == 0 && keyctl &&
 		            unshare_newuser &&
 		            adjusted(&r.x, "seccomp-floor", ".linux.seccomp") != NULL &&
 		            adjusted(&r.x, "seccomp-stack", ".linux.seccomp") == NULL,
-		        "seccomp: baseline, an allow-list (as engines write): ward's floor under it "
+		        "seccomp: baseline, an allow-list (as engines write): ward's floor under "
+		        "it "
 		        "(keyctl denied, unshare of a user namespace denied, the rest allowed)"))
 			dump(&r.x);
 		run_free(&r);
@@ -3196,7 +3200,8 @@ static void test_adjust_baseline(void)
 		ok(r.cfg && r.cfg->linux->seccomp &&
 		       strcmp(r.cfg->linux->seccomp->default_action, "SCMP_ACT_ERRNO") == 0 &&
 		       r.cfg->linux->seccomp_base != NULL,
-		   "seccomp-default: the config's own profile (an allow-list) is kept, on the floor");
+		   "seccomp-default: the config's own profile (an allow-list) is kept, on the "
+		   "floor");
 		ok(r.cfg && r.cfg->linux->n_masked_paths == 13 &&
 		       r.cfg->linux->n_readonly_paths == 5,
 		   "masked-paths: the config's own entries kept, nothing added twice");
