@@ -202,6 +202,9 @@ struct oci_linux {
 	 * own seccomp by the policy (both are loaded; the kernel runs every
 	 * filter and takes the most restrictive action). */
 	struct oci_seccomp *seccomp_base;
+	/* Not config.json's: the policy's decision that the process runs under
+	 * Landlock (strict; linux/landlock_wall.h). */
+	bool landlock;
 	struct oci_personality *personality;
 	struct oci_time_offsets *time_offsets;
 	struct oci_intel_rdt *intel_rdt;

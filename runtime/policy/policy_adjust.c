@@ -7,6 +7,7 @@
 #include "oci/names.h"
 #include "policy/policy.h"
 #include "policy/policy_caps.h"
+#include "linux/landlock_wall.h"
 #include "policy/rules.h"
 #include "rootfs/mount_opts.h"
 #include "seccomp/seccomp_default.h"
@@ -85,8 +86,17 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 
 	if (l->seccomp_base || (x->profile != PROFILE_STRICT && policy_optout(x, "seccomp-none")))
 		return 0;
+	if ((builtin = oci_seccomp_default()) == NULL)
+		return -1;
+	if (is_builtin(l->seccomp, builtin)) {
+		jwalk_free(&oci_seccomp_schema, builtin);
+		free(builtin);
+		return 0;
+	}
 	/* baseline, an engine's allow-list: the floor under it. */
 	if (x->profile != PROFILE_STRICT && !is_blocklist(l->seccomp)) {
+		jwalk_free(&oci_seccomp_schema, builtin);
+		free(builtin);
 		if ((l->seccomp_base = oci_seccomp_floor()) == NULL)
 			return -1;
 		return policy_adjusted(x, "seccomp-floor", ".linux.seccomp",
@@ -94,13 +104,6 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 		                       "the config's filter stacked on ward's floor (keyrings, "
 		                       "eBPF, perf, userfaultfd, io_uring, modules, file handles "
 		                       "and new user namespaces denied)");
-	}
-	if ((builtin = oci_seccomp_default()) == NULL)
-		return -1;
-	if (is_builtin(l->seccomp, builtin)) {
-		jwalk_free(&oci_seccomp_schema, builtin);
-		free(builtin);
-		return 0;
 	}
 	l->seccomp_base = builtin;
 	return policy_adjusted(x, "seccomp-stack", ".linux.seccomp",
@@ -608,6 +611,22 @@ static int memfd_noexec(struct policy_ctx *x)
 	return policy_adjusted(x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec", old, "2");
 }
 
+/* strict: Landlock as a second wall under the mounts (linux/landlock_wall.h),
+ * where the kernel has it; a note where it does not. */
+static int landlock(struct policy_ctx *x)
+{
+	if (policy_optout(x, "landlock-off"))
+		return 0;
+	if (landlock_abi() < 1)
+		return policy_note(x, ".linux",
+		                   "Landlock: the kernel has none; strict runs on its "
+		                   "mounts alone");
+	x->cfg->linux->landlock = true;
+	return policy_adjusted(x, "landlock", ".linux (ward)", "(none)",
+	                       "Landlock: writes only beneath writable mounts, execution only "
+	                       "from the root filesystem, abstract sockets and signals scoped");
+}
+
 int policy_adjustments(struct policy_ctx *x)
 {
 	if (seccomp_default(x) < 0 || no_new_privs(x) < 0 ||
@@ -620,7 +639,7 @@ int policy_adjustments(struct policy_ctx *x)
 		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default") < 0 ? -1 : 0;
 	if (userns(x) < 0 || readonly_root(x) < 0 || nodev_root(x) < 0 ||
 	    scratch_tmpfs(x, "/tmp") < 0 || scratch_tmpfs(x, "/run") < 0 || strict_limits(x) < 0 ||
-	    strict_namespaces(x) < 0 || memfd_noexec(x) < 0)
+	    strict_namespaces(x) < 0 || memfd_noexec(x) < 0 || landlock(x) < 0)
 		return -1;
 	return 0;
 }

@@ -216,6 +216,7 @@ const char *const policy_optouts[] = {"host-network",
                                       "join-network",
                                       "seccomp-none",
                                       "privilege-escalation",
+                                      "landlock-off",
                                       "cap.<NAME>",
                                       "device.<mem|kmem|port|kvm|fuse|tun|vhost-net|"
                                       "vhost-vsock|block|console|cMAJOR:*|cMAJOR:MINOR>",
