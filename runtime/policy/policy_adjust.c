@@ -514,10 +514,20 @@ static int strict_limits(struct policy_ctx *x)
 		snprintf(now, sizeof(now), "%" PRId64, mem);
 		r->memory->limit = mem;
 		r->memory->has_limit = true;
-		/* No swap beyond the limit (OCI swap is memory+swap). */
-		r->memory->swap = mem;
-		r->memory->has_swap = true;
 		if (policy_adjusted(x, "strict-limits", ".linux.resources.memory.limit", old, now) <
+		    0)
+			return -1;
+	}
+	/* No swap beyond the limit (OCI swap is memory+swap), whatever the
+	 * limit came from: judged on its own, not only when the limit was
+	 * lowered (a config's limit with swap -1 was unlimited swap). */
+	if (!r->memory->has_swap || r->memory->swap < 0 || r->memory->swap > r->memory->limit) {
+		snprintf(old, sizeof(old), r->memory->has_swap ? "%" PRId64 : "(none)",
+		         r->memory->swap);
+		snprintf(now, sizeof(now), "%" PRId64, r->memory->limit);
+		r->memory->swap = r->memory->limit;
+		r->memory->has_swap = true;
+		if (policy_adjusted(x, "strict-limits", ".linux.resources.memory.swap", old, now) <
 		    0)
 			return -1;
 	}

@@ -202,3 +202,16 @@ memfd_expect_strict() {
 	assert_output "$(printf 'inside-ran\n/run\n/tmp\n/dev\n/proc\n/sys\ntmp-writable\nroot-unmapped')"
 	assert_no_leftovers
 }
+
+@test "strict: no swap beyond the memory limit, whatever the config's own limit and swap say (swap -1 was unlimited)" {
+	cfg '.linux.resources.memory = {"limit": 104857600, "swap": -1}
+	     | .mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["ro", "nosuid", "noexec", "nodev"]}]'
+	cmd 'if [ -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+	       cat /sys/fs/cgroup/memory/memory.limit_in_bytes
+	       cat /sys/fs/cgroup/memory/memory.memsw.limit_in_bytes 2>/dev/null || echo 104857600
+	     else cat /sys/fs/cgroup/memory.max; s=$(cat /sys/fs/cgroup/memory.swap.max 2>/dev/null || echo 0); echo $((104857600 + s)); fi'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'104857600\n104857600'
+	assert_no_leftovers
+}

@@ -17,6 +17,7 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/capability.h>
 #include <linux/magic.h>
 #include <sched.h>
@@ -367,13 +368,6 @@ static void expect_optout(const char *what, const struct spec *s, const char *po
 	free(base);
 	free(allow);
 	free(always);
-}
-
-/* A documented rule the code does not keep (yet): tap.h has no TODO
- * directive, so it is a diagnostic, not a test. */
-static void known_bug(bool holds, const char *what)
-{
-	diag("KNOWN BUG%s: %s", holds ? " NOW FIXED (make it a test)" : "", what);
 }
 
 /* ---- profiles ---- */
@@ -3516,21 +3510,35 @@ static void test_adjust_strict(void)
 		run_free(&r);
 	}
 
-	/* Bug: "memory (512 MiB, no swap beyond it)": a config's own lower
-	 * memory limit keeps its own memory+swap, however large. */
+	/* "No swap beyond the limit", whatever the limit came from: a config's
+	 * own lower limit with a large or unlimited (-1) memory+swap, or none
+	 * (an attacker's review read an unlimited memsw with swap -1). */
 	{
-		struct spec s = {.lin = ",\"resources\":{\"memory\":{\"limit\":134217728,"
-		                        "\"swap\":4294967296}}"};
-		const struct oci_memory *mem;
+		static const struct {
+			const char *mem;
+			int64_t limit;
+		} c[] = {
+		    {"{\"limit\":134217728,\"swap\":4294967296}", 128 * MiB},
+		    {"{\"limit\":104857600,\"swap\":-1}", 104857600},
+		    {"{\"limit\":104857600}", 104857600},
+		    {"{\"swap\":-1}", 512 * MiB},
+		    {"{\"limit\":-1,\"swap\":-1}", 512 * MiB},
+		};
 
-		run(&r, &s, NULL, "strict", &f);
-		mem = r.rc == 0 ? r.cfg->linux->resources->memory : NULL;
-		ok(mem && mem->limit == 128 * MiB, "strict-limits: a lower memory limit is kept");
-		known_bug(mem && mem->has_swap && mem->swap <= 512 * MiB,
-		          "strict with memory.limit 128 MiB and memory.swap 4 GiB keeps 4 GiB of "
-		          "memory+swap (\"no swap beyond\" the 512 MiB limit is only kept when "
-		          "ward sets the limit itself)");
-		run_free(&r);
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			char lin[160];
+			struct spec s = {.lin = lin};
+			const struct oci_memory *mem;
+
+			snprintf(lin, sizeof(lin), ",\"resources\":{\"memory\":%s}", c[i].mem);
+			run(&r, &s, NULL, "strict", &f);
+			mem = r.rc == 0 ? r.cfg->linux->resources->memory : NULL;
+			ok(mem && mem->limit == c[i].limit && mem->has_swap &&
+			       mem->swap == c[i].limit,
+			   "strict-limits: memory %s: limit %" PRId64 ", memory+swap no more",
+			   c[i].mem, c[i].limit);
+			run_free(&r);
+		}
 	}
 }
 
