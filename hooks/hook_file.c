@@ -168,6 +168,13 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f)
 		p += len;
 		if (strcmp(name, ".") == 0)
 			continue;
+		/* Every directory looked in decides what the path names (a
+		 * symlink in it can be swapped): all of them are where the hook
+		 * is, not only those above the file it lands on. */
+		if (add_up(f, &dst) < 0) {
+			r = -1;
+			goto out;
+		}
 		e = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (e < 0 || fstat(e, &est) < 0) {
 			f->err = errno;

@@ -24,8 +24,9 @@ struct hook_file {
 	 * and the file's contents; else why not, as a clause ("/tmp/h is
 	 * writable by others (mode 0777)"). */
 	char untrusted[PATH_MAX + 128];
-	/* Where it is, by identity: the file, then each directory above it,
-	 * up to "/". */
+	/* Where it is, by identity: every directory looked in on the way
+	 * (through symlinks too), the file, then each directory above it, up
+	 * to "/". */
 	struct hook_id *up;
 	size_t n_up;
 };

@@ -217,6 +217,28 @@ optout_text() { # the end of a refusal: its opt-out
 	assert_no_leftovers
 }
 
+@test "hooks: a path through a symlink the container can replace is refused (delete would run what it names then)" {
+	# The hook's file is root's and out of reach, but the way to it passes
+	# through $TMP/h/current, a symlink in a directory the container may
+	# write: swapped before delete, delete (which runs poststop by path)
+	# would run the container's script as root (attacker review 3).
+	mkdir -m 755 "$TMP/h"
+	mkhook "$HOOKS/hook.sh" hook
+	ln -s "$HOOKS" "$TMP/h/current"
+	vouch_hooks "$TMP/h/current/hook.sh"
+	cmd 'echo ran-inside'
+	cfg --arg h "$TMP/h" '.hooks = {"poststop": [{"path": ($h + "/current/hook.sh")}]} | .mounts += [{"destination": "/mnt/h", "type": "bind", "source": $h, "options": ["rbind", "rw"]}]'
+	refused_with ".hooks.poststop[0].path: $TMP/h/current/hook.sh is inside $TMP/h, which mounts[$(($(jq '.mounts | length' "$BUNDLE/config.json") - 1))] lets the container write"
+	nothing_ran
+	# Read-only, the symlink stays as it is: it runs.
+	cfg '.mounts[-1].options = ["rbind", "ro"]'
+	run ward run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run cat "$TMP/ran"
+	assert_output hook
+	assert_no_leftovers
+}
+
 @test "hooks: strict runs only the hooks its policy lists" {
 	WARD_GLOBALS=(--profile strict)
 	mkhook "$HOOKS/h.sh" listed
