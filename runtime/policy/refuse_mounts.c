@@ -220,9 +220,11 @@ static bool in_dot_entry(const char *real, const char *home)
  * layers, other containers' bundles and configs (Docker reads
  * hostconfig.json's "Privileged" as root at its next start) - and is
  * refused writable: an allow-list, so an unknown layout fails closed. */
-static const struct {
+struct engine_layout {
 	const char *engine, *data;
-} engine_data[] = {
+};
+
+static const struct engine_layout engine_data[] = {
     /* Podman and CRI-O: not userdata itself, which holds the container's
      * config.json that the next start reads as root. */
     {"/var/lib/containers", "storage/overlay-containers/*/userdata/hosts"},
@@ -258,33 +260,46 @@ static const struct {
     {"/var/lib/kubelet", "pods/*/etc-hosts"},
 };
 
-/* p (by its real path) is at or below a data pattern of engine. */
-static bool engine_data_path(const char *engine, const char *real)
+/* Where engines put a container's root filesystem (an overlay mount, a
+ * snapshot): a rootfs inside an engine's state must be one of these. */
+static const struct engine_layout engine_rootfs[] = {
+    {"/var/lib/containers", "storage/overlay/*/merged"},
+    {"/var/lib/containers", "storage/vfs/dir/*"},
+    {"/var/lib/docker", "overlay2/*/merged"},
+    {"/var/lib/docker", "vfs/dir/*"},
+    {"/run/containerd", "io.containerd.runtime.v2.task/*/*/rootfs"},
+    {"/var/lib/containerd", "io.containerd.snapshotter.v1.overlayfs/snapshots/*/fs"},
+};
+
+/* p (by its real path) is at or below one of the n patterns of t for
+ * engine (fnmatch below the engine's directory). */
+static bool engine_match(const struct engine_layout *t, size_t n, const char *engine,
+                         const char *real)
 {
-	size_t n = strlen(engine);
-	const char *rest = real + n + 1;
+	size_t len = strlen(engine);
+	const char *rest = real + len + 1;
 
-	if (strncmp(real, engine, n) != 0 || real[n] != '/')
+	if (strncmp(real, engine, len) != 0 || real[len] != '/')
 		return false; /* not placed by name: an alias of the directory */
-	for (size_t i = 0; i < sizeof(engine_data) / sizeof(engine_data[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		char head[PATH_MAX];
-		size_t parts = 1, len = 0;
+		size_t parts = 1, l = 0;
 
-		if (strcmp(engine_data[i].engine, engine) != 0)
+		if (strcmp(t[i].engine, engine) != 0)
 			continue;
-		for (const char *c = engine_data[i].data; *c; c++)
+		for (const char *c = t[i].data; *c; c++)
 			parts += *c == '/';
 		/* The first `parts` components of rest. */
-		while (rest[len] && parts) {
-			if (rest[len] == '/' && --parts == 0)
+		while (rest[l] && parts) {
+			if (rest[l] == '/' && --parts == 0)
 				break;
-			len++;
+			l++;
 		}
-		if (len >= sizeof(head))
+		if (l >= sizeof(head))
 			continue;
-		memcpy(head, rest, len);
-		head[len] = '\0';
-		if (fnmatch(engine_data[i].data, head, FNM_PATHNAME | FNM_PERIOD) == 0)
+		memcpy(head, rest, l);
+		head[l] = '\0';
+		if (fnmatch(t[i].data, head, FNM_PATHNAME | FNM_PERIOD) == 0)
 			return true;
 	}
 	return false;
@@ -295,17 +310,21 @@ static bool engine_data_path(const char *engine, const char *real)
  * user namespace the container's root is the host's: what host root (or a
  * user logging in) runs or trusts must not be writable from it. */
 static const char *writable_problem(const struct host_facts *h, const struct host_path *p,
-                                    char *buf, size_t len)
+                                    bool rootfs, char *buf, size_t len)
 {
 	/* Inside an engine's state: only what it makes for containers to write
 	 * (its volumes and per-container files are the container's, programs
-	 * in them included). */
+	 * in them included; a root filesystem where it mounts them). */
 	for (size_t k = 0; k < h->n_sensitive; k++) {
 		const struct host_sensitive *s = &h->sensitive[k];
 
 		if (!(p->rel[k] & REL_INSIDE) || s->kind != SENS_ENGINE)
 			continue;
-		if (engine_data_path(s->path, p->real))
+		if (rootfs ? engine_match(engine_rootfs,
+		                          sizeof(engine_rootfs) / sizeof(engine_rootfs[0]), s->path,
+		                          p->real)
+		           : engine_match(engine_data, sizeof(engine_data) / sizeof(engine_data[0]),
+		                          s->path, p->real))
 			return NULL;
 		snprintf(buf, len,
 		         "is inside %s, a container engine's own state (image layers, other "
@@ -344,7 +363,8 @@ static const char *writable_problem(const struct host_facts *h, const struct hos
 	/* Rootless, the ids are the user namespace's: the caller's own files
 	 * show as root's, and the host's root's are the overflow uid, which
 	 * the container cannot write anyway. */
-	if (p->root_exec[0] && !h->rootless) {
+	/* An image is root's programs: the rule is for trees that are not. */
+	if (p->root_exec[0] && !h->rootless && !rootfs) {
 		snprintf(buf, len,
 		         "holds %s%s, a program owned by root (the host's root may run it),",
 		         strcmp(p->root_exec, p->real) == 0 ? "" : ".", p->root_exec);
@@ -410,11 +430,33 @@ static int refuse_submounts(struct policy_ctx *x, const char *field, const char 
 
 int policy_refuse_root(struct policy_ctx *x)
 {
-	if (x->cfg->root == NULL || x->cfg->root->path == NULL)
+	const struct host_path *p = &x->facts->root;
+	const char *path = x->cfg->root ? x->cfg->root->path : NULL;
+	size_t refused = x->n_refused;
+	char why[PATH_MAX * 2 + 160];
+	const char *in;
+
+	if (path == NULL)
 		return 0;
-	if (refuse_path(x, ".root.path", x->cfg->root->path, &x->facts->root) < 0)
+	if (refuse_path(x, ".root.path", path, p) < 0 ||
+	    refuse_submounts(x, ".root.path", path, p) < 0)
 		return -1;
-	return refuse_submounts(x, ".root.path", x->cfg->root->path, &x->facts->root);
+	/* A root filesystem is written, read-only or not: ward makes its mount
+	 * points in it, and the container writes it unless root.readonly. So
+	 * it is judged as a writable bind is (an attacker's review had a home
+	 * directory, /usr/local and dpkg's database as a rootfs). */
+	if (!p->resolved || refused != x->n_refused || path_optout(x, path, p) ||
+	    (in = writable_problem(x->facts, p, true, why, sizeof(why))) == NULL)
+		return 0;
+	{
+		char opt[PATH_MAX + 8];
+
+		snprintf(opt, sizeof(opt), "mount:%s", p->real);
+		return policy_refuse(x, ".root.path", opt,
+		                     "%s %s and a root filesystem is written (ward makes its mount "
+		                     "points in it)",
+		                     path, in);
+	}
 }
 
 static bool has_option(const struct oci_mount *m, const char *o)
@@ -451,13 +493,13 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 	if (src->resolved && refused == x->n_refused && !mount_is_read_only(m) &&
 	    !path_optout(x, m->source, src)) {
 		char opt[PATH_MAX + 8], why[PATH_MAX * 2 + 160];
-		const char *in = writable_problem(x->facts, src, why, sizeof(why));
+		const char *in = writable_problem(x->facts, src, false, why, sizeof(why));
 
 		snprintf(opt, sizeof(opt), "mount:%s", src->real);
 		/* What a recursive bind takes along is as writable. */
 		for (size_t k = 0; in == NULL && has_option(m, "rbind") && k < src->n_sub; k++)
-			if ((in = writable_problem(x->facts, &src->sub[k], why, sizeof(why))) !=
-			    NULL)
+			if ((in = writable_problem(x->facts, &src->sub[k], false, why,
+			                           sizeof(why))) != NULL)
 				return policy_refuse(
 				    x, field, opt,
 				    "%s: the mount at %s %s and would be writable: "

@@ -873,6 +873,50 @@ ns_ward() {
 	assert_no_leftovers
 }
 
+# A root filesystem is written (ward makes its mount points in it, and the
+# container writes it unless root.readonly): it is judged as a writable
+# bind (an attacker's review had a user's home, /usr/local and dpkg's
+# database as a rootfs, and wrote .ssh/authorized_keys there).
+@test "p25b-authority-rootfs: a root filesystem inside what the host's root runs or trusts is refused; where an engine mounts roots it runs" {
+	cmd 'echo inside-marker'
+	for E in /var/lib/containers /var/lib/docker ""; do
+		[ -z "$E" ] || [ -d "$E" ] && break
+	done
+	u=/usr/local/ward-test-$ID
+	roots=("$u")
+	[ -n "$E" ] && roots+=("$E/storage/overlay-containers/ward-test-$ID/userdata")
+	cleanup_roots() { rm -rf "$u" "${E:-/nonexistent}/storage/overlay-containers/ward-test-$ID" "${E:-/nonexistent}/storage/overlay/ward-test-$ID"; rmdir "$E/storage/overlay-containers" "$E/storage/overlay" "$E/storage" 2>/dev/null; true; }
+	for r in "${roots[@]}"; do
+		mkdir -p "$r"
+		cp -a "$BUNDLE/rootfs/." "$r/"
+		cfg --arg r "$r" '.root.path = $r'
+		for p in baseline strict; do
+			WARD_GLOBALS=(--profile "$p")
+			run ward run --bundle "$BUNDLE" "$ID"
+			[ "$status" -ne 0 ] && [[ "$output" == *".root.path: $r "*"and a root filesystem is written (ward makes its mount points in it)"* ]] ||
+				{ cleanup_roots; fail "$p: rootfs $r not refused: $output"; }
+		done
+	done
+	# Where an engine mounts a container's root: it runs.
+	if [ -n "$E" ]; then
+		r="$E/storage/overlay/ward-test-$ID/merged"
+		mkdir -p "$r"
+		cp -a "$BUNDLE/rootfs/." "$r/"
+		cfg --arg r "$r" '.root.path = $r'
+		WARD_GLOBALS=()
+		run ward run --bundle "$BUNDLE" "$ID"
+		[ "$status" -eq 0 ] && [ "$output" = inside-marker ] || { cleanup_roots; fail "engine rootfs: $output"; }
+	fi
+	# compat runs what runc runs.
+	cfg --arg r "$u" '.root.path = $r'
+	WARD_GLOBALS=(--profile compat)
+	run ward run --bundle "$BUNDLE" "$ID"
+	cleanup_roots
+	assert_success
+	assert_output inside-marker
+	assert_no_leftovers
+}
+
 # issue 25: scheduling and limits ward sets as root before the capability
 # drop. A baseline container without CAP_SYS_NICE / CAP_SYS_RESOURCE must
 # not get nice -10, SCHED_FIFO, the real-time I/O class, an oomScoreAdj
