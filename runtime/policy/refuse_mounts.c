@@ -439,7 +439,7 @@ int policy_refuse_root(struct policy_ctx *x)
 	if (path == NULL)
 		return 0;
 	if (refuse_path(x, ".root.path", path, p) < 0 ||
-	    refuse_submounts(x, ".root.path", path, p) < 0)
+	    (refused == x->n_refused && refuse_submounts(x, ".root.path", path, p) < 0))
 		return -1;
 	/* A root filesystem is written, read-only or not: ward makes its mount
 	 * points in it, and the container writes it unless root.readonly. So
@@ -486,8 +486,10 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 		return 0;
 	}
 	refused = x->n_refused;
+	/* One refusal per source: the first reason is enough. */
 	if (refuse_path(x, field, m->source, src) < 0 ||
-	    (has_option(m, "rbind") && refuse_submounts(x, field, m->source, src) < 0))
+	    (refused == x->n_refused && has_option(m, "rbind") &&
+	     refuse_submounts(x, field, m->source, src) < 0))
 		return -1;
 	/* One refusal per source: the first reason is enough. */
 	if (src->resolved && refused == x->n_refused && !mount_is_read_only(m) &&
