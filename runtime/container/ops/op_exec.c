@@ -12,7 +12,6 @@
 #include "oci/config_edit.h"
 #include "oci/names.h"
 #include "policy/prepare.h"
-#include "policy/rules.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,25 +76,6 @@ static int exec_policy(struct container *c, struct oci_config *cfg, struct polic
 	return 0;
 }
 
-/* strict: an exec'd process's environment is checked as create checks
- * config.json's (the same patterns, the opt-outs create recorded): the
- * --process file's env and the --env values (the container's own env was
- * checked at create). A refusal names the field, the reason and the
- * opt-out, and nothing runs. */
-static int exec_env_refusals(struct policy_ctx *x, const struct oci_process *from_file,
-                             const struct optlist *add)
-{
-	size_t first = x->n_f, refused = x->n_refused;
-
-	if (x->profile != PROFILE_STRICT)
-		return 0;
-	if ((from_file && policy_refuse_secret_env_list(x, from_file->env, from_file->n_env,
-	                                                "exec process.env") < 0) ||
-	    policy_refuse_secret_env_list(x, add->v, add->n, "exec --env") < 0)
-		return -1;
-	return policy_refusal_since(x, first, refused);
-}
-
 int ops_exec(struct globals *g, const struct exec_request *ec)
 {
 	struct oci_process *from_file = NULL, proc;
@@ -157,7 +137,7 @@ int ops_exec(struct globals *g, const struct exec_request *ec)
 		proc.n_args = ec->n_args;
 		proc.terminal = ec->tty;
 	}
-	if (exec_env_refusals(&pr.x, from_file, &ec->env) < 0)
+	if (policy_exec_env(&pr.x, from_file, ec->env.v, ec->env.n) < 0)
 		goto out;
 	env = merged_env(&proc, &ec->env, &proc.n_env);
 	user = *proc.user;
