@@ -3,9 +3,8 @@
 #include "lib/error.h"
 #include "lib/log.h"
 #include "lib/trace.h"
+#include "container/ops/ops.h"
 #include "container/reexec.h"
-#include "rootless/rootless.h"
-#include "supervisor/supervisor.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -197,8 +196,8 @@ int main(int argc, char **argv)
 
 	trace_init();
 	/* The run supervisor: the same binary, started by create (supervisor/). */
-	if (strcmp(base, SUPERVISOR_ARGV0) == 0)
-		return supervisor_main(argc, argv);
+	if (ops_is_supervisor(base))
+		return ops_supervisor_main(argc, argv);
 
 	/* Nothing is opened before the caller's fds are recorded (parsing
 	 * opens nothing). */
@@ -237,20 +236,11 @@ int main(int argc, char **argv)
 			printf("usage: ward %s\n\n%s\n", cmd->usage, cmd->summary);
 			return 0;
 		}
-	/* Not root: the caller's runtime directory, as runc and crun use it
-	 * (spec and features need no state); root inside another user
-	 * namespace (rootless Podman's) too, when it is set and its own.
-	 * Asked here, before any namespace is entered, and kept. */
-	if (g.root == NULL && rootless_caller()) {
-		if (rootless_state_root(user_root, sizeof(user_root)) == 0)
-			g.root = user_root;
-		else if (strcmp(cmd->name, "spec") != 0 && strcmp(cmd->name, "features") != 0) {
-			log_fatal(werr_msg());
-			return 1;
-		}
-	} else if (g.root == NULL && rootless_cgroups() && getenv("XDG_RUNTIME_DIR") &&
-	           rootless_state_root(user_root, sizeof(user_root)) == 0)
-		g.root = user_root;
+	/* Not root: the caller's runtime directory (ops_default_root). */
+	if (ops_default_root(&g, cmd->name, user_root, sizeof(user_root)) < 0) {
+		log_fatal(werr_msg());
+		return 1;
+	}
 	if (g.root == NULL)
 		g.root = "/run/ward";
 	werr_clear();

@@ -1,46 +1,7 @@
-/* events: runc's JSON lines. --stats prints one stats event; otherwise a
- * stats event every --interval and an "oom" event whenever the OOM killer
- * struck, until the container stops. */
-#include "cgroup/cgroup_stats.h"
+/* events: runc's JSON lines (query_events). */
 #include "cli/commands.h"
-#include "container/container.h"
-#include "lib/error.h"
-
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-#define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
-
-static int emit(const char *type, const char *id, const struct cgroup *cg)
-{
-	yajl_gen g = yajl_gen_alloc(NULL);
-	const unsigned char *buf;
-	size_t len;
-	int r = 0;
-
-	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
-	yajl_gen_map_open(g);
-	S(g, "type");
-	S(g, type);
-	S(g, "id");
-	S(g, id);
-	if (cg) {
-		S(g, "data");
-		r = cgroup_stats_gen(cg, g);
-	}
-	yajl_gen_map_close(g);
-	if (r == 0 && yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok) {
-		printf("%.*s\n", (int)len, buf);
-		fflush(stdout);
-	}
-	yajl_gen_free(g);
-	return r;
-}
+#include "container/query/query.h"
+#include "container/store.h"
 
 int cmd_events(struct globals *g, int argc, char **argv)
 {
@@ -48,50 +9,13 @@ int cmd_events(struct globals *g, int argc, char **argv)
 	long ms = 5000;
 	const struct opt opts[] = {{"stats", 0, OPT_FLAG, &stats}, {"interval", 0, OPT_MS, &ms}};
 	struct container c;
-	_cleanup_cgroup_ struct cgroup cg = {0};
 	char *pos[1];
 	size_t n_pos;
-	uint64_t ooms;
-	int r = -1;
+	int r;
 
 	if (cli_open_container(g, "events", argc, argv, opts, 2, pos, 1, &n_pos, false, &c) < 0)
 		return -1;
-	if (c.status == ST_STOPPED || c.status == ST_CREATING) {
-		werr(0, "container \"%s\" is %s", c.id, status_name(c.status));
-		goto out;
-	}
-	if (c.st->cgroup_path == NULL || cgroup_open(&cg, c.st->cgroup_path, c.id) < 0) {
-		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
-		goto out;
-	}
-	if (stats) {
-		r = emit("stats", c.id, &cg);
-		goto out;
-	}
-	ooms = cgroup_oom_kills(&cg);
-	for (;;) {
-		uint64_t now;
-
-		if (emit("stats", c.id, &cg) < 0)
-			goto out;
-		/* Watch the OOM counter more often than the stats go out. */
-		for (long waited = 0; waited < ms; waited += 100) {
-			struct timespec step = {0, 100 * 1000000L};
-
-			if (ms - waited < 100)
-				step.tv_nsec = (ms - waited) * 1000000L;
-			nanosleep(&step, NULL);
-			now = cgroup_oom_kills(&cg);
-			if (now > ooms && emit("oom", c.id, NULL) < 0)
-				goto out;
-			ooms = now > ooms ? now : ooms;
-		}
-		store_refresh(&c);
-		if (c.status == ST_STOPPED)
-			break;
-	}
-	r = 0;
-out:
+	r = query_events(&c, stats, ms);
 	store_close(&c);
 	return r;
 }

@@ -4,9 +4,7 @@
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
-#include "policy/policy_file.h"
-#include "supervisor/report_view.h"
-#include "supervisor/supervisor.h"
+#include "container/query/query.h"
 #include "container/store.h"
 
 #include <dirent.h>
@@ -20,54 +18,16 @@
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
-/* A supervisor that died killed its container: the state says why
- * (annotation org.ward.supervisor, from the guard's note). */
-static int note_supervisor(struct container *c)
-{
-	char why[256];
-	struct jkv *a;
-
-	if (store_read(c, SUP_DIED_FILE, why, sizeof(why)) < 0) {
-		werr_clear();
-		return 0;
-	}
-	a = realloc(c->st->annotations, (c->st->n_annotations + 1) * sizeof(*a));
-	if (a == NULL)
-		return werr(ENOMEM, "out of memory");
-	c->st->annotations = a;
-	a[c->st->n_annotations].key = strdup("org.ward.supervisor");
-	a[c->st->n_annotations].value = strdup(why);
-	if (!a[c->st->n_annotations].key || !a[c->st->n_annotations].value) {
-		free(a[c->st->n_annotations].key);
-		free(a[c->st->n_annotations].value);
-		return werr(ENOMEM, "out of memory");
-	}
-	c->st->n_annotations++;
-	return 0;
-}
-
 int cmd_state(struct globals *g, int argc, char **argv)
 {
 	struct container c;
 	char *pos[1];
-	size_t n_pos, len;
-	char *json;
-	int r = -1;
+	size_t n_pos;
+	int r;
 
 	if (cli_open_container(g, "state", argc, argv, NULL, 0, pos, 1, &n_pos, false, &c) < 0)
 		return -1;
-	if (c.st == NULL && c.status == ST_DELETING)
-		werr(0,
-		     "container \"%s\" is being deleted (a delete that did not finish: "
-		     "delete --force removes it)",
-		     c.id);
-	else if (c.st == NULL)
-		werr(0, "container \"%s\" is still being created", c.id);
-	else if (note_supervisor(&c) == 0 && oci_state_to_json(c.st, false, &json, &len) == 0) {
-		printf("%s\n", json);
-		free(json);
-		r = 0;
-	}
+	r = query_state(&c);
 	store_close(&c);
 	return r;
 }
@@ -191,40 +151,12 @@ int cmd_list(struct globals *g, int argc, char **argv)
 	return r;
 }
 
-#define REPORT_MAX (4 << 20)
-
-int report_read(struct globals *g, const char *id, char **buf, size_t *len)
-{
-	struct policy *pol;
-	char dir[PATH_MAX], path[PATH_MAX + 1100];
-	int r;
-
-	if (store_check_id(id) < 0)
-		return -1;
-	pol = policy_load(g->policy);
-	if (pol == NULL)
-		return -1;
-	r = sup_report_dir(pol->report_dir, g->root, dir, sizeof(dir));
-	policy_free(pol);
-	if (r < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
-	if (read_file(path, REPORT_MAX, buf, len) < 0)
-		return errno == ENOENT ? werr(0,
-		                              "no run report for \"%s\" (only supervised "
-		                              "containers have one: strict, or a time limit)",
-		                              id)
-		                       : -1;
-	return 0;
-}
-
 int cmd_report(struct globals *g, int argc, char **argv)
 {
 	const char *format = "text";
 	const struct opt opts[] = {{"format", 'f', OPT_STR, &format}};
-	char *pos[1], *buf;
-	size_t n_pos, len;
-	int r;
+	char *pos[1];
+	size_t n_pos;
 
 	if (cli_parse(argc, argv, opts, 1, pos, 1, &n_pos, false) < 0)
 		return -1;
@@ -232,22 +164,5 @@ int cmd_report(struct globals *g, int argc, char **argv)
 		return werr(0, "report: needs a container id");
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
 		return werr(0, "--format: must be text or json (got \"%s\")", format);
-	if (report_read(g, pos[0], &buf, &len) < 0)
-		return -1;
-	if (strcmp(format, "json") == 0) {
-		/* Passed on as written, once it is known to parse. */
-		yajl_val v = jparse_document(buf, len, 6, "the run report");
-
-		r = v ? 0 : -1;
-		yajl_tree_free(v);
-		if (r == 0) {
-			fwrite(buf, 1, len, stdout);
-			if (len && buf[len - 1] != '\n')
-				putchar('\n');
-		}
-	} else {
-		r = report_print_text(buf, len, stdout);
-	}
-	free(buf);
-	return r;
+	return query_report(g, pos[0], strcmp(format, "json") == 0);
 }

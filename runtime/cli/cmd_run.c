@@ -1,104 +1,10 @@
 #include "cli/create_cli.h"
+#include "container/ops/ops.h"
 #include "lib/error.h"
-#include "container/waitfwd.h"
-#include "lib/fileio.h"
-#include "cli/commands.h"
-
-#include <errno.h>
-#include <stdbool.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdio.h>
-#include <sys/pidfd.h>
-#include <sys/signalfd.h>
-#include <sys/stat.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <limits.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <yajl/yajl_tree.h>
-
-/* run --report FILE: the report, where a CI job archives it. */
-static int copy_report(struct globals *g, const char *id, const char *to)
-{
-	char dir[PATH_MAX], *slash, *buf;
-	const char *name = to;
-	size_t len;
-	int dfd = AT_FDCWD, r;
-
-	if (report_read(g, id, &buf, &len) < 0)
-		return -1;
-	/* Written atomically beside its final name, in its own directory. */
-	snprintf(dir, sizeof(dir), "%s", to);
-	if ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		name = to + (slash - dir) + 1;
-		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
-	r = dfd == -1
-	        ? werr(errno, "--report %s", to)
-	        : atomic_write_at(dfd, name, (struct iovec[]){{.iov_base = buf, .iov_len = len}}, 1,
-	                          0644, to);
-	if (dfd >= 0)
-		close(dfd);
-	free(buf);
-	return r;
-}
-
-static long long tree_num(yajl_val v, const char *k1, const char *k2)
-{
-	const char *path[] = {k1, k2, NULL};
-	yajl_val n = yajl_tree_get(v, path, yajl_t_number);
-
-	return n && YAJL_IS_INTEGER(n) ? YAJL_GET_INTEGER(n) : -1;
-}
-
-/* A job the wall-clock limit ended says so on stderr (its exit status is
- * the signal's, as any killed job's): what, after how long, whether the
- * grace ran out. From the run report, once the supervisor wrote it. */
-static void say_timeout(struct globals *g, const char *id)
-{
-	const char *timed[] = {"timeout", "timedOut", NULL};
-	const char *graced[] = {"timeout", "killedAfterGrace", NULL};
-	const char *from[] = {"timeout", "from", NULL};
-	char *buf = NULL, err[128];
-	size_t len;
-	yajl_val v, f;
-
-	if (report_read(g, id, &buf, &len) < 0) {
-		werr_clear();
-		return;
-	}
-	v = yajl_tree_parse(buf, err, sizeof(err));
-	if (v && YAJL_IS_TRUE(yajl_tree_get(v, timed, yajl_t_any))) {
-		bool killed = YAJL_IS_TRUE(yajl_tree_get(v, graced, yajl_t_any));
-
-		f = yajl_tree_get(v, from, yajl_t_string);
-		if (killed)
-			fprintf(
-			    stderr,
-			    "ward: container \"%s\" timed out after %.3gs (its limit, from %s): "
-			    "SIGTERM, then SIGKILL to every process once the %.3gs grace ran out\n",
-			    id, (double)tree_num(v, "timeout", "limitMs") / 1000.0,
-			    f ? YAJL_GET_STRING(f) : "the policy",
-			    (double)tree_num(v, "timeout", "graceMs") / 1000.0);
-		else
-			fprintf(
-			    stderr,
-			    "ward: container \"%s\" timed out after %.3gs (its limit, from %s): "
-			    "SIGTERM, and it ended within the grace\n",
-			    id, (double)tree_num(v, "timeout", "limitMs") / 1000.0,
-			    f ? YAJL_GET_STRING(f) : "the policy");
-	}
-	yajl_tree_free(v);
-	free(buf);
-}
 
 int cmd_run(struct globals *g, int argc, char **argv)
 {
-	struct create_cli cc = {.bundle = "."};
+	struct create_request cc = {.bundle = "."};
 	const struct opt opts[] = {
 	    CREATE_CLI_OPTS(cc),
 	    {"detach", 'd', OPT_FLAG, &cc.detach},
@@ -106,11 +12,8 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	    {"timeout", 0, OPT_MS, &cc.timeout_ms},
 	    {"report", 0, OPT_STR, &cc.report},
 	};
-	struct container c;
-	sigset_t set, old;
 	char *pos[1];
 	size_t n_pos;
-	int pidfd = -1, master = -1, status;
 
 	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
 	        0 ||
@@ -119,61 +22,6 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	if (cc.report && cc.detach)
 		return werr(0, "--report: the report is written when the run ends, which a "
 		               "detached run does not wait for (use ward report ID)");
-	/* Blocked before the clone so that no signal is lost; the init resets
-	 * its mask before anything else. */
-	fwd_block(&set, &old);
-	/* In the foreground, a terminal without --console-socket is relayed
-	 * (runc's default config, and `ward run` of a shell by hand). */
-	if (create_from_cli(g, &cc, pos[0], &c, &pidfd, cc.detach ? NULL : &master) < 0)
-		return -1;
-	if (container_start(&c) < 0) {
-		char msg[WERR_MAX];
-		int e = werr_errno();
-
-		snprintf(msg, sizeof(msg), "%s", werr_msg());
-		container_destroy(&c, true);
-		store_close(&c);
-		close(pidfd);
-		if (master >= 0)
-			close(master);
-		return werr_set(e, msg);
-	}
-	if (cc.detach) {
-		store_close(&c);
-		close(pidfd);
-		return 0;
-	}
-	store_unlock(&c);
-	status = fwd_wait(pidfd, &set, master, true);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	/* The run supervisor's report (it ends once the init is gone). */
-	if (store_relock(&c) == 0) {
-		container_supervisor_wait(&c);
-		say_timeout(g, pos[0]);
-		if (cc.report && copy_report(g, pos[0], cc.report) < 0)
-			status = -1;
-		store_unlock(&c);
-	}
-	if (!cc.keep) {
-		struct stat sb;
-
-		/* Someone may have deleted it while it ran: then nothing is left
-		 * to do. */
-		if (fstatat(c.rootfd, c.id, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (store_relock(&c) < 0 || (store_refresh(&c), container_destroy(&c, true) < 0)))
-			status = -1;
-	}
-	/* Reaped only now: until the supervisor is done, it may need the
-	 * zombie's status (see fwd_wait). */
-	if (cc.keep && !cc.report)
-		container_supervisor_wait(&c);
-	{
-		siginfo_t si;
-
-		while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0 && errno == EINTR)
-			;
-	}
-	close(pidfd);
-	store_close(&c);
-	return status;
+	cc.id = pos[0];
+	return ops_run(g, &cc);
 }

@@ -1,15 +1,5 @@
 #include "cli/commands.h"
-#include "lib/cleanup.h"
-#include "lib/error.h"
-#include "oci/spec.h"
-#include "seccomp/seccomp_default.h"
-
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
+#include "container/query/query.h"
 
 int cmd_spec(struct globals *g, int argc, char **argv)
 {
@@ -17,29 +7,10 @@ int cmd_spec(struct globals *g, int argc, char **argv)
 	bool rootless = false;
 	const struct opt opts[] = {{"bundle", 'b', OPT_STR, &bundle},
 	                           {"rootless", 0, OPT_FLAG, &rootless}};
-	const struct oci_spec_rootless ids = {(uint32_t)geteuid(), (uint32_t)getegid()};
-	char path[PATH_MAX];
-	size_t n_pos, len;
-	_cleanup_free_ char *json = NULL;
-	_cleanup_close_ int fd = -1;
-	ssize_t n;
+	size_t n_pos;
 
 	(void)g;
 	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false) < 0)
 		return -1;
-	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path))
-		return werr(ENAMETOOLONG, "--bundle");
-	if (oci_spec_default(&json, &len, oci_seccomp_default_gen, rootless ? &ids : NULL) < 0)
-		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return werr(errno, "%s", path);
-	n = write(fd, json, len);
-	if (n != (ssize_t)len || write(fd, "\n", 1) != 1) {
-		int e = errno;
-
-		unlink(path);
-		return werr(e, "writing %s", path);
-	}
-	return 0;
+	return query_spec(bundle, rootless);
 }

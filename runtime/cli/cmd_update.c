@@ -1,9 +1,9 @@
 /* update: change the cgroup limits of a live container, from a
  * LinuxResources JSON (--resources FILE, or - for stdin, as Podman and
  * containerd call it) and/or runc's flags, which win over the file. */
-#include "cgroup/cgroup.h"
 #include "cli/commands.h"
-#include "container/container.h"
+#include "container/ops/ops.h"
+#include "container/store.h"
 #include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
@@ -174,7 +174,6 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	};
 	struct oci_resources *r = NULL;
 	struct container c = {.dirfd = -1};
-	_cleanup_cgroup_ struct cgroup cg = {0};
 	char *pos[1];
 	size_t n_pos;
 	int ret = -1;
@@ -191,22 +190,7 @@ int cmd_update(struct globals *g, int argc, char **argv)
 		goto out;
 	if (apply_flags(&u, r) < 0)
 		goto out;
-	if (!container_cgroup(&c, &cg)) {
-		werr(ENOENT, "container \"%s\" has no cgroup", c.id);
-		goto out;
-	}
-	/* The device policy is create's (the profile's default deny, the
-	 * refusals): update never changes it. As runc, device rules here are
-	 * ignored (containerd sends the container's own back on every update). */
-	if (r->n_devices)
-		log_debug("update: linux.resources.devices ignored: the device rules are "
-		          "create's");
-	oci_resources_drop_devices(r);
-	{
-		struct oci_linux l = {.resources = r};
-
-		ret = cgroup_update(&cg, &l);
-	}
+	ret = ops_update(&c, r);
 out:
 	if (r && r->cpu) {
 		if (r->cpu->cpus == u.cpuset_cpus)

@@ -23,7 +23,5 @@ int cmd_events(struct globals *g, int argc, char **argv);
 int cmd_check(struct globals *g, int argc, char **argv);
 int cmd_features(struct globals *g, int argc, char **argv);
 int cmd_report(struct globals *g, int argc, char **argv);
-/* The run report of container id, whole (the caller frees *buf). */
-int report_read(struct globals *g, const char *id, char **buf, size_t *len);
 
 #endif

@@ -143,7 +143,5 @@ int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv
 
 int cli_root(struct globals *g)
 {
-	if (g->rootfd < 0)
-		g->rootfd = store_open_root(g->root);
-	return g->rootfd;
+	return ops_root(g);
 }

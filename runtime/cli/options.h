@@ -6,29 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct globals {
-	const char *root;
-	const char *log;
-	const char *log_format;
-	const char *log_level;
-	bool debug;
-	const char *profile; /* --profile: compat, baseline or strict */
-	const char *policy;  /* --policy FILE (default /etc/ward/policy.json) */
-	const char *argv0;   /* ward-strict selects strict */
-	bool systemd_cgroup; /* --systemd-cgroup: the systemd cgroup driver */
-	int rootfd;          /* opened on demand by cli_root() */
-	int fail_status;     /* the exit status when the command fails; 0: 1 */
-};
+#include "container/ops/ops.h"
 
 /* OPT_MS: a duration ("250ms", "5s", "1m", plain seconds) into a long of
  * milliseconds, at least 1. */
 enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_MS, OPT_LIST };
-
-/* Values of a repeatable option, in order (argv strings, not copies). */
-struct optlist {
-	char **v;
-	size_t n;
-};
 
 struct opt {
 	const char *name;
@@ -44,7 +26,7 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
               size_t max_pos, size_t *n_pos, bool stop_at_positional);
 /* Exactly one positional: the container id. */
 int cli_one_id(const char *cmd, size_t n_pos);
-/* The state root fd (created 0700 on first use). */
+/* The state root fd (ops_root). */
 int cli_root(struct globals *g);
 
 struct container;

@@ -217,6 +217,25 @@ int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p)
 	return policy_refusal_since(x, first, refused);
 }
 
+/* strict: an exec'd process's environment is checked as create checks
+ * config.json's (the same patterns, the opt-outs create recorded): the
+ * --process file's env and the --env values (the container's own env was
+ * checked at create). A refusal names the field, the reason and the
+ * opt-out, and nothing runs. */
+int policy_exec_env(struct policy_ctx *x, const struct oci_process *from_file, char *const *add,
+                    size_t n_add)
+{
+	size_t first = x->n_f, refused = x->n_refused;
+
+	if (x->profile != PROFILE_STRICT)
+		return 0;
+	if ((from_file && policy_refuse_secret_env_list(x, from_file->env, from_file->n_env,
+	                                                "exec process.env") < 0) ||
+	    policy_refuse_secret_env_list(x, add, n_add, "exec --env") < 0)
+		return -1;
+	return policy_refusal_since(x, first, refused);
+}
+
 int policy_audit_write(const struct policy_ctx *x, int fd)
 {
 	int r = 0;

@@ -42,6 +42,12 @@ int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_p
  * capped and ward's limits read now: werr for the first refusal, -1. */
 int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p);
 
+/* strict: the exec'd process's environment (the --process file's, and
+ * the --env values add) checked as create checks config.json's: werr for
+ * the first refusal, -1. */
+int policy_exec_env(struct policy_ctx *x, const struct oci_process *from_file, char *const *add,
+                    size_t n_add);
+
 /* Each adjustment as a JSON line (field, old, new, rule, time) into
  * the fd; and each one at debug level in the log. */
 int policy_audit_write(const struct policy_ctx *x, int fd);

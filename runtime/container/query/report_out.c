@@ -1,4 +1,4 @@
-#include "container/report_out.h"
+#include "container/query/report_out.h"
 #include "lib/error.h"
 
 #include <errno.h>

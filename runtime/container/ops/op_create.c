@@ -1,0 +1,201 @@
+/* create: from the request to a created container, through rootless
+ * set-up, the policy, hook pinning, the supervisor plan and the cgroup
+ * decision (container_create builds it). */
+#include "container/ops/op_create.h"
+#include "container/ops/op_create_plan.h"
+#include "lib/callerfds.h"
+#include "lib/error.h"
+#include "lib/trace.h"
+#include "linux/console.h"
+#include "rootless/rootless.h"
+#include "supervisor/supervisor.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* systemd socket activation (sd_listen_fds): when ward itself was started
+ * with LISTEN_FDS=N, fds 3..3+N-1 go to the container too, before the
+ * --preserve-fds ones, and its process is told so (it is pid 1 there).
+ * As with --preserve-fds, only those of them that were open when ward
+ * started (lib/callerfds.h). */
+static int add_listen_fds(struct oci_config *cfg, int *preserve)
+{
+	const char *lf = getenv("LISTEN_FDS");
+	struct oci_process *p = cfg->process;
+	char **env;
+	char *end;
+	long n;
+
+	if (lf == NULL || lf[0] == '\0')
+		return 0;
+	n = strtol(lf, &end, 10);
+	if (*end || n < 0 || n > 1024)
+		return werr(0, "LISTEN_FDS=\"%s\" is not a number of fds", lf);
+	if (n == 0)
+		return 0;
+	env = realloc(p->env, (p->n_env + 3) * sizeof(*env));
+	if (env == NULL)
+		return werr(ENOMEM, "out of memory");
+	p->env = env;
+	env[p->n_env] = NULL;
+	if (asprintf(&env[p->n_env], "LISTEN_FDS=%ld", n) < 0)
+		return werr(ENOMEM, "out of memory");
+	env[p->n_env + 1] = strdup("LISTEN_PID=1");
+	env[p->n_env + 2] = NULL;
+	if (env[p->n_env + 1] == NULL) {
+		free(env[p->n_env]);
+		env[p->n_env] = NULL;
+		return werr(ENOMEM, "out of memory");
+	}
+	p->n_env += 2;
+	*preserve += (int)n;
+	return 0;
+}
+
+int create_from_request(struct globals *g, const struct create_request *cc, struct container *c,
+                        int *pidfd, int *master)
+{
+	struct sup_plan sp;
+	char bundle[PATH_MAX];
+	char path[PATH_MAX + 16];
+	struct oci_config *cfg;
+	struct policy_run pr;
+	struct policy_input pin = {.policy_path = g->policy,
+	                           .cli_profile = g->profile,
+	                           .argv0 = g->argv0,
+	                           .state_root = g->root,
+	                           .cli_timeout_ms = cc->timeout_ms,
+	                           .rootless = rootless_caller(),
+	                           .lease_id = cc->id,
+	                           .bundle = bundle};
+	char *json;
+	size_t len;
+	struct create_opts o = {.id = cc->id,
+	                        .bundle = bundle,
+	                        .pid_file = cc->pid_file,
+	                        .console_socket = cc->console_socket,
+	                        .no_pivot = cc->no_pivot,
+	                        .preserve_fds = cc->preserve_fds};
+	int r, relay[2] = {-1, -1};
+
+	if (master)
+		*master = -1;
+	if (realpath(cc->bundle, bundle) == NULL)
+		return werr(errno, "bundle %s", cc->bundle);
+	if (ops_root(g) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/config.json", bundle);
+	if (oci_read_file(path, &json, &len) < 0)
+		return werr_ctx("bundle %s", bundle);
+	trace_mark("create: reading config.json");
+	cfg = oci_config_parse(json, len, "config.json");
+	trace_mark("create: config parsed");
+	if (cfg == NULL) {
+		free(json);
+		return werr_ctx("bundle %s", bundle);
+	}
+	if (cfg->process->terminal && !cc->console_socket && !master) {
+		oci_config_free(cfg);
+		free(json);
+		return werr(0, "config.json: .process.terminal needs --console-socket when the "
+		               "container is detached (only a foreground run relays the terminal)");
+	}
+	if (!cfg->process->terminal && cc->console_socket) {
+		oci_config_free(cfg);
+		free(json);
+		return werr(0, "--console-socket is for process.terminal, which config.json does "
+		               "not set");
+	}
+	if (add_listen_fds(cfg, &o.preserve_fds) < 0 || callerfds_check(o.preserve_fds) < 0) {
+		oci_config_free(cfg);
+		free(json);
+		return -1;
+	}
+	/* Not root: the user namespace the container needs, entered before
+	 * anything looks at host paths (the fds decided on must be of the
+	 * mount namespace ward then makes the mounts in). */
+	/* The policy file is judged by its owners (root, or the caller), so
+	 * it is read before: in the user namespace the host's root is the
+	 * overflow uid and the caller is 0. */
+	if (rootless_caller() &&
+	    ((pin.pol = policy_load_text(g->policy, &pin.pol_text, &pin.pol_len)) == NULL ||
+	     rootless_config(cfg, bundle) < 0 || rootless_enter(cfg) < 0)) {
+		policy_free(pin.pol);
+		free(pin.pol_text);
+		oci_config_free(cfg);
+		free(json);
+		return -1;
+	}
+	/* The hardening policy: refuse, or fill the gaps (recorded). */
+	trace_mark("create: checks done, gathering host facts and applying the policy");
+	r = policy_prepare(&pin, cfg, &pr);
+	if (r == 0 && pr.x.n_refused)
+		r = policy_refusal_error(&pr.x);
+	if (r == 0 && cc->timeout_ms && pr.x.profile == PROFILE_COMPAT)
+		r = werr(0,
+		         "--timeout: a wall-clock limit needs the run supervisor, which the compat "
+		         "profile never runs");
+	if (r == 0)
+		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
+	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
+		r = create_pin_hooks(&pr.facts);
+	o.systemd_cgroup = g->systemd_cgroup || policy_systemd_cgroup(pr.pol);
+	o.userns_entered = rootless_caller();
+	if (r == 0 && rootless_cgroups()) {
+		bool use;
+
+		r = rootless_cgroup_decide(
+		    cfg, cc->id, o.systemd_cgroup,
+		    pr.x.profile == PROFILE_STRICT && !policy_rootless_limits_warn(pr.pol), &use);
+		o.no_cgroup = !use;
+	}
+	if (r == 0 && pr.x.supervise && (r = create_sup_plan(g, &pr, cfg, bundle, &sp)) == 0)
+		o.sup = &sp;
+	if (r == 0 && cfg->process->terminal && !cc->console_socket) {
+		r = console_pair(relay);
+		o.console_fd = &relay[1]; /* create takes it over */
+	}
+	if (r == 0) {
+		o.config_json = json;
+		o.config_len = len;
+		o.policy = &pr.x;
+		o.facts = &pr.facts;
+		o.lease = pr.has_lease ? &pr.lease : NULL;
+		trace_mark("create: policy applied");
+		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+		/* Made: the lease is the container's until delete. */
+		pr.lease.keep = r == 0;
+		relay[1] = -1;
+	}
+	if (relay[0] >= 0 && r == 0 && (*master = console_take_master(relay[0])) < 0) {
+		char msg[WERR_MAX];
+		int e = werr_errno();
+
+		snprintf(msg, sizeof(msg), "%s", werr_msg());
+		container_destroy(c, true);
+		store_close(c);
+		if (pidfd)
+			close(*pidfd);
+		r = werr_set(e, msg);
+	} else if (relay[0] >= 0 && r < 0)
+		close(relay[0]);
+	free(o.policy_record);
+	policy_run_free(&pr);
+	oci_config_free(cfg);
+	free(json);
+	return r;
+}
+
+int ops_create(struct globals *g, const struct create_request *r)
+{
+	struct container c;
+
+	if (create_from_request(g, r, &c, NULL, NULL) < 0)
+		return -1;
+	store_close(&c);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* update: new limits for a live container's cgroup (the device rules stay
+ * create's). */
+#include "cgroup/cgroup.h"
+#include "container/container.h"
+#include "container/ops/ops.h"
+#include "lib/error.h"
+#include "lib/log.h"
+
+#include <errno.h>
+
+int ops_update(struct container *c, struct oci_resources *r)
+{
+	_cleanup_cgroup_ struct cgroup cg = {0};
+
+	if (!container_cgroup(c, &cg)) {
+		werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+		return -1;
+	}
+	/* The device policy is create's (the profile's default deny, the
+	 * refusals): update never changes it. As runc, device rules here are
+	 * ignored (containerd sends the container's own back on every update). */
+	if (r->n_devices)
+		log_debug("update: linux.resources.devices ignored: the device rules are "
+		          "create's");
+	oci_resources_drop_devices(r);
+	{
+		struct oci_linux l = {.resources = r};
+
+		return cgroup_update(&cg, &l);
+	}
+}

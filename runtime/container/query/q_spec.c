@@ -1,0 +1,40 @@
+/* spec: a default config.json (oci/spec.c's template, with ward's seccomp
+ * profile) written into the bundle directory. */
+#include "container/query/query.h"
+#include "lib/cleanup.h"
+#include "lib/error.h"
+#include "oci/spec.h"
+#include "seccomp/seccomp_default.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int query_spec(const char *bundle, bool rootless)
+{
+	const struct oci_spec_rootless ids = {(uint32_t)geteuid(), (uint32_t)getegid()};
+	char path[PATH_MAX];
+	size_t len;
+	_cleanup_free_ char *json = NULL;
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path))
+		return werr(ENAMETOOLONG, "--bundle");
+	if (oci_spec_default(&json, &len, oci_seccomp_default_gen, rootless ? &ids : NULL) < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return werr(errno, "%s", path);
+	n = write(fd, json, len);
+	if (n != (ssize_t)len || write(fd, "\n", 1) != 1) {
+		int e = errno;
+
+		unlink(path);
+		return werr(e, "writing %s", path);
+	}
+	return 0;
+}

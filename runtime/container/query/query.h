@@ -1,0 +1,33 @@
+/* The views of the runtime the CLI prints: a container's state, the run
+ * report, what a bundle would be allowed (check), what ward supports
+ * (features), the default spec, a live container's figures (events). */
+#ifndef WARD_QUERY_H
+#define WARD_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "container/ops/ops.h"
+
+struct container;
+/* Print the state JSON of c (open). */
+int query_state(struct container *c);
+/* The run report of container id, whole (the caller frees *buf). */
+int query_report_read(struct globals *g, const char *id, char **buf, size_t *len);
+/* Print it, as text or (json) as written. */
+int query_report(struct globals *g, const char *id, bool json);
+
+/* What the policy would make of the bundle, printed (text or json).
+ * Returns 0: allowed, 1: refused, -1: bad input (werr says why). */
+int query_check(struct globals *g, const char *bundle, const char *profile, bool json);
+
+/* Stats (once when stats, else every ms) and OOM events of c as JSON
+ * lines, until it stops. */
+int query_events(struct container *c, bool stats, long ms);
+
+/* What this build supports: the runtime-spec features JSON, on stdout. */
+int query_features(void);
+/* Write a default config.json into bundle (rootless: for the caller's ids). */
+int query_spec(const char *bundle, bool rootless);
+
+#endif
