@@ -388,20 +388,16 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 	closedir(d);
 }
 
-/* A unix socket bound in ward's network namespace (the host's services:
- * systemd, D-Bus, engines) anywhere below the directory p, found through
- * /proc/net/unix and placed by identity (walking up from the socket's
- * directory): the tree itself may be too large to search. Unreadable:
- * scan_incomplete (refused). */
-static void host_sockets_inside(struct host_path *p)
+/* The first socket of a /proc/.../net/unix list bound below the directory
+ * p, placed by identity (walking up from the socket's directory). false:
+ * the list could not be read. */
+static bool sockets_listed(struct host_path *p, const char *list)
 {
-	FILE *f = fopen("/proc/net/unix", "re");
+	FILE *f = fopen(list, "re");
 	char line[PATH_MAX + 128];
 
-	if (f == NULL) {
-		p->scan_incomplete = true;
-		return;
-	}
+	if (f == NULL)
+		return false;
 	while (!p->socket[0] && fgets(line, sizeof(line), f)) {
 		char *path = strchr(line, '/'), *nl, *slash;
 		struct ident up[MAX_DEPTH];
@@ -437,6 +433,51 @@ static void host_sockets_inside(struct host_path *p)
 			}
 	}
 	fclose(f);
+	return true;
+}
+
+#define MAX_NETNS 4096
+
+/* A unix socket bound anywhere below the directory p by any process of the
+ * host: the kernel lists each network namespace's bound sockets in
+ * /proc/<pid>/net/unix (a service with PrivateNetwork= is in one of its
+ * own), one pid per namespace is read. The tree itself may be too large to
+ * search. ward's own list unreadable: scan_incomplete (refused). Sockets
+ * bound later are not seen (ward-policy(7)). */
+static void host_sockets_inside(struct host_path *p)
+{
+	ino_t *seen;
+	size_t n = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (!sockets_listed(p, "/proc/net/unix")) {
+		p->scan_incomplete = true;
+		return;
+	}
+	seen = calloc(MAX_NETNS, sizeof(*seen));
+	d = seen ? opendir("/proc") : NULL;
+	while (d && !p->socket[0] && n < MAX_NETNS && (e = readdir(d)) != NULL) {
+		char ns[300], list[300];
+		struct stat st;
+		size_t k;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(ns, sizeof(ns), "/proc/%s/ns/net", e->d_name);
+		if (stat(ns, &st) < 0)
+			continue;
+		for (k = 0; k < n && seen[k] != st.st_ino; k++)
+			;
+		if (k < n)
+			continue;
+		seen[n++] = st.st_ino;
+		snprintf(list, sizeof(list), "/proc/%s/net/unix", e->d_name);
+		sockets_listed(p, list);
+	}
+	if (d)
+		closedir(d);
+	free(seen);
 }
 
 /* Relations of p to every sensitive path (chains: each sensitive path and

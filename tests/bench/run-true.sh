@@ -18,7 +18,10 @@ trap 'rm -rf "$work"' EXIT
 # ward as installed (make install-strip), as crun and runc come from Debian:
 # stripped. Each create re-executes ward from a sealed memfd copy of its
 # binary (CVE-2019-5736), so debug sections cost a copy per container.
-strip -o "$work/ward" "$ward" 2>/dev/null && ward="$work/ward"
+# (in a directory of its own: ward's binary's directory is the host's to
+# ward, and the bundles are made beside it)
+mkdir "$work/bin"
+strip -o "$work/bin/ward" "$ward" 2>/dev/null && ward="$work/bin/ward"
 
 sh "$here/tests/helpers/mkrootfs.sh" "${BUSYBOX:-/bin/busybox}" "$work/bundle/rootfs" >/dev/null
 "$ward" spec --bundle "$work/bundle"

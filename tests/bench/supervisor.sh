@@ -14,7 +14,10 @@ calls=100000
 here=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/ward-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-strip -o "$work/ward" "$ward" 2>/dev/null && ward="$work/ward"
+# (in a directory of its own: ward's binary's directory is the host's to
+# ward, and the bundles are made beside it)
+mkdir "$work/bin"
+strip -o "$work/bin/ward" "$ward" 2>/dev/null && ward="$work/bin/ward"
 sh "$here/tests/helpers/mkrootfs.sh" "${BUSYBOX:-/bin/busybox}" "$work/bundle/rootfs" >/dev/null
 cp "$probe" "$work/bundle/rootfs/bin/sysprobe"
 "$ward" spec --bundle "$work/bundle"

@@ -808,6 +808,16 @@ ns_ward() {
 	kill "$svc"
 	wait "$svc" || true
 	rm "$BUNDLE/rootfs/var/lib/svc/deep/er/sock"
+	# ... and a service in a network namespace of its own (systemd's
+	# PrivateNetwork=): every namespace's list is read.
+	unshare -n python3 -c 'import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print("up", flush=True); time.sleep(60)' "$BUNDLE/rootfs/var/lib/svc/deep/er/sock" >"$TMP/svc.out" &
+	svc=$!
+	track_pid "$svc"
+	wait_for "the stand-in service in its own network namespace" grep -q up "$TMP/svc.out"
+	refused_with ".root.path: rootfs holds a unix socket (./var/lib/svc/deep/er/sock)"
+	kill "$svc"
+	wait "$svc" || true
+	rm "$BUNDLE/rootfs/var/lib/svc/deep/er/sock"
 	run ward run --bundle "$BUNDLE" "$ID"
 	assert_success
 	assert_output inside-marker
