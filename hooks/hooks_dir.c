@@ -123,8 +123,36 @@ static int load_file(const char *dir, const char *name, struct hooks_dirs *d)
 	return 0;
 }
 
-static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files)
+/* File names a later directory already has: Podman's rule, a file in a
+ * later directory overrides one of the same name in an earlier one (an
+ * operator's /etc entry withdraws or replaces the package's). */
+struct taken {
+	char **v;
+	size_t n;
+};
+
+static bool take(struct taken *t, const char *name, bool *oom)
 {
+	char **v;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->v[i], name) == 0)
+			return false;
+	v = realloc(t->v, (t->n + 1) * sizeof(*v));
+	if (v == NULL || (v[t->n] = strdup(name)) == NULL) {
+		if (v)
+			t->v = v;
+		*oom = true;
+		return false;
+	}
+	t->v = v;
+	t->n++;
+	return true;
+}
+
+static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct taken *t)
+{
+	bool oom = false;
 	struct hook_file hf;
 	char self[64];
 	struct dirent *de;
@@ -159,7 +187,10 @@ static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files)
 			          MAX_FILES);
 			break;
 		}
-		r = load_file(dir, de->d_name, d);
+		if (take(t, de->d_name, &oom))
+			r = load_file(dir, de->d_name, d);
+		else if (oom)
+			r = werr(ENOMEM, "out of memory");
 	}
 	closedir(ds);
 out:
@@ -169,15 +200,21 @@ out:
 
 int hooks_dirs_load(const char *const *dirs, size_t n_dirs, struct hooks_dirs *out)
 {
+	struct taken t = {0};
 	size_t files = 0;
+	int r = 0;
 
 	*out = (struct hooks_dirs){0};
-	for (size_t i = 0; i < n_dirs; i++)
-		if (dirs[i][0] == '/' && load_dir(dirs[i], out, &files) < 0) {
-			hooks_dirs_free(out);
-			return -1;
-		}
-	return 0;
+	/* The last directory first: its names override the earlier ones'. */
+	for (size_t i = n_dirs; r == 0 && i-- > 0;)
+		if (dirs[i][0] == '/')
+			r = load_dir(dirs[i], out, &files, &t);
+	for (size_t i = 0; i < t.n; i++)
+		free(t.v[i]);
+	free(t.v);
+	if (r < 0)
+		hooks_dirs_free(out);
+	return r;
 }
 
 static bool same_strv(char **a, size_t na, char **b, size_t nb)

@@ -30,7 +30,9 @@ struct hooks_dirs {
 	size_t n;
 };
 
-/* Read the *.json entries of each directory. A directory, or a file, that
+/* Read the *.json entries of each directory; a file in a later directory
+ * overrides one of the same name in an earlier one, as Podman has it
+ * (whether or not it is valid). A directory, or a file, that
  * anyone but root (or this process's user) could change is skipped with a
  * debug line, as is a file that is not valid: what it would vouch for is
  * then refused (fail closed). -1 with werr only when out of memory. */

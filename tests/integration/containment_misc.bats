@@ -197,6 +197,18 @@ optout_text() { # the end of a refusal: its opt-out
 	chmod 0777 "$TMP/hooks.d"
 	refused_with "nobody vouches for it"
 	chmod 0755 "$TMP/hooks.d"
+	# A file of the same name in a later directory overrides it, as in
+	# Podman (an operator's /etc entry withdraws the package's).
+	mkdir -m 755 "$TMP/hooks.etc"
+	jq '.hook.args[2] = "true"' "$TMP/hooks.d/h.json" >"$TMP/hooks.etc/h.json"
+	policy "$(jq -n --arg d "$TMP/hooks.d" --arg e "$TMP/hooks.etc" '{hooksDirs: [$d, $e]}')"
+	refused_with "nobody vouches for it"
+	mv "$TMP/hooks.etc/h.json" "$TMP/hooks.etc/other.json"
+	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
+	assert_success
+	run cat "$TMP/ran"
+	assert_output vouched
+	rm "$TMP/ran"
 	# Not the default directories when the policy names its own.
 	jq -n --arg d "$TMP/other" '{hooksDirs: [$d]}' >"$POLICY"
 	refused_with "nobody vouches for it"
