@@ -28,18 +28,44 @@ struct command {
 	const char *usage;
 	const char *summary;
 	bool builds_container; /* needs the sealed re-exec */
+	const char *flags;     /* `ward COMMAND --help`: each option explained */
 };
+
+#define F_BUNDLE                                                                                   \
+	"  --bundle DIR, -b DIR   the bundle (config.json and rootfs); default: the\n"             \
+	"                         current directory\n"
+#define F_PIDFILE "  --pid-file FILE        write the container's init pid (host view) to FILE\n"
+#define F_CONSOLE                                                                                  \
+	"  --console-socket SOCK  send the pty master of a terminal process to the unix\n"         \
+	"                         socket SOCK (SCM_RIGHTS), as engines ask\n"
+#define F_NOPIVOT                                                                                  \
+	"  --no-pivot             do not pivot_root (for a root on a ramfs): the host's\n"         \
+	"                         mounts are detached instead; refused in a user namespace\n"
+#define F_PRESERVE                                                                                 \
+	"  --preserve-fds N       pass the caller's fds 3..3+N-1 to the process (as\n"             \
+	"                         systemd socket activation; LISTEN_FDS is set)\n"
 
 static const struct command commands[] = {
     {"create", cmd_create,
      "create [--bundle DIR] [--pid-file FILE] [--console-socket SOCK] [--no-pivot] "
      "[--preserve-fds N] ID",
-     "create a container, its init waiting to be started", true},
-    {"start", cmd_start, "start ID", "run the user process of a created container", false},
+     "create a container, its init waiting to be started", true,
+     F_BUNDLE F_PIDFILE F_CONSOLE F_NOPIVOT F_PRESERVE},
+    {"start", cmd_start, "start ID", "run the user process of a created container", false, NULL},
     {"run", cmd_run,
      "run [--bundle DIR] [--pid-file FILE] [--detach] [--no-pivot] [--preserve-fds N] "
      "[--keep] [--timeout DURATION] [--report FILE] ID",
-     "create and start a container; without --detach wait and pass on its exit status", true},
+     "create and start a container; without --detach wait and pass on its exit status", true,
+     F_BUNDLE F_PIDFILE
+     "  --detach, -d           return once the process runs; ward's exit says nothing\n"
+     "                         of the job\n" F_NOPIVOT F_PRESERVE
+     "  --keep                 keep the stopped container (and its state) after the job\n"
+     "                         ends, for `ward state` and `ward report`; delete it later\n"
+     "  --timeout DURATION     wall-clock limit (\"90s\", \"10m\", \"1h\"): SIGTERM at the\n"
+     "                         deadline, the cgroup killed after the policy's grace\n"
+     "                         (default 5s); a line on stderr says so\n"
+     "  --report FILE          write the run report (JSON: exit, limits, timeout, denied\n"
+     "                         syscalls and connections) to FILE when the job ends\n"},
     {"exec", cmd_exec,
      "exec [--process FILE] [--detach] [--pid-file FILE] [--tty --console-socket SOCK] "
      "[--cwd DIR] [--env K=V]... "
@@ -47,36 +73,74 @@ static const struct command commands[] = {
      "[--preserve-fds N] ID [COMMAND [ARG...]]",
      "run another process in a container, in all its namespaces and under its seccomp "
      "filter",
-     true},
-    {"state", cmd_state, "state ID", "print the state of a container as JSON", false},
+     true,
+     "  --process FILE, -p FILE  the process as a runtime-spec process JSON (the\n"
+     "                         options below are then not taken)\n"
+     "  --detach, -d           return once the process runs\n" F_PIDFILE
+     "  --tty, -t              give the process a terminal (with --console-socket, or\n"
+     "                         relayed to ward's own terminal)\n" F_CONSOLE
+     "  --cwd DIR              working directory, inside the container\n"
+     "  --env K=V, -e K=V      add or replace an environment variable (strict checks\n"
+     "                         it as config.json's)\n"
+     "  --user UID[:GID], -u   the process's user, as the container sees it\n"
+     "  --additional-gids GID  a supplementary group (repeatable)\n"
+     "  --cap CAP, -c CAP      add a capability (within the container's bounding set\n"
+     "                         and the policy's cap)\n"
+     "  --no-new-privs         set no_new_privs (always set outside compat)\n" F_PRESERVE},
+    {"state", cmd_state, "state ID", "print the state of a container as JSON", false, NULL},
     {"kill", cmd_kill, "kill [--all] ID [SIGNAL]",
-     "send a signal (name or number, default SIGTERM) to a container", false},
+     "send a signal (name or number, default SIGTERM) to a container", false,
+     "  --all, -a              signal every process of the container, not only its init\n"},
     {"delete", cmd_delete, "delete [--force] ID",
-     "remove a stopped or created container (--force: also a running one)", false},
-    {"pause", cmd_pause, "pause ID", "freeze every process of a running container", false},
-    {"resume", cmd_resume, "resume ID", "thaw a paused container", false},
+     "remove a stopped or created container (--force: also a running one)", false,
+     "  --force, -f            kill a running container first (its whole cgroup); also\n"
+     "                         removes what a create killed midway left\n"},
+    {"pause", cmd_pause, "pause ID", "freeze every process of a running container", false, NULL},
+    {"resume", cmd_resume, "resume ID", "thaw a paused container", false, NULL},
     {"ps", cmd_ps, "ps [--format table|json] ID [PS-OPTIONS...]",
-     "list the processes of a container (table: ps -ef, or ps with the options given)", false},
+     "list the processes of a container (table: ps -ef, or ps with the options given)", false,
+     "  --format table|json, -f  table (ps output) or a JSON array of host pids\n"},
     {"update", cmd_update,
      "update [--resources FILE|-] [--memory N] [--memory-swap N] [--memory-reservation N] "
      "[--pids-limit N] [--cpu-shares N] [--cpu-quota N] [--cpu-period N] [--cpuset-cpus L] "
      "[--cpuset-mems L] ID",
-     "change the cgroup limits of a live container", false},
+     "change the cgroup limits of a live container", false,
+     "  --resources FILE|-, -r  a runtime-spec linux.resources JSON (- : stdin)\n"
+     "  --memory N             memory limit in bytes (-1: none)\n"
+     "  --memory-swap N        memory+swap limit in bytes (-1: none)\n"
+     "  --memory-reservation N soft memory limit in bytes\n"
+     "  --pids-limit N         most tasks (-1: none)\n"
+     "  --cpu-shares N         relative CPU weight\n"
+     "  --cpu-quota N, --cpu-period N  CPU time per period, in microseconds\n"
+     "  --cpuset-cpus L, --cpuset-mems L  CPUs and memory nodes (\"0-3,6\")\n"
+     "  strict keeps its own limits: no update may loosen them\n"},
     {"events", cmd_events, "events [--stats] [--interval DURATION] ID",
-     "resource figures (and OOM kills) of a container as JSON lines", false},
-    {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false},
+     "resource figures (and OOM kills) of a container as JSON lines", false,
+     "  --stats                print the figures once and exit\n"
+     "  --interval DURATION    how often to print them (default 5s)\n"},
+    {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false,
+     "  --quiet, -q            only the ids\n"
+     "  --format table|json, -f  a table, or the states as a JSON array\n"},
     {"spec", cmd_spec, "spec [--bundle DIR] [--rootless]",
-     "write a default config.json into the bundle directory", false},
+     "write a default config.json into the bundle directory", false,
+     F_BUNDLE "  --rootless             a config for a rootless caller (user namespace, no\n"
+              "                         device cgroup)\n"},
     {"check", cmd_check, "check [--profile P] [--format text|json] BUNDLE",
      "what the container would reach, and what the policy would change or refuse (exit 0 "
      "allowed, 1 refused, 2 bad input)",
-     false},
+     false,
+     "  --profile P            judge as compat, baseline or strict (default: as create\n"
+     "                         would choose)\n"
+     "  --format text|json     a report to read, or JSON (verdict, reach, findings,\n"
+     "                         fields)\n"
+     "  --bundle DIR           the bundle, as other commands take it (or BUNDLE)\n"},
     {"report", cmd_report, "report [--format text|json] ID",
      "the run report of a supervised container (strict, or with a time limit), also after "
      "delete",
-     false},
+     false, "  --format text|json     a summary to read, or the report as JSON\n"},
     {"features", cmd_features, "features",
-     "what ward supports, as the runtime-spec features JSON (with ward's annotations)", false},
+     "what ward supports, as the runtime-spec features JSON (with ward's annotations)", false,
+     NULL},
 };
 static const size_t n_commands = sizeof(commands) / sizeof(commands[0]);
 
@@ -234,6 +298,8 @@ int main(int argc, char **argv)
 	for (int i = idx + 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			printf("usage: ward %s\n\n%s\n", cmd->usage, cmd->summary);
+			if (cmd->flags)
+				printf("\noptions:\n%s", cmd->flags);
 			return 0;
 		}
 	/* Not root: the caller's runtime directory (ops_default_root). */

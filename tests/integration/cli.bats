@@ -137,6 +137,45 @@ load ../helpers/common
 	assert_line --index 3 --regexp '^libseccomp: [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
+@test "--help of every command explains each option its usage line names" {
+	local c o
+	for c in create start run exec kill delete state list ps pause resume update events spec features check report; do
+		run "$WARD" "$c" --help
+		assert_success
+		usage=${lines[0]}
+		for o in $(grep -o -- '--[a-z][a-z-]*' <<<"$usage" | sort -u); do
+			grep -q -- "^  .*$o\b" <<<"$output" || fail "ward $c --help does not explain $o"
+		done
+	done
+}
+
+@test "bash completion: commands, each command's options and container ids, from ward itself; make install puts it where bash-completion looks" {
+	mkdir -p "$TMP/bin"
+	printf '#!/bin/sh\nexec "%s" --root "%s" "$@"\n' "$WARD" "$ROOT" >"$TMP/bin/ward"
+	chmod 755 "$TMP/bin/ward"
+	complete_at() { # complete_at WORD... : what completing the last word offers
+		PATH="$TMP/bin:$PATH" bash -c '. "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ward; printf "%s\n" "${COMPREPLY[@]}"' \
+			"$WARD_SRCDIR/runtime/cli/completion/ward.bash" "$@"
+	}
+	run complete_at ward ru
+	assert_output run
+	run complete_at ward --pro
+	assert_output --profile
+	run complete_at ward --profile strict run --ti
+	assert_output --timeout
+	run complete_at ward exec --pre
+	assert_output --preserve-fds
+	cmd 'sleep 100'
+	ward run -d --bundle "$BUNDLE" "$ID"
+	run complete_at ward kill "${ID:0:3}"
+	assert_output "$ID"
+	ward delete --force "$ID"
+	make -s -C "$WARD_BUILDDIR" install-data-local DESTDIR="$TMP/dest" >/dev/null
+	[ -n "$(find "$TMP/dest" -path '*/share/bash-completion/completions/ward')" ] ||
+		fail "make install put no completion file"
+	assert_no_leftovers
+}
+
 @test "list shows containers as table, quiet and json" {
 	cmd 'sleep 100'
 	ward create --bundle "$BUNDLE" "$ID"
