@@ -1,0 +1,23 @@
+/* Loading the egress programs and attaching them to a container's cgroup2
+ * node with libbpf (issue 26). They are attached with BPF_PROG_ATTACH,
+ * never pinned and never through a bpf_link: the cgroup holds the only
+ * reference to the programs (and they to their maps), so they live exactly
+ * as long as the cgroup, whoever removes it and however ward ends. */
+#ifndef WARD_NET_EGRESS_BPF_H
+#define WARD_NET_EGRESS_BPF_H
+
+#include "net/egress_plan.h"
+
+/* What the supervisor reads: the ring buffer of refusals and the counters
+ * (-1: none). */
+struct egress_fds {
+	int events, counters;
+};
+
+/* Load the programs, fill the allow map from the plan, attach all four to
+ * the cgroup2 directory cgfd (alongside other programs there:
+ * BPF_F_ALLOW_MULTI). On success out holds the two maps' fds (the
+ * caller's); on failure nothing stays attached (-1, werr). */
+int egress_attach(int cgfd, const struct egress_plan *p, struct egress_fds *out);
+
+#endif

@@ -1,0 +1,37 @@
+/* What one container may reach (issue 26): the plan the policy computes
+ * (policy/policy_egress.c) and create enforces (net/egress_bpf.c).
+ *
+ * Allow rules say where connections may go; deny prefixes (the cloud
+ * metadata endpoints) win over every allow rule. Names in the allow list
+ * are kept for the plan's display; until the DNS gate resolves them, no
+ * address is allowed for them. */
+#ifndef WARD_NET_EGRESS_PLAN_H
+#define WARD_NET_EGRESS_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "net/egress_map.h"
+#include "net/egress_rule.h"
+
+struct egress_plan {
+	bool enforce; /* programs are attached (baseline, strict) */
+	struct egress_rule *allow, *deny;
+	size_t n_allow, n_deny;
+};
+
+/* Append a copy of r; -1 with werr (ENOMEM). */
+int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r);
+void egress_plan_free(struct egress_plan *p);
+
+/* The map entries that enforce the plan: one per distinct address prefix,
+ * each holding every allow rule whose prefix contains it (longest-prefix
+ * lookup then finds all the rules that cover a destination) and denied
+ * when a deny prefix contains it. -1 with werr when a prefix would need
+ * more than EGRESS_MAX_RANGES port ranges or the map more than
+ * EGRESS_MAX_ENTRIES entries: refused, never cut short. The caller frees
+ * *keys and *vals. */
+int egress_plan_entries(const struct egress_plan *p, struct egress_key **keys,
+                        struct egress_verdict **vals, size_t *n);
+
+#endif
