@@ -337,6 +337,37 @@ static void fields(struct rout *o, const struct oci_config *c, enum ward_profile
 	rout_list_end(o);
 }
 
+/* The egress plan (policy_egress.c): what the programs would allow and deny.
+ * Names wait for the DNS gate: until then no address is allowed for them. */
+static void reach_egress(struct rout *o, const struct policy_ctx *x)
+{
+	const struct egress_plan *p = &x->egress;
+	char d[320];
+
+	rout_obj(o, "egress");
+	rout_bool(o, "enforced", p->enforce);
+	rout_list(o, "allow");
+	for (size_t i = 0; p->enforce && i < p->n_allow; i++) {
+		egress_rule_format(&p->allow[i], d, sizeof(d));
+		rout_item(o, d);
+	}
+	rout_list_end(o);
+	rout_list(o, "deny");
+	for (size_t i = 0; p->enforce && i < p->n_deny; i++) {
+		egress_rule_format(&p->deny[i], d, sizeof(d));
+		rout_item(o, d);
+	}
+	rout_list_end(o);
+	rout_list(o, "namesNotEnforced");
+	for (size_t i = 0; p->enforce && i < p->n_allow; i++)
+		if (p->allow[i].kind != EGRESS_ADDR) {
+			egress_rule_format(&p->allow[i], d, sizeof(d));
+			rout_item(o, d);
+		}
+	rout_list_end(o);
+	rout_obj_end(o);
+}
+
 int cmd_check(struct globals *g, int argc, char **argv)
 {
 	const char *format = "text", *profile = g->profile, *bundle_opt = NULL;
@@ -411,6 +442,7 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	reach_devices(&o, cfg, x);
 	reach_hooks(&o, cfg, x);
 	reach_limits(&o, cfg, x);
+	reach_egress(&o, x);
 	rout_obj_end(&o);
 	fields(&o, cfg, x->profile);
 	rout_finish(&o);

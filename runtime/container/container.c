@@ -19,6 +19,7 @@
 #include "seccomp/seccomp_notify.h"
 #include "container/support.h"
 #include "supervisor/supervisor.h"
+#include "net/egress_bpf.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
@@ -343,6 +344,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1, notify = -1;
 	int sup_pidfd = -1;
+	struct egress_fds efds = {-1, -1};
 	int *trees = NULL, root_tree = -1, **layers = NULL;
 	size_t *n_layers = NULL;
 	_cleanup_cgroup_ struct cgroup cg = {0};
@@ -429,6 +431,18 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		cgfd = cgroup_unified_fd(&cg);
 		if (cg.unified && cgfd < 0)
 			goto fail;
+	}
+	/* Egress rules (issue 26): on the cgroup2 node before the init exists,
+	 * so nothing of the container ever runs unfiltered. */
+	if (o->policy && o->policy->egress.enforce) {
+		if (cgfd < 0) {
+			werr(EOPNOTSUPP,
+			     "egress rules need the container's cgroup2 node (none here)");
+			goto fail;
+		}
+		if (egress_attach(cgfd, &o->policy->egress, &efds) < 0)
+			goto fail;
+		trace_mark("create: egress programs attached");
 	}
 	if (o->console_fd)
 		console = *o->console_fd;
@@ -587,6 +601,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	close(sv[0]);
 	if (sup_pidfd >= 0)
 		close(sup_pidfd);
+	egress_fds_close(&efds);
 	filter_prog_free(&prog);
 	c->status = ST_CREATED;
 	if (pidfd_out)
@@ -630,6 +645,7 @@ fail : {
 		unlink(o->pid_file);
 	if (cgfd >= 0)
 		close(cgfd);
+	egress_fds_close(&efds);
 	if (have_cg)
 		cgroup_destroy(&cg);
 	filter_prog_free(&prog);

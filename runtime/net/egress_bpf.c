@@ -89,12 +89,17 @@ out:
 		/* Nothing half-attached stays behind. */
 		while (done-- > 0)
 			bpf_prog_detach2(bpf_program__fd(at[done].prog), cgfd, at[done].type);
-		if (out->events >= 0)
-			close(out->events);
-		if (out->counters >= 0)
-			close(out->counters);
-		out->events = out->counters = -1;
+		egress_fds_close(out);
 	}
 	egress_bpf__destroy(s);
 	return r;
+}
+
+void egress_fds_close(struct egress_fds *f)
+{
+	if (f->events >= 0)
+		close(f->events);
+	if (f->counters >= 0)
+		close(f->counters);
+	f->events = f->counters = -1;
 }

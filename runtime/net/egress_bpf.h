@@ -19,5 +19,7 @@ struct egress_fds {
  * BPF_F_ALLOW_MULTI). On success out holds the two maps' fds (the
  * caller's); on failure nothing stays attached (-1, werr). */
 int egress_attach(int cgfd, const struct egress_plan *p, struct egress_fds *out);
+/* Close what is open; both -1 afterwards. */
+void egress_fds_close(struct egress_fds *f);
 
 #endif

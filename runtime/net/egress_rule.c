@@ -101,10 +101,14 @@ static int parse_name(const char *s, size_t n, struct egress_rule *r, char *why,
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
+		/* RFC 952/1123: no label starts or ends with '-'. */
+		if ((c == '-' && label == 0) || (c == '.' && label && s[i - 1] == '-'))
+			return WHY("\"%.*s\": a label starts or ends with '-'", (int)n, s);
 		if (c == '.') {
 			if (label == 0)
 				return WHY("\"%.*s\" has an empty label", (int)n, s);
 			label = 0;
+			r->name[i] = '.';
 			continue;
 		}
 		if (!isalnum(c) && c != '-')
@@ -114,8 +118,8 @@ static int parse_name(const char *s, size_t n, struct egress_rule *r, char *why,
 			return WHY("\"%.*s\" has a label longer than 63", (int)n, s);
 		r->name[i] = (char)tolower(c);
 	}
-	if (label == 0)
-		return WHY("\"%.*s\" has an empty label", (int)n, s);
+	if (label == 0 || s[n - 1] == '-')
+		return WHY("\"%.*s\" has an empty label or ends with '-'", (int)n, s);
 	r->name[n] = '\0';
 	return 0;
 }

@@ -1,0 +1,180 @@
+/* The egress part of the policy (issue 26; doc/ward-policy.7, EGRESS):
+ * what a container may connect to, as the plan create enforces with the
+ * cgroup programs (net/egress_bpf.c).
+ *
+ *  - compat: nothing (no programs).
+ *  - baseline: the policy's egress.baseline.allow list, or everything; the
+ *    cloud metadata endpoints closed unless the opt-out egress-metadata.
+ *  - strict: the policy's egress.strict.allow list, or nothing; the
+ *    metadata endpoints closed alike.
+ *  - loopback is always allowed; the annotation org.ward.egress may only
+ *    narrow the list (a destination outside it is ignored, with a note). */
+#include "policy/rules.h"
+#include "lib/error.h"
+#include "oci/config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ANN_FIELD ".annotations[\"" ANN_EGRESS "\"]"
+
+/* The cloud metadata endpoints (doc/ward-policy.7 says whose each is). */
+static const char *const metadata[] = {
+    "169.254.169.254:*", /* AWS, GCP, Azure, OpenStack, DigitalOcean, Oracle, ... */
+    "169.254.170.2:*",   /* AWS ECS task metadata and credentials */
+    "169.254.170.23:*",  /* AWS EKS Pod Identity agent */
+    "100.100.100.200:*", /* Alibaba Cloud */
+    "192.0.0.192:*",     /* Oracle Cloud (older instances) */
+    "[fd00:ec2::254]:*", /* AWS, IPv6 */
+    "[fd00:ec2::23]:*",  /* AWS EKS Pod Identity agent, IPv6 */
+    NULL};
+
+static const char *const loopback[] = {"127.0.0.0/8:*", "[::1]:*", NULL};
+
+/* Add each rule of a built-in list, for every protocol. */
+static int add_builtin(struct egress_plan *p, bool deny, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++) {
+		struct egress_rule r;
+		char why[160];
+
+		if (egress_rule_parse(list[i], &r, why, sizeof(why)) < 0)
+			return werr(EINVAL, "built-in egress rule %s: %s", list[i], why);
+		r.protos = EGRESS_ANY;
+		if (egress_plan_add(p, deny, &r) < 0)
+			return -1;
+		/* An IPv4 endpoint is also reachable through a NAT64 gateway at
+		 * 64:ff9b::a.b.c.d (RFC 6052's well-known prefix). */
+		if (deny && r.prefix == 128 && r.addr[10] == 0xff && r.addr[11] == 0xff) {
+			memset(r.addr, 0, 12);
+			r.addr[1] = 0x64;
+			r.addr[2] = 0xff;
+			r.addr[3] = 0x9b;
+			if (egress_plan_add(p, true, &r) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The policy's list for the profile (NULL: the profile's default). */
+static const struct policy_egress_list *policy_list(const struct policy_ctx *x)
+{
+	const struct policy_egress *e = x->pol ? x->pol->egress : NULL;
+	const struct policy_egress_list *l = e == NULL                      ? NULL
+	                                     : x->profile == PROFILE_STRICT ? e->strict
+	                                                                    : e->baseline;
+
+	return l && l->has_allow ? l : NULL;
+}
+
+/* The list the annotation narrows: the policy's, or the default (baseline:
+ * every destination; strict: none). */
+static int base_list(const struct policy_ctx *x, struct egress_plan *b)
+{
+	const struct policy_egress_list *l = policy_list(x);
+	struct egress_rule r;
+	char why[160];
+
+	if (l == NULL) {
+		static const char *const everything[] = {"[::/0]:*", NULL};
+
+		return x->profile == PROFILE_BASELINE ? add_builtin(b, false, everything) : 0;
+	}
+	for (size_t i = 0; i < l->n_allow; i++) {
+		if (egress_rule_parse(l->allow[i], &r, why, sizeof(why)) < 0)
+			return werr(EINVAL, "policy file: egress: %s", why); /* checked at load */
+		if (egress_plan_add(b, false, &r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static bool within_any(const struct egress_rule *r, const struct egress_plan *b)
+{
+	for (size_t i = 0; i < b->n_allow; i++)
+		if (egress_rule_within(r, &b->allow[i]))
+			return true;
+	return false;
+}
+
+/* The annotation's destinations (comma-separated) that lie within the base
+ * list; -1 only on an internal error (a malformed one is refused). */
+static int narrow(struct policy_ctx *x, const char *ann, const struct egress_plan *b)
+{
+	char *copy = strdup(ann), *save = NULL;
+	int r = 0;
+
+	if (copy == NULL)
+		return werr(ENOMEM, "out of memory");
+	for (char *t = strtok_r(copy, ", ", &save); r == 0 && t; t = strtok_r(NULL, ", ", &save)) {
+		struct egress_rule e;
+		char why[160];
+
+		if (egress_rule_parse(t, &e, why, sizeof(why)) < 0)
+			r = policy_refuse(x, ANN_FIELD, NULL, "%s", why);
+		else if (!within_any(&e, b))
+			r = policy_note(
+			    x, ANN_FIELD,
+			    "\"%s\" ignored: the %s profile's egress list does not include "
+			    "it (an annotation may only narrow)",
+			    t, profile_name(x->profile));
+		else
+			r = egress_plan_add(&x->egress, false, &e);
+	}
+	free(copy);
+	return r;
+}
+
+/* Rootless ward cannot load the programs (the kernel wants CAP_BPF and
+ * CAP_NET_ADMIN in the host's user namespace). A network namespace ward
+ * makes itself has loopback only, and nothing else can reach it; any other
+ * network is refused rather than left unfiltered. */
+static int rootless(struct policy_ctx *x)
+{
+	const struct oci_namespace *n = oci_config_namespace(x->cfg, CLONE_NEWNET);
+
+	x->egress.enforce = false;
+	if (n && (n->path == NULL || n->path[0] == '\0'))
+		return policy_note(x, ".linux.namespaces",
+		                   "egress rules not needed: rootless, the "
+		                   "container's own network namespace has "
+		                   "loopback only");
+	return policy_refuse(x, ".linux.namespaces", x->egress.n_deny ? "egress-metadata" : NULL,
+	                     "rootless ward cannot enforce egress rules (the BPF programs need "
+	                     "CAP_BPF and CAP_NET_ADMIN) on a network it does not make");
+}
+
+int policy_egress(struct policy_ctx *x)
+{
+	const char *ann = oci_config_annotation(x->cfg, ANN_EGRESS);
+	struct egress_plan base = {0};
+	bool open_default;
+	int r;
+
+	egress_plan_free(&x->egress);
+	if (x->profile == PROFILE_COMPAT)
+		return ann ? policy_note(x, ANN_FIELD,
+		                         "ignored: the compat profile filters nothing")
+		           : 0;
+	if (base_list(x, &base) < 0) {
+		egress_plan_free(&base);
+		return -1;
+	}
+	open_default = x->profile == PROFILE_BASELINE && policy_list(x) == NULL && ann == NULL;
+	r = ann ? narrow(x, ann, &base) : 0;
+	for (size_t i = 0; r == 0 && !ann && i < base.n_allow; i++)
+		r = egress_plan_add(&x->egress, false, &base.allow[i]);
+	egress_plan_free(&base);
+	if (r < 0 || add_builtin(&x->egress, false, loopback) < 0 ||
+	    (!policy_optout(x, "egress-metadata") && add_builtin(&x->egress, true, metadata) < 0))
+		return -1;
+	/* baseline's everything, with the metadata opt-out: nothing to filter. */
+	x->egress.enforce = !(open_default && x->egress.n_deny == 0);
+	if (x->egress.enforce && x->facts && x->facts->rootless)
+		return rootless(x);
+	return 0;
+}
