@@ -301,13 +301,13 @@ static int save_policy(struct container *c, const struct create_opts *o)
 /* The supervisor, and its identity in the state dir (pid and start time:
  * start and delete find it by them, never by a recycled pid). */
 static int start_supervisor(struct container *c, int rootfd, const struct create_opts *o, int pidfd,
-                            int notify, int *sup_pidfd)
+                            const struct sup_fds *fds, int *sup_pidfd)
 {
 	uint64_t start, gstart = 0;
 	char rec[96];
 	struct sup_proc sp;
 
-	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, notify, o->sup, &sp) < 0)
+	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, fds, o->sup, &sp) < 0)
 		return -1;
 	*sup_pidfd = sp.pidfd;
 	/* Start times read after the pidfd pinned the supervisor (its guard,
@@ -585,8 +585,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
 	trace_mark("create: state recorded");
-	if (o->sup && start_supervisor(c, rootfd, o, pidfd, notify, &sup_pidfd) < 0)
-		goto fail;
+	if (o->sup) {
+		struct sup_fds f = {notify, efds.events, efds.counters};
+
+		if (start_supervisor(c, rootfd, o, pidfd, &f, &sup_pidfd) < 0)
+			goto fail;
+	}
 	if (notify >= 0)
 		close(notify);
 	notify = -1;

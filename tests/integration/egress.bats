@@ -197,13 +197,16 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 @test "egress: ward killed mid-create (programs attached, hook running): delete --force leaves nothing" {
 	egress_policy '{}'
 	cmd 'sleep 100'
-	cfg --arg t "$TMP/inhook" '.hooks.createRuntime = [{"path": "/bin/sh", "args": ["sh", "-c", "touch \($t); sleep 100"]}]'
+	# The hook says its pid (written to a temporary name, then renamed:
+	# never read half-written), then waits.
+	cfg --arg t "$TMP/inhook" '.hooks.createRuntime = [{"path": "/bin/sh", "args": ["sh", "-c", "echo $$ >\($t).tmp; mv \($t).tmp \($t); exec sleep 100"]}]'
 	bg_start 120 "$TMP/create.log" "$WARD" --root "$ROOT" --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
-	for _ in $(seq 100); do [ -e "$TMP/inhook" ] && break; sleep 0.1; done
-	[ -e "$TMP/inhook" ] || fail "the hook did not run: $(cat "$TMP/create.log")"
+	for _ in $(seq 100); do [ -s "$TMP/inhook" ] && break; sleep 0.1; done
+	[ -s "$TMP/inhook" ] || fail "the hook did not run: $(cat "$TMP/create.log")"
 	objs=$(egress_objects "$ID")
 	[ "$(grep -c '^prog' <<<"$objs")" -eq 4 ] || fail "expected 4 programs: $objs"
 	pkill -9 -P "$BGPID" # ward itself (bg_start's pid is timeout's)
+	kill -9 "$(cat "$TMP/inhook")"
 	run ward delete --force "$ID"
 	assert_objects_gone "$objs"
 	assert_no_leftovers
@@ -254,4 +257,32 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	assert_line "tcp 10.213.1.1 80: errno 101"
 	assert_line "tcp 10.213.2.1 80: errno 1"
 	assert_line "tcp 169.254.169.254 80: errno 1"
+}
+
+@test "egress: the report names every refused connection (destination, port, protocol, pid, command) and counts the allowed" {
+	egress_policy '{"baseline": {"allow": ["10.213.1.1:80/tcp"]}}'
+	policy "$(jq -c '.supervise = "always"' "$POLICY")"
+	probes "tcp 10.213.2.1 80" "tcp 10.213.2.1 80" "udp fd13::b 53" "tcp 10.213.1.1 80" \
+		"tcp ::ffff:169.254.169.254 80"
+	assert_success
+	assert_line "tcp 10.213.2.1 80: errno 1"
+	assert_line "tcp 10.213.1.1 80: ok"
+	run ward report --format json "$ID"
+	assert_success
+	report=$output
+	run jq -c '.egress | {recorded, refused, lost, uncounted, allowedSome: (.allowed >= 1)}' <<<"$report"
+	assert_output '{"recorded":true,"refused":4,"lost":0,"uncounted":0,"allowedSome":true}'
+	run jq -c '.egress.counts' <<<"$report"
+	assert_output '[{"destination":"10.213.2.1","port":80,"protocol":"tcp","count":2},{"destination":"fd13::b","port":53,"protocol":"udp","count":1},{"destination":"169.254.169.254","port":80,"protocol":"tcp","count":1}]'
+	run jq -r '.egress.first[] | "\(.comm) \(.pid > 1) \(.destination):\(.port)/\(.protocol)"' <<<"$report"
+	assert_output "$(printf '%s\n' 'egprobe true 10.213.2.1:80/tcp' 'egprobe true 10.213.2.1:80/tcp' \
+		'egprobe true fd13::b:53/udp' 'egprobe true 169.254.169.254:80/tcp')"
+	run ward report "$ID"
+	assert_success
+	assert_line --partial "4 refused connections: 10.213.2.1:80/tcp ×2, [fd13::b]:53/udp ×1, 169.254.169.254:80/tcp ×1"
+	printf '%s\n' "$report" >"$TMP/report.json"
+	run python3 -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+		"$WARD_SRCDIR/config-schema/report.schema.json" "$TMP/report.json"
+	assert_success
 }
