@@ -380,6 +380,7 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	                           .cli_profile = NULL,
 	                           .argv0 = g->argv0,
 	                           .rootless = rootless_caller(),
+	                           .userns_foreign = rootless_cgroups(),
 	                           .state_root = g->root};
 	struct oci_config *cfg = NULL;
 	char bundle[PATH_MAX];

@@ -115,6 +115,7 @@ int create_from_cli(struct globals *g, const struct create_cli *cc, const char *
 	                           .state_root = g->root,
 	                           .cli_timeout_ms = cc->timeout_ms,
 	                           .rootless = rootless_caller(),
+	                           .userns_foreign = rootless_cgroups(),
 	                           .lease_id = id,
 	                           .bundle = bundle};
 	char *json;

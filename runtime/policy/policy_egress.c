@@ -8,7 +8,11 @@
  *  - strict: the policy's egress.strict.allow list, or nothing; the
  *    metadata endpoints closed alike.
  *  - loopback is always allowed; the annotation org.ward.egress may only
- *    narrow the list (a destination outside it is ignored, with a note). */
+ *    narrow the list (a destination outside it is ignored, with a note).
+ *  - where the programs cannot be attached (rootless, a cgroup v1 host):
+ *    baseline runs unfiltered with a note saying so, strict is refused
+ *    unless the container's own network namespace leaves it loopback only
+ *    and no allow-list was asked for (unenforced below). */
 #include "policy/rules.h"
 #include "lib/error.h"
 #include "oci/config.h"
@@ -129,30 +133,56 @@ static int narrow(struct policy_ctx *x, const char *ann, const struct egress_pla
 	return r;
 }
 
-/* Rootless ward cannot load the programs (the kernel wants CAP_BPF and
- * CAP_NET_ADMIN in the host's user namespace). A network namespace ward
- * makes itself has loopback only, and nothing else can reach it; any other
- * network is refused rather than left unfiltered. */
-static int rootless(struct policy_ctx *x)
+/* Why the programs cannot be attached on this host (NULL: they can). Kept
+ * short: a finding's reason holds 255 bytes. */
+static const char *no_programs(const struct host_facts *h)
+{
+	if (h->rootless)
+		return "rootless ward cannot load the egress programs (the kernel wants CAP_BPF "
+		       "and CAP_NET_ADMIN in the host's user namespace)";
+	if (!h->userns_host)
+		return "ward is not root in the host's user namespace (rootless Podman's?), where "
+		       "the kernel wants CAP_BPF and CAP_NET_ADMIN for the egress programs";
+	if (!h->cgroup2)
+		return "no cgroup2 hierarchy to attach the egress programs to (a cgroup v1 host)";
+	return NULL;
+}
+
+/* The plan cannot be enforced (why). A network namespace of the
+ * container's own has loopback only, so nothing needs filtering; strict
+ * never runs a joined network unfiltered, nor accepts an allow-list it
+ * cannot enforce; baseline runs, saying what stays open (rootless Podman
+ * joins the namespace slirp4netns or pasta serves). */
+static int unenforced(struct policy_ctx *x, bool listed, const char *why)
 {
 	const struct oci_namespace *n = oci_config_namespace(x->cfg, CLONE_NEWNET);
+	bool own = n && (n->path == NULL || n->path[0] == '\0');
 
 	x->egress.enforce = false;
-	if (n && (n->path == NULL || n->path[0] == '\0'))
+	if (x->profile == PROFILE_STRICT && listed)
+		return policy_refuse(x, ".linux.namespaces", NULL,
+		                     "strict never runs unfiltered, and its egress allow-list "
+		                     "cannot be enforced: %s",
+		                     why);
+	if (own)
 		return policy_note(x, ".linux.namespaces",
-		                   "egress rules not needed: rootless, the "
-		                   "container's own network namespace has "
-		                   "loopback only");
-	return policy_refuse(x, ".linux.namespaces", x->egress.n_deny ? "egress-metadata" : NULL,
-	                     "rootless ward cannot enforce egress rules (the BPF programs need "
-	                     "CAP_BPF and CAP_NET_ADMIN) on a network it does not make");
+		                   "egress rules not needed (own network namespace, loopback "
+		                   "only): %s",
+		                   why);
+	if (x->profile == PROFILE_STRICT)
+		return policy_refuse(x, ".linux.namespaces", NULL,
+		                     "strict never runs a joined network unfiltered: %s", why);
+	return policy_note(x, ".linux.namespaces",
+	                   "egress not filtered: the cloud metadata endpoints%s stay reachable: %s",
+	                   listed ? " and what the egress list leaves out" : "", why);
 }
 
 int policy_egress(struct policy_ctx *x)
 {
 	const char *ann = oci_config_annotation(x->cfg, ANN_EGRESS);
 	struct egress_plan base = {0};
-	bool open_default;
+	bool open_default, listed;
+	const char *why;
 	int r;
 
 	egress_plan_free(&x->egress);
@@ -169,12 +199,15 @@ int policy_egress(struct policy_ctx *x)
 	for (size_t i = 0; r == 0 && !ann && i < base.n_allow; i++)
 		r = egress_plan_add(&x->egress, false, &base.allow[i]);
 	egress_plan_free(&base);
+	/* An allow-list in force besides loopback (added next): baseline's
+	 * even when the annotation left it empty. */
+	listed = !open_default && (x->profile == PROFILE_BASELINE || x->egress.n_allow > 0);
 	if (r < 0 || add_builtin(&x->egress, false, loopback) < 0 ||
 	    (!policy_optout(x, "egress-metadata") && add_builtin(&x->egress, true, metadata) < 0))
 		return -1;
 	/* baseline's everything, with the metadata opt-out: nothing to filter. */
 	x->egress.enforce = !(open_default && x->egress.n_deny == 0);
-	if (x->egress.enforce && x->facts && x->facts->rootless)
-		return rootless(x);
+	if (x->egress.enforce && x->facts && (why = no_programs(x->facts)) != NULL)
+		return unenforced(x, listed, why);
 	return 0;
 }
