@@ -440,7 +440,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			     "egress rules need the container's cgroup2 node (none here)");
 			goto fail;
 		}
-		if (egress_attach(cgfd, &o->policy->egress, &efds) < 0)
+		if (egress_attach(cgfd, &o->policy->egress, o->sup != NULL, &efds) < 0)
 			goto fail;
 		trace_mark("create: egress programs attached");
 	}

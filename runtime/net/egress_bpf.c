@@ -27,26 +27,25 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	return 0;
 }
 
-static int fill_map(const struct egress_bpf *s, const struct egress_plan *p)
+/* The allow map's entries and the port sets they name (egress_plan.h). */
+static int fill_maps(const struct egress_bpf *s, const struct egress_entries *e)
 {
-	struct egress_key *keys;
-	struct egress_verdict *vals;
-	size_t n;
-	int fd = bpf_map__fd(s->maps.allow), r = 0;
+	int fd = bpf_map__fd(s->maps.allow), sfd = bpf_map__fd(s->maps.ports);
 
-	if (egress_plan_entries(p, &keys, &vals, &n) < 0)
-		return -1;
-	for (size_t i = 0; r == 0 && i < n; i++)
-		if (bpf_map_update_elem(fd, &keys[i], &vals[i], BPF_NOEXIST) < 0)
-			r = werr(errno, "egress: filling the allow map");
-	free(keys);
-	free(vals);
-	return r;
+	/* Set 0 is the empty one: the array map starts zeroed. */
+	for (__u32 i = 1; i < e->n_sets; i++)
+		if (bpf_map_update_elem(sfd, &i, &e->sets[i], BPF_ANY) < 0)
+			return werr(errno, "egress: filling the port sets");
+	for (size_t i = 0; i < e->n; i++)
+		if (bpf_map_update_elem(fd, &e->keys[i], &e->vals[i], BPF_NOEXIST) < 0)
+			return werr(errno, "egress: filling the allow map");
+	return 0;
 }
 
-int egress_attach(int cgfd, const struct egress_plan *p, struct egress_fds *out)
+int egress_attach(int cgfd, const struct egress_plan *p, bool record, struct egress_fds *out)
 {
 	struct egress_bpf *s;
+	struct egress_entries e;
 	struct {
 		struct bpf_program *prog;
 		enum bpf_attach_type type;
@@ -55,12 +54,29 @@ int egress_attach(int cgfd, const struct egress_plan *p, struct egress_fds *out)
 	int r = -1;
 
 	out->events = out->counters = -1;
+	if (egress_plan_entries(p, &e) < 0)
+		return -1;
 	libbpf_set_print(libbpf_log);
-	s = egress_bpf__open_and_load();
-	if (s == NULL)
-		return werr(errno, "egress: loading the BPF programs (ward needs CAP_BPF and "
-		                   "CAP_NET_ADMIN for them)");
-	if (fill_map(s, p) < 0)
+	s = egress_bpf__open();
+	if (s == NULL) {
+		egress_entries_free(&e);
+		return werr(errno, "egress: opening the BPF object");
+	}
+	/* The port sets' array as small as the plan; no counters or ring
+	 * buffer when no supervisor reads them (egress.bpf.c, recording). */
+	s->rodata->recording = record;
+	if (bpf_map__set_max_entries(s->maps.ports, (__u32)e.n_sets) < 0 ||
+	    (!record && (bpf_map__set_autocreate(s->maps.events, false) < 0 ||
+	                 bpf_map__set_autocreate(s->maps.counters, false) < 0))) {
+		werr(EINVAL, "egress: sizing the BPF maps");
+		goto out;
+	}
+	if (egress_bpf__load(s) < 0) {
+		werr(errno, "egress: loading the BPF programs (ward needs CAP_BPF and "
+		            "CAP_NET_ADMIN for them)");
+		goto out;
+	}
+	if (fill_maps(s, &e) < 0)
 		goto out;
 	at[0].prog = s->progs.egress_connect4;
 	at[0].type = BPF_CGROUP_INET4_CONNECT;
@@ -77,11 +93,13 @@ int egress_attach(int cgfd, const struct egress_plan *p, struct egress_fds *out)
 			     "egress: attaching the BPF programs to the container's cgroup2 node");
 			goto out;
 		}
-	out->events = fcntl(bpf_map__fd(s->maps.events), F_DUPFD_CLOEXEC, 3);
-	out->counters = fcntl(bpf_map__fd(s->maps.counters), F_DUPFD_CLOEXEC, 3);
-	if (out->events < 0 || out->counters < 0) {
-		werr(errno, "egress: keeping the event maps");
-		goto out;
+	if (record) {
+		out->events = fcntl(bpf_map__fd(s->maps.events), F_DUPFD_CLOEXEC, 3);
+		out->counters = fcntl(bpf_map__fd(s->maps.counters), F_DUPFD_CLOEXEC, 3);
+		if (out->events < 0 || out->counters < 0) {
+			werr(errno, "egress: keeping the event maps");
+			goto out;
+		}
 	}
 	r = 0;
 out:
@@ -92,6 +110,7 @@ out:
 		egress_fds_close(out);
 	}
 	egress_bpf__destroy(s);
+	egress_entries_free(&e);
 	return r;
 }
 

@@ -42,68 +42,103 @@ static void add_key(struct egress_key *keys, size_t *n, const struct egress_rule
 	(*n)++;
 }
 
-static int fill(const struct egress_plan *p, const struct egress_key *k, struct egress_verdict *v)
+/* Ports lo..hi into b, a word at a time. */
+static void ports_add(struct egress_ports *b, unsigned lo, unsigned hi)
 {
+	for (unsigned w = lo / 64; w <= hi / 64; w++) {
+		unsigned a = w == lo / 64 ? lo % 64 : 0, z = w == hi / 64 ? hi % 64 : 63;
+
+		b->w[w] |= (~0ULL >> (63 - z)) & (~0ULL << a);
+	}
+}
+
+/* The index of set b in e->sets, added if new; -1 with werr past the cap. */
+static int set_index(struct egress_entries *e, const struct egress_ports *b)
+{
+	for (size_t i = 0; i < e->n_sets; i++)
+		if (memcmp(&e->sets[i], b, sizeof(*b)) == 0)
+			return (int)i;
+	if (e->n_sets == EGRESS_MAX_SETS)
+		return werr(E2BIG, "egress: more than %d distinct port sets (merge the rules)",
+		            EGRESS_MAX_SETS);
+	if (e->n_sets % 16 == 0) {
+		struct egress_ports *m = realloc(e->sets, (e->n_sets + 16) * sizeof(*m));
+
+		if (m == NULL)
+			return werr(ENOMEM, "out of memory");
+		e->sets = m;
+	}
+	e->sets[e->n_sets] = *b;
+	return (int)e->n_sets++;
+}
+
+/* k's verdict: denied, or per protocol the union of the ports of the allow
+ * rules that contain it. */
+static int fill(const struct egress_plan *p, const struct egress_key *k, struct egress_verdict *v,
+                struct egress_entries *e, struct egress_ports *b)
+{
+	static const __u8 protos[3] = {EGRESS_TCP, EGRESS_UDP, EGRESS_OTHER};
+
 	memset(v, 0, sizeof(*v));
 	for (size_t i = 0; i < p->n_deny; i++)
 		if (egress_prefix_within(k->addr, k->prefixlen, &p->deny[i]))
 			v->deny = 1;
-	for (size_t i = 0; !v->deny && i < p->n_allow; i++) {
-		const struct egress_rule *a = &p->allow[i];
-		bool dup = false;
+	for (size_t pi = 0; !v->deny && pi < 3; pi++) {
+		int s;
 
-		if (!egress_prefix_within(k->addr, k->prefixlen, a))
-			continue;
-		for (size_t j = 0; j < v->n; j++)
-			dup |= v->r[j].lo == a->lo && v->r[j].hi == a->hi &&
-			       v->r[j].protos == a->protos;
-		if (dup)
-			continue;
-		if (v->n == EGRESS_MAX_RANGES)
-			return werr(E2BIG,
-			            "egress: more than %d port ranges cover one address prefix "
-			            "(merge the rules)",
-			            EGRESS_MAX_RANGES);
-		v->r[v->n].lo = a->lo;
-		v->r[v->n].hi = a->hi;
-		v->r[v->n].protos = a->protos;
-		v->n++;
+		memset(b, 0, sizeof(*b));
+		for (size_t i = 0; i < p->n_allow; i++) {
+			const struct egress_rule *a = &p->allow[i];
+
+			if ((a->protos & protos[pi]) &&
+			    egress_prefix_within(k->addr, k->prefixlen, a))
+				ports_add(b, a->lo, a->hi);
+		}
+		if ((s = set_index(e, b)) < 0)
+			return -1;
+		v->set[pi] = (__u16)s;
 	}
 	return 0;
 }
 
-int egress_plan_entries(const struct egress_plan *p, struct egress_key **keys,
-                        struct egress_verdict **vals, size_t *n)
+void egress_entries_free(struct egress_entries *e)
+{
+	free(e->keys);
+	free(e->vals);
+	free(e->sets);
+	memset(e, 0, sizeof(*e));
+}
+
+int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e)
 {
 	size_t max = p->n_allow + p->n_deny;
-	struct egress_key *k = calloc(max ? max : 1, sizeof(*k));
-	struct egress_verdict *v = calloc(max ? max : 1, sizeof(*v));
-	size_t m = 0;
+	struct egress_ports *b = calloc(1, sizeof(*b));
 
-	if (k == NULL || v == NULL) {
-		free(k);
-		free(v);
+	memset(e, 0, sizeof(*e));
+	e->keys = calloc(max ? max : 1, sizeof(*e->keys));
+	e->vals = calloc(max ? max : 1, sizeof(*e->vals));
+	if (b == NULL || e->keys == NULL || e->vals == NULL || set_index(e, b) < 0) {
+		free(b);
+		egress_entries_free(e);
 		return werr(ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < p->n_allow; i++)
 		if (p->allow[i].kind == EGRESS_ADDR)
-			add_key(k, &m, &p->allow[i]);
+			add_key(e->keys, &e->n, &p->allow[i]);
 	for (size_t i = 0; i < p->n_deny; i++)
-		add_key(k, &m, &p->deny[i]);
-	if (m > EGRESS_MAX_ENTRIES) {
-		free(k);
-		free(v);
-		return werr(E2BIG, "egress: %zu address prefixes, more than the %d a map holds", m,
-		            EGRESS_MAX_ENTRIES);
+		add_key(e->keys, &e->n, &p->deny[i]);
+	if (e->n > EGRESS_MAX_ENTRIES) {
+		werr(E2BIG, "egress: %zu address prefixes, more than the %d a map holds", e->n,
+		     EGRESS_MAX_ENTRIES);
+		goto fail;
 	}
-	for (size_t i = 0; i < m; i++)
-		if (fill(p, &k[i], &v[i]) < 0) {
-			free(k);
-			free(v);
-			return -1;
-		}
-	*keys = k;
-	*vals = v;
-	*n = m;
+	for (size_t i = 0; i < e->n; i++)
+		if (fill(p, &e->keys[i], &e->vals[i], e, b) < 0)
+			goto fail;
+	free(b);
 	return 0;
+fail:
+	free(b);
+	egress_entries_free(e);
+	return -1;
 }

@@ -24,14 +24,22 @@ struct egress_plan {
 int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r);
 void egress_plan_free(struct egress_plan *p);
 
-/* The map entries that enforce the plan: one per distinct address prefix,
- * each holding every allow rule whose prefix contains it (longest-prefix
- * lookup then finds all the rules that cover a destination) and denied
- * when a deny prefix contains it. -1 with werr when a prefix would need
- * more than EGRESS_MAX_RANGES port ranges or the map more than
- * EGRESS_MAX_ENTRIES entries: refused, never cut short. The caller frees
- * *keys and *vals. */
-int egress_plan_entries(const struct egress_plan *p, struct egress_key **keys,
-                        struct egress_verdict **vals, size_t *n);
+/* The maps' contents that enforce a plan: one allow-map entry per distinct
+ * address prefix, each holding every allow rule whose prefix contains it
+ * (longest-prefix lookup then finds all the rules that cover a
+ * destination) and denied when a deny prefix contains it; and the port sets
+ * its values name, sets[0] the empty one. */
+struct egress_entries {
+	struct egress_key *keys;
+	struct egress_verdict *vals;
+	size_t n;
+	struct egress_ports *sets;
+	size_t n_sets;
+};
+
+/* -1 with werr when the map would need more than EGRESS_MAX_ENTRIES
+ * entries or EGRESS_MAX_SETS port sets: refused, never cut short. */
+int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e);
+void egress_entries_free(struct egress_entries *e);
 
 #endif

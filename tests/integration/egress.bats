@@ -162,6 +162,14 @@ egress_objects() {
 	done | sort -u
 }
 
+# The distinct types of the maps among objects ("prog N\nmap M...").
+map_types() {
+	local id
+	for id in $(awk '/^map/ {print $2}' <<<"$1"); do
+		bpftool -j map show id "$id" | jq -r .type
+	done | sort -u | xargs
+}
+
 # Each object gone (cgroup programs are released a moment after rmdir).
 assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	local kind id left
@@ -189,6 +197,17 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	run bpftool -j prog show id "$(awk '/^prog/ {print $2; exit}' <<<"$objs")"
 	assert_success
 	[ "$(jq '.pinned // [] | length' <<<"$output")" -eq 0 ] || fail "pinned: $output"
+	# Without a supervisor nobody reads counters or refusals: no ring
+	# buffer is made (egress.bpf.c, recording); with one, it is.
+	[ "$(map_types "$objs")" = "array lpm_trie" ] || fail "maps: $(map_types "$objs")"
+	run ward delete --force "$ID"
+	assert_success
+	assert_objects_gone "$objs"
+	policy "$(jq -c '.supervise = "always"' "$POLICY")"
+	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
+	assert_success
+	objs=$(egress_objects "$ID")
+	[ "$(map_types "$objs")" = "array lpm_trie ringbuf" ] || fail "maps: $(map_types "$objs")"
 	run ward delete --force "$ID"
 	assert_success
 	assert_objects_gone "$objs"

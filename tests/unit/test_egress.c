@@ -66,8 +66,7 @@ static void narrowing(void)
 }
 
 /* The entry longest-prefix lookup would find for addr (as a rule string). */
-static const struct egress_verdict *
-lookup(const struct egress_key *k, const struct egress_verdict *v, size_t n, const char *dest)
+static const struct egress_verdict *lookup(const struct egress_entries *e, const char *dest)
 {
 	struct egress_rule d;
 	char why[160];
@@ -76,66 +75,82 @@ lookup(const struct egress_key *k, const struct egress_verdict *v, size_t n, con
 
 	if (egress_rule_parse(dest, &d, why, sizeof(why)) < 0)
 		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		struct egress_rule r = {.kind = EGRESS_ADDR, .prefix = k[i].prefixlen};
+	for (size_t i = 0; i < e->n; i++) {
+		struct egress_rule r = {.kind = EGRESS_ADDR, .prefix = e->keys[i].prefixlen};
 
-		memcpy(r.addr, k[i].addr, 16);
+		memcpy(r.addr, e->keys[i].addr, 16);
 		if (egress_prefix_within(d.addr, 128, &r) &&
-		    (!best || k[i].prefixlen >= best_len)) {
-			best = &v[i];
-			best_len = k[i].prefixlen;
+		    (!best || e->keys[i].prefixlen >= best_len)) {
+			best = &e->vals[i];
+			best_len = e->keys[i].prefixlen;
 		}
 	}
 	return best;
 }
 
-static bool port_ok(const struct egress_verdict *v, unsigned port, unsigned proto)
+/* As the programs judge: the port's bit in the protocol's set. */
+static bool port_ok(const struct egress_entries *e, const char *dest, unsigned port, unsigned proto)
 {
-	for (unsigned i = 0; v && !v->deny && i < v->n; i++)
-		if ((v->r[i].protos & proto) && port >= v->r[i].lo && port <= v->r[i].hi)
-			return true;
-	return false;
+	const struct egress_verdict *v = lookup(e, dest);
+	unsigned s;
+
+	if (v == NULL || v->deny)
+		return false;
+	s = v->set[EGRESS_PI(proto)];
+	return s < e->n_sets && (e->sets[s].w[port / 64] >> (port % 64)) & 1;
 }
 
 static void entries(void)
 {
 	static const char *const allow[] = {"10.0.0.0/8:443/tcp", "10.1.0.0/16:80", "[::/0]:53/udp",
-	                                    "169.254.0.0/16:*"};
+	                                    "169.254.0.0/16:*", "10.9.0.0/16:63-129/tcp"};
 	struct egress_plan p = {0};
 	struct egress_rule r;
-	struct egress_key *k;
-	struct egress_verdict *v;
+	struct egress_entries e;
 	char why[160];
-	size_t n;
 
 	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++)
 		if (egress_rule_parse(allow[i], &r, why, sizeof(why)) == 0)
 			egress_plan_add(&p, false, &r);
 	egress_rule_parse("169.254.169.254:*", &r, why, sizeof(why));
 	egress_plan_add(&p, true, &r);
-	ok(egress_plan_entries(&p, &k, &v, &n) == 0 && n == 5, "one entry per distinct prefix");
+	ok(egress_plan_entries(&p, &e) == 0 && e.n == 6, "one entry per distinct prefix");
+	ok(e.sets[0].w[0] == 0 && e.sets[0].w[EGRESS_PORT_WORDS - 1] == 0,
+	   "set 0 is the empty one");
 	/* A destination in the /16 still gets the /8's port 443: the narrower
 	 * entry carries every rule that contains it. */
-	ok(port_ok(lookup(k, v, n, "10.1.2.3:1"), 443, EGRESS_TCP),
-	   "10.1.2.3:443/tcp (from the /8)");
-	ok(port_ok(lookup(k, v, n, "10.1.2.3:1"), 80, EGRESS_UDP), "10.1.2.3:80/udp (the /16)");
-	ok(port_ok(lookup(k, v, n, "10.1.2.3:1"), 53, EGRESS_UDP), "10.1.2.3:53/udp (from ::/0)");
-	ok(!port_ok(lookup(k, v, n, "10.1.2.3:1"), 443, EGRESS_UDP), "not 10.1.2.3:443/udp");
-	ok(!port_ok(lookup(k, v, n, "10.2.0.1:1"), 80, EGRESS_TCP),
-	   "not 10.2.0.1:80 (outside /16)");
-	ok(port_ok(lookup(k, v, n, "169.254.1.1:1"), 8080, EGRESS_TCP), "169.254.1.1 allowed");
-	ok(lookup(k, v, n, "169.254.169.254:1") && lookup(k, v, n, "169.254.169.254:1")->deny,
+	ok(port_ok(&e, "10.1.2.3:1", 443, EGRESS_TCP), "10.1.2.3:443/tcp (from the /8)");
+	ok(port_ok(&e, "10.1.2.3:1", 80, EGRESS_UDP), "10.1.2.3:80/udp (the /16)");
+	ok(port_ok(&e, "10.1.2.3:1", 53, EGRESS_UDP), "10.1.2.3:53/udp (from ::/0)");
+	ok(!port_ok(&e, "10.1.2.3:1", 443, EGRESS_UDP), "not 10.1.2.3:443/udp");
+	ok(!port_ok(&e, "10.1.2.3:1", 80, EGRESS_OTHER), "not 10.1.2.3:80 by another protocol");
+	ok(!port_ok(&e, "10.1.2.3:1", 81, EGRESS_TCP), "not 10.1.2.3:81");
+	ok(!port_ok(&e, "10.2.0.1:1", 80, EGRESS_TCP), "not 10.2.0.1:80 (outside /16)");
+	ok(port_ok(&e, "169.254.1.1:1", 8080, EGRESS_TCP) &&
+	       port_ok(&e, "169.254.1.1:1", 0, EGRESS_UDP) &&
+	       port_ok(&e, "169.254.1.1:1", 65535, EGRESS_TCP) &&
+	       !port_ok(&e, "169.254.1.1:1", 80, EGRESS_OTHER),
+	   "169.254.1.1 allowed, every port of tcp and udp (only they: *)");
+	ok(lookup(&e, "169.254.169.254:1") && lookup(&e, "169.254.169.254:1")->deny,
 	   "the deny prefix wins over the allow rule that contains it");
-	free(k);
-	free(v);
-	/* More ranges on one prefix than an entry holds: refused, not cut. */
-	for (unsigned i = 0; i < EGRESS_MAX_RANGES; i++) {
+	/* A range across word boundaries: its ends in, their neighbours out. */
+	ok(port_ok(&e, "10.9.1.1:1", 63, EGRESS_TCP) && port_ok(&e, "10.9.1.1:1", 64, EGRESS_TCP) &&
+	       port_ok(&e, "10.9.1.1:1", 128, EGRESS_TCP) &&
+	       port_ok(&e, "10.9.1.1:1", 129, EGRESS_TCP) &&
+	       !port_ok(&e, "10.9.1.1:1", 62, EGRESS_TCP) &&
+	       !port_ok(&e, "10.9.1.1:1", 130, EGRESS_TCP),
+	   "63-129: 63, 64, 128, 129 in; 62, 130 out");
+	egress_entries_free(&e);
+	/* Many ranges on one prefix: one set holds them all. */
+	for (unsigned i = 0; i < 100; i++) {
 		egress_rule_parse("10.0.0.0/8:1", &r, why, sizeof(why));
-		r.lo = r.hi = (uint16_t)(1000 + i);
+		r.lo = r.hi = (uint16_t)(1000 + 2 * i);
 		egress_plan_add(&p, false, &r);
 	}
-	ok(egress_plan_entries(&p, &k, &v, &n) < 0,
-	   "too many port ranges for one prefix: an error");
+	ok(egress_plan_entries(&p, &e) == 0 && port_ok(&e, "10.3.0.1:1", 1198, EGRESS_TCP) &&
+	       !port_ok(&e, "10.3.0.1:1", 1199, EGRESS_TCP),
+	   "100 single-port rules on one prefix: each port, nothing between");
+	egress_entries_free(&e);
 	egress_plan_free(&p);
 }
 

@@ -1,8 +1,8 @@
 /* The egress programs (issue 26): attached to the container's cgroup2
  * node, they judge every connect(2) and every addressed UDP sendmsg(2) of
  * its processes against the allow map alone. 1 lets the call go on, 0
- * fails it with EPERM. Each verdict is counted; each refusal is also put
- * into the ring buffer for the supervisor's report. Built with
+ * fails it with EPERM. Where a supervisor reads them, each verdict is
+ * counted and each refusal put into the ring buffer for its report. Built with
  * `clang -target bpf` at build time (Makefile.am). */
 #include <linux/bpf.h>
 #include <linux/in.h>
@@ -19,6 +19,20 @@ struct {
 	__uint(map_flags, BPF_F_NO_PREALLOC); /* required for LPM tries */
 } allow SEC(".maps");
 
+/* The port sets the allow map's values name (egress_map.h); sized at
+ * load to the plan's. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct egress_ports);
+	__uint(max_entries, 1);
+} ports SEC(".maps");
+
+/* Set before load (net/egress_bpf.c): without a supervisor nobody reads
+ * the counters and the ring buffer, so they are not made, and the verifier
+ * drops the code that would use them (a constant of the frozen .rodata). */
+const volatile __u8 recording = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, EGRESS_RING_BYTES);
@@ -33,8 +47,11 @@ struct {
 
 static __always_inline void count(__u32 which)
 {
-	__u64 *c = bpf_map_lookup_elem(&counters, &which);
+	__u64 *c;
 
+	if (!recording)
+		return;
+	c = bpf_map_lookup_elem(&counters, &which);
 	if (c)
 		__sync_fetch_and_add(c, 1);
 }
@@ -50,21 +67,25 @@ static __always_inline __u8 proto_of(const struct bpf_sock_addr *ctx)
 
 static __always_inline int allowed(const struct egress_verdict *v, __u16 port, __u8 proto)
 {
+	const struct egress_ports *b;
+	__u32 set;
+
 	if (v == 0 || v->deny)
 		return 0;
-	for (int i = 0; i < EGRESS_MAX_RANGES; i++) {
-		if (i >= v->n)
-			break;
-		if ((v->r[i].protos & proto) && port >= v->r[i].lo && port <= v->r[i].hi)
-			return 1;
-	}
-	return 0;
+	set = v->set[EGRESS_PI(proto)];
+	b = bpf_map_lookup_elem(&ports, &set);
+	if (b == 0)
+		return 0;
+	return (b->w[(port >> 6) & (EGRESS_PORT_WORDS - 1)] >> (port & 63)) & 1;
 }
 
 static __always_inline void record(const struct egress_key *k, __u16 port, __u8 proto)
 {
-	struct egress_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct egress_event *e;
 
+	if (!recording)
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (e == 0) { /* ring full: the refusal still holds, only its detail is lost */
 		count(EGRESS_CNT_LOST);
 		return;
