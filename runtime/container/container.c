@@ -345,6 +345,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1, notify = -1;
 	int sup_pidfd = -1;
 	struct egress_fds efds = {-1, -1};
+	struct egress_loaded eg = {0};
 	int *trees = NULL, root_tree = -1, **layers = NULL;
 	size_t *n_layers = NULL;
 	_cleanup_cgroup_ struct cgroup cg = {0};
@@ -375,8 +376,18 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		}
 	}
 	trace_mark("create: seccomp filter ready");
+	/* Egress rules (issue 26): loaded now, attached once the cgroup is
+	 * made (egress_load says why not in between). */
+	if (o->policy && o->policy->egress.enforce) {
+		if (egress_load(&o->policy->egress, o->sup != NULL, &eg) < 0) {
+			filter_prog_free(&prog);
+			return -1;
+		}
+		trace_mark("create: egress programs loaded");
+	}
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
+		egress_unload(&eg);
 		return -1;
 	}
 	if (o->lease && id_lease_commit(o->lease, c->dirfd) < 0)
@@ -428,19 +439,20 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		trace_mark("create: cgroup made");
 		if (cgroup_apply(&cg, lin) < 0)
 			goto fail;
+		trace_mark("create: cgroup limits written");
 		cgfd = cgroup_unified_fd(&cg);
 		if (cg.unified && cgfd < 0)
 			goto fail;
 	}
-	/* Egress rules (issue 26): on the cgroup2 node before the init exists,
-	 * so nothing of the container ever runs unfiltered. */
-	if (o->policy && o->policy->egress.enforce) {
+	/* Egress rules: on the cgroup2 node before the init exists, so nothing
+	 * of the container ever runs unfiltered. */
+	if (eg.skel) {
 		if (cgfd < 0) {
 			werr(EOPNOTSUPP,
 			     "egress rules need the container's cgroup2 node (none here)");
 			goto fail;
 		}
-		if (egress_attach(cgfd, &o->policy->egress, o->sup != NULL, &efds) < 0)
+		if (egress_attach(cgfd, &eg, &efds) < 0)
 			goto fail;
 		trace_mark("create: egress programs attached");
 	}
@@ -455,7 +467,6 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	}
 	/* Mounts that travel back to the host's: compat only, never from a
 	 * user namespace's container. */
-	trace_mark("create: cgroup limits written");
 	if (parent_trees(cfg, o->facts, o->bundle, &root_tree, trees,
 	                 !userns && (!o->policy || o->policy->profile == PROFILE_COMPAT)) < 0) {
 		free(trees);
@@ -606,6 +617,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (sup_pidfd >= 0)
 		close(sup_pidfd);
 	egress_fds_close(&efds);
+	egress_unload(&eg);
 	filter_prog_free(&prog);
 	c->status = ST_CREATED;
 	if (pidfd_out)
@@ -650,6 +662,7 @@ fail : {
 	if (cgfd >= 0)
 		close(cgfd);
 	egress_fds_close(&efds);
+	egress_unload(&eg);
 	if (have_cg)
 		cgroup_destroy(&cg);
 	filter_prog_free(&prog);

@@ -42,18 +42,14 @@ static int fill_maps(const struct egress_bpf *s, const struct egress_entries *e)
 	return 0;
 }
 
-int egress_attach(int cgfd, const struct egress_plan *p, bool record, struct egress_fds *out)
+int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *out)
 {
 	struct egress_bpf *s;
 	struct egress_entries e;
-	struct {
-		struct bpf_program *prog;
-		enum bpf_attach_type type;
-	} at[4];
-	size_t done = 0;
 	int r = -1;
 
-	out->events = out->counters = -1;
+	out->skel = NULL;
+	out->record = record;
 	if (egress_plan_entries(p, &e) < 0)
 		return -1;
 	libbpf_set_print(libbpf_log);
@@ -67,51 +63,62 @@ int egress_attach(int cgfd, const struct egress_plan *p, bool record, struct egr
 	s->rodata->recording = record;
 	if (bpf_map__set_max_entries(s->maps.ports, (__u32)e.n_sets) < 0 ||
 	    (!record && (bpf_map__set_autocreate(s->maps.events, false) < 0 ||
-	                 bpf_map__set_autocreate(s->maps.counters, false) < 0))) {
+	                 bpf_map__set_autocreate(s->maps.counters, false) < 0)))
 		werr(EINVAL, "egress: sizing the BPF maps");
-		goto out;
-	}
-	if (egress_bpf__load(s) < 0) {
+	else if (egress_bpf__load(s) < 0)
 		werr(errno, "egress: loading the BPF programs (ward needs CAP_BPF and "
 		            "CAP_NET_ADMIN for them)");
-		goto out;
-	}
-	if (fill_maps(s, &e) < 0)
-		goto out;
-	at[0].prog = s->progs.egress_connect4;
-	at[0].type = BPF_CGROUP_INET4_CONNECT;
-	at[1].prog = s->progs.egress_connect6;
-	at[1].type = BPF_CGROUP_INET6_CONNECT;
-	at[2].prog = s->progs.egress_sendmsg4;
-	at[2].type = BPF_CGROUP_UDP4_SENDMSG;
-	at[3].prog = s->progs.egress_sendmsg6;
-	at[3].type = BPF_CGROUP_UDP6_SENDMSG;
+	else
+		r = fill_maps(s, &e);
+	egress_entries_free(&e);
+	if (r < 0)
+		egress_bpf__destroy(s);
+	else
+		out->skel = s;
+	return r;
+}
+
+int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out)
+{
+	const struct egress_bpf *s = l->skel;
+	const struct {
+		struct bpf_program *prog;
+		enum bpf_attach_type type;
+	} at[4] = {
+	    {s->progs.egress_connect4, BPF_CGROUP_INET4_CONNECT},
+	    {s->progs.egress_connect6, BPF_CGROUP_INET6_CONNECT},
+	    {s->progs.egress_sendmsg4, BPF_CGROUP_UDP4_SENDMSG},
+	    {s->progs.egress_sendmsg6, BPF_CGROUP_UDP6_SENDMSG},
+	};
+	size_t done = 0;
+
+	out->events = out->counters = -1;
 	for (; done < 4; done++)
 		if (bpf_prog_attach(bpf_program__fd(at[done].prog), cgfd, at[done].type,
 		                    BPF_F_ALLOW_MULTI) < 0) {
 			werr(errno,
 			     "egress: attaching the BPF programs to the container's cgroup2 node");
-			goto out;
+			goto fail;
 		}
-	if (record) {
-		out->events = fcntl(bpf_map__fd(s->maps.events), F_DUPFD_CLOEXEC, 3);
-		out->counters = fcntl(bpf_map__fd(s->maps.counters), F_DUPFD_CLOEXEC, 3);
-		if (out->events < 0 || out->counters < 0) {
-			werr(errno, "egress: keeping the event maps");
-			goto out;
-		}
-	}
-	r = 0;
-out:
-	if (r < 0) {
-		/* Nothing half-attached stays behind. */
-		while (done-- > 0)
-			bpf_prog_detach2(bpf_program__fd(at[done].prog), cgfd, at[done].type);
-		egress_fds_close(out);
-	}
-	egress_bpf__destroy(s);
-	egress_entries_free(&e);
-	return r;
+	if (!l->record)
+		return 0;
+	out->events = fcntl(bpf_map__fd(s->maps.events), F_DUPFD_CLOEXEC, 3);
+	out->counters = fcntl(bpf_map__fd(s->maps.counters), F_DUPFD_CLOEXEC, 3);
+	if (out->events >= 0 && out->counters >= 0)
+		return 0;
+	werr(errno, "egress: keeping the event maps");
+fail:
+	/* Nothing half-attached stays behind. */
+	while (done-- > 0)
+		bpf_prog_detach2(bpf_program__fd(at[done].prog), cgfd, at[done].type);
+	egress_fds_close(out);
+	return -1;
+}
+
+void egress_unload(struct egress_loaded *l)
+{
+	egress_bpf__destroy(l->skel);
+	l->skel = NULL;
 }
 
 void egress_fds_close(struct egress_fds *f)
