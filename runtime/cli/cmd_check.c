@@ -346,6 +346,7 @@ static void reach_egress(struct rout *o, const struct policy_ctx *x)
 
 	rout_obj(o, "egress");
 	rout_bool(o, "enforced", p->enforce);
+	rout_bool(o, "tcpUdpOnly", p->enforce && p->tcp_udp_only);
 	rout_list(o, "allow");
 	for (size_t i = 0; p->enforce && i < p->n_allow; i++) {
 		egress_rule_format(&p->allow[i], d, sizeof(d));

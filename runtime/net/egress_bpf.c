@@ -50,6 +50,7 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 
 	out->skel = NULL;
 	out->record = record;
+	out->sockets = p->tcp_udp_only;
 	if (egress_plan_entries(p, &e) < 0)
 		return -1;
 	libbpf_set_print(libbpf_log);
@@ -61,7 +62,9 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 	/* The port sets' array as small as the plan; no counters or ring
 	 * buffer when no supervisor reads them (egress.bpf.c, recording). */
 	s->rodata->recording = record;
-	if (bpf_map__set_max_entries(s->maps.ports, (__u32)e.n_sets) < 0 ||
+	/* The socket gate, verified only where it will be attached. */
+	if (bpf_program__set_autoload(s->progs.egress_sock_create, p->tcp_udp_only) < 0 ||
+	    bpf_map__set_max_entries(s->maps.ports, (__u32)e.n_sets) < 0 ||
 	    (!record && (bpf_map__set_autocreate(s->maps.events, false) < 0 ||
 	                 bpf_map__set_autocreate(s->maps.counters, false) < 0)))
 		werr(EINVAL, "egress: sizing the BPF maps");
@@ -84,16 +87,17 @@ int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *ou
 	const struct {
 		struct bpf_program *prog;
 		enum bpf_attach_type type;
-	} at[4] = {
+	} at[5] = {
 	    {s->progs.egress_connect4, BPF_CGROUP_INET4_CONNECT},
 	    {s->progs.egress_connect6, BPF_CGROUP_INET6_CONNECT},
 	    {s->progs.egress_sendmsg4, BPF_CGROUP_UDP4_SENDMSG},
 	    {s->progs.egress_sendmsg6, BPF_CGROUP_UDP6_SENDMSG},
+	    {s->progs.egress_sock_create, BPF_CGROUP_INET_SOCK_CREATE},
 	};
-	size_t done = 0;
+	size_t done = 0, n = l->sockets ? 5 : 4;
 
 	out->events = out->counters = -1;
-	for (; done < 4; done++)
+	for (; done < n; done++)
 		if (bpf_prog_attach(bpf_program__fd(at[done].prog), cgfd, at[done].type,
 		                    BPF_F_ALLOW_MULTI) < 0) {
 			werr(errno,

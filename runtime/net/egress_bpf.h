@@ -16,6 +16,7 @@ struct egress_bpf; /* the skeleton (net/bpf/egress.skel.h) */
 struct egress_loaded {
 	struct egress_bpf *skel; /* NULL: none */
 	bool record;
+	bool sockets; /* the socket gate too (egress_plan.tcp_udp_only) */
 };
 
 /* What the supervisor reads: the ring buffer of refusals and the counters
@@ -31,10 +32,10 @@ struct egress_fds {
  * (each such write, after a pause, waits for an RCU grace period: v1's
  * cgroup.procs). -1 with werr. */
 int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *out);
-/* Attach all four to the cgroup2 directory cgfd (alongside other programs
- * there: BPF_F_ALLOW_MULTI). On success, when recording, out holds the two
- * maps' fds (the caller's), else -1 both. On failure nothing stays attached
- * (-1, werr). */
+/* Attach the four programs (with the socket gate, five) to the cgroup2
+ * directory cgfd, alongside others there (BPF_F_ALLOW_MULTI). On success,
+ * when recording, out holds the two maps' fds (the caller's), else -1
+ * both. On failure nothing stays attached (-1, werr). */
 int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out);
 /* Drop what egress_load made (what is attached stays with the cgroup). */
 void egress_unload(struct egress_loaded *l);

@@ -57,6 +57,7 @@ struct egress_event {
 	char comm[16];
 };
 
-enum { EGRESS_CNT_ALLOWED, EGRESS_CNT_REFUSED, EGRESS_CNT_LOST, EGRESS_CNT_N };
+/* SOCKETS: sockets refused at socket(2) (egress.bpf.c, egress_sock_create). */
+enum { EGRESS_CNT_ALLOWED, EGRESS_CNT_REFUSED, EGRESS_CNT_LOST, EGRESS_CNT_SOCKETS, EGRESS_CNT_N };
 
 #endif

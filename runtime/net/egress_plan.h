@@ -16,6 +16,10 @@
 
 struct egress_plan {
 	bool enforce; /* programs are attached (baseline, strict) */
+	/* An allow-list is in force (strict; baseline with a list): sockets
+	 * whose sends the address programs cannot judge (raw, ICMP, any
+	 * protocol but TCP and UDP) are refused at socket(2). */
+	bool tcp_udp_only;
 	struct egress_rule *allow, *deny;
 	size_t n_allow, n_deny;
 };

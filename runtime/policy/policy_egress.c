@@ -18,6 +18,7 @@
 #include "oci/config.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,7 +159,7 @@ static int unenforced(struct policy_ctx *x, bool listed, const char *why)
 	const struct oci_namespace *n = oci_config_namespace(x->cfg, CLONE_NEWNET);
 	bool own = n && (n->path == NULL || n->path[0] == '\0');
 
-	x->egress.enforce = false;
+	x->egress.enforce = x->egress.tcp_udp_only = false;
 	if (x->profile == PROFILE_STRICT && listed)
 		return policy_refuse(x, ".linux.namespaces", NULL,
 		                     "strict never runs unfiltered, and its egress allow-list "
@@ -175,6 +176,21 @@ static int unenforced(struct policy_ctx *x, bool listed, const char *why)
 	return policy_note(x, ".linux.namespaces",
 	                   "egress not filtered: the cloud metadata endpoints%s stay reachable: %s",
 	                   listed ? " and what the egress list leaves out" : "", why);
+}
+
+/* CAP_NET_RAW also opens packet sockets (AF_PACKET), which no cgroup
+ * program judges: kept only by the operator's opt-out (baseline caps it,
+ * strict refuses it), and then said where an allow-list is in force. */
+static int packet_sockets(struct policy_ctx *x)
+{
+	const struct oci_caps *c = x->cfg->process ? x->cfg->process->capabilities : NULL;
+
+	if (!x->egress.enforce || !x->egress.tcp_udp_only || c == NULL ||
+	    !(c->bounding & (1ULL << CAP_NET_RAW)) || !policy_optout(x, "cap.NET_RAW"))
+		return 0;
+	return policy_note(x, ".process.capabilities",
+	                   "CAP_NET_RAW kept (opt-out cap.NET_RAW): its packet sockets (AF_PACKET) "
+	                   "bypass the egress allow-list");
 }
 
 int policy_egress(struct policy_ctx *x)
@@ -207,7 +223,8 @@ int policy_egress(struct policy_ctx *x)
 		return -1;
 	/* baseline's everything, with the metadata opt-out: nothing to filter. */
 	x->egress.enforce = !(open_default && x->egress.n_deny == 0);
+	x->egress.tcp_udp_only = x->profile == PROFILE_STRICT || listed;
 	if (x->egress.enforce && x->facts && (why = no_programs(x->facts)) != NULL)
 		return unenforced(x, listed, why);
-	return 0;
+	return packet_sockets(x);
 }

@@ -107,7 +107,7 @@ static int by_count(const void *a, const void *b)
 
 void sup_egress_close(struct egress_log *l)
 {
-	uint64_t *slot[EGRESS_CNT_N] = {&l->allowed, &l->refused, &l->lost};
+	uint64_t *slot[EGRESS_CNT_N] = {&l->allowed, &l->refused, &l->lost, &l->sockets};
 
 	sup_egress_drain(l);
 	for (uint32_t k = 0; l->counters >= 0 && k < EGRESS_CNT_N; k++)

@@ -1,7 +1,7 @@
 /* Refused connections, recorded (issue 26): the supervisor reads the
  * egress programs' ring buffer (net/bpf/egress.bpf.c) as refusals happen,
  * counts them per destination, keeps the first ones in full, and at the
- * end reads the programs' counters (allowed, refused, lost). */
+ * end reads the programs' counters (allowed, refused, lost, sockets). */
 #ifndef WARD_SUP_EGRESS_H
 #define WARD_SUP_EGRESS_H
 
@@ -29,6 +29,7 @@ struct egress_refusal {
 struct egress_log {
 	bool recorded; /* the programs' maps were handed to the supervisor */
 	uint64_t allowed, refused, lost;
+	uint64_t sockets; /* raw, ICMP, ... sockets refused at socket(2) */
 	struct egress_refusal first[EGRESS_FIRST_MAX];
 	size_t n_first;
 	struct egress_dest dests[EGRESS_DESTS_MAX];

@@ -260,6 +260,7 @@ static void gen_egress(yajl_gen g, const struct run_result *r)
 	kv_int(g, "allowed", l ? (long long)l->allowed : 0);
 	kv_int(g, "refused", l ? (long long)l->refused : 0);
 	kv_int(g, "lost", l ? (long long)l->lost : 0);
+	kv_int(g, "socketsRefused", l ? (long long)l->sockets : 0);
 	kv_key(g, "counts");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; l && i < l->n_dests; i++) {

@@ -1,10 +1,14 @@
 /* egprobe: one connection attempt, and what happened. Built static and
  * copied into test containers to check the egress programs from inside.
  *
- *   egprobe tcp|udp|udpc ADDRESS PORT
+ *   egprobe tcp|udp|udpc|icmp|raw ADDRESS PORT
  *
  * tcp: connect(2) a stream socket; udp: sendto(2) one datagram from an
- * unconnected socket; udpc: connect(2) a datagram socket, then send(2).
+ * unconnected socket; udpc: connect(2) a datagram socket, then send(2);
+ * icmp: sendto(2) an echo request from an ICMP "ping" socket (the
+ * namespace's net.ipv4.ping_group_range must hold the caller's group);
+ * raw: the same from a raw ICMP socket (CAP_NET_RAW). PORT is unused by
+ * icmp and raw.
  * ADDRESS is IPv4 or IPv6 (a v4-mapped one, ::ffff:a.b.c.d, goes out of
  * an IPv6 socket). Prints "ok" or "errno N" (EPERM, 1, is the programs'
  * refusal; ECONNREFUSED, 111, a reachable host without a listener). */
@@ -23,10 +27,10 @@ int main(int argc, char **argv)
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
 	socklen_t len;
-	int fd, r, type;
+	int fd, r, type, icmp;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: egprobe tcp|udp|udpc ADDRESS PORT\n");
+		fprintf(stderr, "usage: egprobe tcp|udp|udpc|icmp|raw ADDRESS PORT\n");
 		return 2;
 	}
 	memset(&ss, 0, sizeof(ss));
@@ -42,13 +46,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "egprobe: %s is not an address\n", argv[2]);
 		return 2;
 	}
-	type = strcmp(argv[1], "tcp") == 0 ? SOCK_STREAM : SOCK_DGRAM;
-	fd = socket(ss.ss_family, type, 0);
+	type = strcmp(argv[1], "tcp") == 0   ? SOCK_STREAM
+	       : strcmp(argv[1], "raw") == 0 ? SOCK_RAW
+	                                     : SOCK_DGRAM;
+	icmp = type == SOCK_RAW || strcmp(argv[1], "icmp") == 0;
+	fd = socket(ss.ss_family, type,
+	            !icmp                     ? 0
+	            : ss.ss_family == AF_INET ? IPPROTO_ICMP
+	                                      : IPPROTO_ICMPV6);
 	if (fd < 0) {
 		printf("errno %d\n", errno);
 		return 1;
 	}
-	if (strcmp(argv[1], "udp") == 0)
+	if (icmp) {
+		/* An echo request: type 8 (ICMPv6: 128), code 0; the kernel
+		 * sets the rest for ping sockets, and the receiver's verdict
+		 * on a raw one's checksum does not matter here. */
+		unsigned char echo[8] = {ss.ss_family == AF_INET ? 8 : 128};
+
+		s6->sin6_port = 0;
+		s4->sin_port = 0;
+		r = (int)sendto(fd, echo, sizeof(echo), 0, (struct sockaddr *)&ss, len);
+	} else if (strcmp(argv[1], "udp") == 0)
 		r = (int)sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len);
 	else if ((r = connect(fd, (struct sockaddr *)&ss, len)) == 0 &&
 	         strcmp(argv[1], "udpc") == 0)

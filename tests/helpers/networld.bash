@@ -29,6 +29,8 @@ nw_up() {
 	done
 	ip -n "${NW}c" link set "${NW}c0" up
 	ip -n "${NW}w" link set "${NW}w0" up
+	# ICMP "ping" sockets for every group (IPv6's too: this one sysctl).
+	ip netns exec "${NW}c" sysctl -qw net.ipv4.ping_group_range="0 2147483647"
 	ip -n "${NW}c" route add default via 10.213.0.1
 	ip -n "${NW}c" -6 route add default via fd13::1
 	mkdir -p "$TMP/www"

@@ -152,6 +152,45 @@ probes() {
 	assert_line "after: errno 1"
 }
 
+@test "egress: where a list is in force, raw and ICMP sockets are refused at socket(2) (their sends pass no address program)" {
+	# CAP_NET_RAW for raw sockets: baseline caps it unless the operator's
+	# opt-out keeps it.
+	cfg '.process.capabilities |= with_entries(.value += ["CAP_NET_RAW"])'
+	# baseline's default list (everything but the metadata endpoints)
+	# gates no socket: ping works, as in any container.
+	egress_policy '{}' '"cap.NET_RAW"'
+	probes "icmp 10.213.2.1 0" "icmp fd13::b 0" "raw 10.213.2.1 0" "raw fd13::b 0"
+	assert_success
+	assert_line "icmp 10.213.2.1 0: ok"
+	assert_line "icmp fd13::b 0: ok"
+	assert_line "raw 10.213.2.1 0: ok"
+	assert_line "raw fd13::b 0: ok"
+	egress_policy '{"baseline": {"allow": ["10.213.1.1:80/tcp", "10.213.1.1:53/udp"]}}' '"cap.NET_RAW"'
+	policy "$(jq -c '.supervise = "always"' "$POLICY")"
+	probes "icmp 10.213.1.1 0" "icmp 10.213.2.1 0" "icmp fd13::b 0" "raw 10.213.1.1 0" "raw fd13::b 0" \
+		"tcp 10.213.1.1 80" "udp 10.213.1.1 53"
+	assert_success
+	assert_line "icmp 10.213.1.1 0: errno 1"
+	assert_line "icmp 10.213.2.1 0: errno 1"
+	assert_line "icmp fd13::b 0: errno 1"
+	assert_line "raw 10.213.1.1 0: errno 1"
+	assert_line "raw fd13::b 0: errno 1"
+	assert_line "tcp 10.213.1.1 80: ok"
+	assert_line "udp 10.213.1.1 53: ok"
+	run ward report --format json "$ID"
+	assert_success
+	[ "$(jq .egress.socketsRefused <<<"$output")" = 5 ] || fail "$(jq -c .egress <<<"$output")"
+	run ward --policy "$POLICY" check --format json "$BUNDLE"
+	[ "$(jq -c .reach.egress.tcpUdpOnly <<<"$output")" = true ] || fail "$(jq -c .reach.egress <<<"$output")"
+	# Packet sockets are no program's: the kept CAP_NET_RAW is said.
+	run jq -r '.notes[].reason' <<<"$output"
+	assert_output --partial 'packet sockets (AF_PACKET) bypass the egress allow-list'
+	# strict gates sockets even without a list (it allows loopback only).
+	egress_policy '{}'
+	run ward --profile strict --policy "$POLICY" check --format json "$BUNDLE"
+	[ "$(jq -c .reach.egress.tcpUdpOnly <<<"$output")" = true ] || fail "$(jq -c .reach.egress <<<"$output")"
+}
+
 # The programs attached to container $1's cgroup2 node, and their maps.
 egress_objects() {
 	local cg=/sys/fs/cgroup/unified/ward/$1 p
@@ -245,7 +284,7 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	WARD_GLOBALS=(--profile compat)
 	run ward --policy "$POLICY" check --format json "$BUNDLE"
 	run jq -c '.reach.egress' <<<"$output"
-	assert_output '{"enforced":false,"allow":[],"deny":[],"namesNotEnforced":[]}'
+	assert_output '{"enforced":false,"tcpUdpOnly":false,"allow":[],"deny":[],"namesNotEnforced":[]}'
 }
 
 @test "egress: a malformed destination in the policy file is an error naming it" {

@@ -4310,6 +4310,18 @@ static void test_egress_unenforced(void)
 			dump(&r.x);
 		run_free(&r);
 	}
+	/* The socket gate (raw, ICMP, ...) where an allow-list is in force. */
+	fake_init(&f);
+	run(&r, &joined, NULL, NULL, &f);
+	ok(r.rc == 0 && r.x.egress.enforce && !r.x.egress.tcp_udp_only,
+	   "baseline's default list: no socket gate (ping works)");
+	run_free(&r);
+	run(&r, &joined, blist, NULL, &f);
+	ok(r.rc == 0 && r.x.egress.tcp_udp_only, "baseline with a list: the socket gate");
+	run_free(&r);
+	run(&r, &own, NULL, "strict", &f);
+	ok(r.rc == 0 && r.x.egress.tcp_udp_only, "strict without a list: the socket gate");
+	run_free(&r);
 }
 
 int main(void)

@@ -11,6 +11,12 @@
 
 #include "net/egress_map.h"
 
+/* The kernel's ABI values (the headers that name them are user space's). */
+#define AF_INET     2
+#define AF_INET6    10
+#define SOCK_STREAM 1
+#define SOCK_DGRAM  2
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
 	__type(key, struct egress_key);
@@ -163,6 +169,25 @@ SEC("cgroup/sendmsg6")
 int egress_sendmsg6(struct bpf_sock_addr *ctx)
 {
 	return judge6(ctx);
+}
+
+/* Attached only where an allow-list is in force (egress_plan.tcp_udp_only):
+ * the sends of other sockets of the IP families pass no program above
+ * (raw sockets, ICMP "ping" sockets' sendto), so they are refused at
+ * socket(2). MPTCP, SCTP, UDP-Lite and the like go too: only what the
+ * programs judge is made. (AF_PACKET needs CAP_NET_RAW, which the policy
+ * leaves out where a list is in force.) */
+SEC("cgroup/sock_create")
+int egress_sock_create(struct bpf_sock *ctx)
+{
+	if (ctx->family != AF_INET && ctx->family != AF_INET6)
+		return 1;
+	if (ctx->type == SOCK_STREAM && ctx->protocol == IPPROTO_TCP)
+		return 1;
+	if (ctx->type == SOCK_DGRAM && ctx->protocol == IPPROTO_UDP)
+		return 1;
+	count(EGRESS_CNT_SOCKETS);
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
