@@ -4,12 +4,12 @@
 set -eu
 
 PKGS="build-essential autoconf automake libtool pkg-config
-      libyajl-dev libseccomp-dev libmount-dev libsystemd-dev
+      libyajl-dev libseccomp-dev libmount-dev libsystemd-dev libbpf-dev bpftool
       bats bats-support bats-assert busybox-static jq python3-jsonschema
       clang clang-format cppcheck
       qemu-system-x86 binutils
       podman conmon catatonit containernetworking-plugins iptables containerd iproute2 uidmap python3-grpcio
-      slirp4netns passt"
+      slirp4netns passt dnsmasq-base"
 # For benchmarks only; skipped when not available.
 OPTIONAL="crun runc hyperfine"
 

@@ -21,6 +21,7 @@
 #include "seccomp/seccomp_notify.h"
 #include "container/support.h"
 #include "supervisor/supervisor.h"
+#include "net/egress_bpf.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
@@ -302,13 +303,13 @@ static int save_policy(struct container *c, const struct create_opts *o)
 /* The supervisor, and its identity in the state dir (pid and start time:
  * start and delete find it by them, never by a recycled pid). */
 static int start_supervisor(struct container *c, int rootfd, const struct create_opts *o, int pidfd,
-                            int notify, int *sup_pidfd)
+                            const struct sup_fds *fds, int *sup_pidfd)
 {
 	uint64_t start, gstart = 0;
 	char rec[96];
 	struct sup_proc sp;
 
-	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, notify, o->sup, &sp) < 0)
+	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, fds, o->sup, &sp) < 0)
 		return -1;
 	*sup_pidfd = sp.pidfd;
 	/* Start times read after the pidfd pinned the supervisor (its guard,
@@ -348,6 +349,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	int sup_pidfd = -1;
 	int root_tree = -1, tree_end = -1;
 	pid_t tree_server = -1;
+	struct egress_fds efds = {-1, -1};
+	struct egress_loaded eg = {0};
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
@@ -377,8 +380,18 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		}
 	}
 	trace_mark("create: seccomp filter ready");
+	/* Egress rules (issue 26): loaded now, attached once the cgroup is
+	 * made (egress_load says why not in between). */
+	if (o->policy && o->policy->egress.enforce) {
+		if (egress_load(&o->policy->egress, o->sup != NULL, &eg) < 0) {
+			filter_prog_free(&prog);
+			return -1;
+		}
+		trace_mark("create: egress programs loaded");
+	}
 	if (store_create(rootfd, o->id, c) < 0) {
 		filter_prog_free(&prog);
+		egress_unload(&eg);
 		return -1;
 	}
 	if (o->lease && id_lease_commit(o->lease, c->dirfd) < 0)
@@ -430,15 +443,27 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		trace_mark("create: cgroup made");
 		if (cgroup_apply(&cg, lin) < 0)
 			goto fail;
+		trace_mark("create: cgroup limits written");
 		cgfd = cgroup_unified_fd(&cg);
 		if (cg.unified && cgfd < 0)
 			goto fail;
+	}
+	/* Egress rules: on the cgroup2 node before the init exists, so nothing
+	 * of the container ever runs unfiltered. */
+	if (eg.skel) {
+		if (cgfd < 0) {
+			werr(EOPNOTSUPP,
+			     "egress rules need the container's cgroup2 node (none here)");
+			goto fail;
+		}
+		if (egress_attach(cgfd, &eg, &efds) < 0)
+			goto fail;
+		trace_mark("create: egress programs attached");
 	}
 	if (o->console_fd)
 		console = *o->console_fd;
 	else if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
 		goto fail;
-	trace_mark("create: cgroup limits written");
 	{
 		/* Mounts that travel back to the host's: compat only, never
 		 * from a user namespace's container. compat mounts an overlay
@@ -571,8 +596,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
 		goto fail;
 	trace_mark("create: state recorded");
-	if (o->sup && start_supervisor(c, rootfd, o, pidfd, notify, &sup_pidfd) < 0)
-		goto fail;
+	if (o->sup) {
+		struct sup_fds f = {notify, efds.events, efds.counters};
+
+		if (start_supervisor(c, rootfd, o, pidfd, &f, &sup_pidfd) < 0)
+			goto fail;
+	}
 	if (notify >= 0)
 		close(notify);
 	notify = -1;
@@ -587,6 +616,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	close(sv[0]);
 	if (sup_pidfd >= 0)
 		close(sup_pidfd);
+	egress_fds_close(&efds);
+	egress_unload(&eg);
 	filter_prog_free(&prog);
 	c->status = ST_CREATED;
 	if (pidfd_out)
@@ -630,6 +661,8 @@ fail : {
 		werr_clear();
 	if (cgfd >= 0)
 		close(cgfd);
+	egress_fds_close(&efds);
+	egress_unload(&eg);
 	if (have_cg)
 		cgroup_destroy(&cg);
 	filter_prog_free(&prog);

@@ -112,6 +112,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	memset(h, 0, sizeof(*h));
 	h->root.fd = -1;
 	h->cgroup_v1 = cgroup_init(&cg, NULL, "x") == 0 && cg.layout != CG_V2;
+	h->cgroup2 = cg.unified != NULL;
 	/* The kernel has it, and create sets it from the parent (in a user
 	 * namespace the init cannot: linux/sysctl.h), which only the host's
 	 * root may (a rootless ward, denied, goes without it under strict; a
@@ -119,6 +120,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->memfd_noexec = access("/proc/sys/vm/memfd_noexec", F_OK) == 0 &&
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->rootless = q->rootless;
+	h->userns_host = !q->rootless && !q->userns_foreign;
 	host_limits_gather(&h->limits);
 	h->n_sensitive =
 	    host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root, q->rootless);

@@ -51,6 +51,13 @@ struct host_facts {
 	/* ward runs rootless: the kernel and newuidmap keep a user namespace's
 	 * maps to the caller's own ids. */
 	bool rootless;
+	/* ward is root in the host's user namespace (neither rootless nor the
+	 * root of rootless Podman's namespace): only there does the kernel
+	 * load cgroup programs (CAP_BPF, CAP_NET_ADMIN; net/egress_bpf.h). */
+	bool userns_host;
+	/* A cgroup2 hierarchy is mounted (pure v2, or hybrid's unified): the
+	 * egress programs attach to a cgroup2 node only. */
+	bool cgroup2;
 	struct host_limits limits;
 	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
 	size_t n_sensitive;
@@ -85,6 +92,7 @@ struct host_query {
 	 * policy's hooksDirs, for baseline; none otherwise). */
 	const char *const *hooks_dirs;
 	size_t n_hooks_dirs;
+	bool userns_foreign;    /* ward runs in a user namespace not the host's */
 };
 
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only

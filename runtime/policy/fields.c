@@ -163,6 +163,8 @@ const struct field_rule policy_fields[] = {
       "turns on only an opt-out the operator policy allows", NULL, "policy.c"),
     F("annotations[\"org.ward.timeout\"]", A, A, A, "may only tighten the wall-clock limit", NULL,
       "policy_supervise.c"),
+    F("annotations[\"org.ward.egress\"]", A, A, A,
+      "may only narrow the policy's egress list (compat: ignored)", NULL, "policy_egress.c"),
     AAA("linux"),
     F("linux.namespaces", A, J, J,
       "a missing pid, ipc, uts or mount namespace refused, a missing network one refused or "
@@ -342,6 +344,8 @@ static const char *annotation_field(const char *key)
 		return "annotations[\"org.ward.profile\"]";
 	if (strcmp(key, "org.ward.timeout") == 0)
 		return "annotations[\"org.ward.timeout\"]";
+	if (strcmp(key, "org.ward.egress") == 0)
+		return "annotations[\"org.ward.egress\"]";
 	if (strncmp(key, "org.ward.allow.", 15) == 0)
 		return "annotations[\"org.ward.allow.*\"]";
 	return NULL;
@@ -351,13 +355,13 @@ void policy_fields_present(const struct oci_config *c,
                            void (*fn)(const char *path, const struct field_rule *r, void *arg),
                            void *arg)
 {
-	static const char *const ann[] = {"annotations[\"org.ward.profile\"]",
-	                                  "annotations[\"org.ward.timeout\"]",
-	                                  "annotations[\"org.ward.allow.*\"]"};
+	static const char *const ann[] = {
+	    "annotations[\"org.ward.profile\"]", "annotations[\"org.ward.timeout\"]",
+	    "annotations[\"org.ward.egress\"]", "annotations[\"org.ward.allow.*\"]"};
 
 	for (size_t i = 0; i < c->seen.n_present; i++)
 		fn(c->seen.present[i], policy_field(c->seen.present[i]), arg);
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < sizeof(ann) / sizeof(ann[0]); k++)
 		for (size_t i = 0; i < c->n_annotations; i++)
 			if (annotation_field(c->annotations[i].key) == ann[k]) {
 				fn(ann[k], policy_field(ann[k]), arg);

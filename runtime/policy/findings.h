@@ -11,6 +11,7 @@
 
 #include "oci/config.h"
 #include "facts/host_facts.h"
+#include "net/egress_plan.h"
 #include "policy/policy_file.h"
 
 enum finding_kind { FIND_ADJUST, FIND_REFUSE, FIND_NOTE };
@@ -52,6 +53,8 @@ struct policy_ctx {
 	bool supervise, record_denied;
 	long long timeout_ms;
 	char timeout_from[64];
+	/* What the container may connect to (policy_egress.c). */
+	struct egress_plan egress;
 };
 
 bool policy_optout(const struct policy_ctx *x, const char *name);

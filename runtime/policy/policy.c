@@ -23,6 +23,8 @@ const char *const policy_annotations[][2] = {
     {ANN_PROFILE, "compat|baseline|strict: may only tighten the runtime's profile"},
     {ANN_ALLOW "<name>", "true: turns on an opt-out the operator policy allows"},
     {ANN_TIMEOUT, "a duration (90s, 10m): the wall-clock limit; may only tighten"},
+    {ANN_EGRESS, "destinations, comma-separated (ward-policy(7) EGRESS): may only narrow the "
+                 "policy's egress list"},
     {NULL, NULL},
 };
 
@@ -121,6 +123,7 @@ void policy_ctx_free(struct policy_ctx *x)
 		free(x->optouts[i]);
 	free(x->optouts);
 	free(x->f);
+	egress_plan_free(&x->egress);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -129,6 +132,8 @@ int policy_apply(struct policy_ctx *x)
 	/* The field table (fields.c): unknown fields logged, or refused by
 	 * strict in process, linux, mounts and root. */
 	if (x->facts && policy_fields_unknown(x) < 0)
+		return -1;
+	if (policy_egress(x) < 0)
 		return -1;
 	if (x->profile == PROFILE_COMPAT)
 		return policy_supervision(x);

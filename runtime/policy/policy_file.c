@@ -10,6 +10,7 @@
 #include "lib/jwalk_macros.h"
 #include "hooks/hook_file.h"
 #include "hooks/hooks_dir.h"
+#include "net/egress_rule.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -202,6 +203,40 @@ static int check_strict(void *obj, const struct jpath *p)
 static const struct jschema strict_schema =
     SCHEMA(struct policy_strict, strict_fields, check_strict, NULL);
 
+/* Each destination parses (net/egress_rule.c says what is wrong). */
+static int check_egress_list(void *obj, const struct jpath *p)
+{
+	const struct policy_egress_list *l = obj;
+	struct jpath ap = {p, "allow", 0};
+
+	for (size_t i = 0; i < l->n_allow; i++) {
+		struct jpath ip = {&ap, NULL, i};
+		struct egress_rule r;
+		char why[160];
+
+		if (egress_rule_parse(l->allow[i], &r, why, sizeof(why)) < 0)
+			return jerr(&ip, "%s", why);
+	}
+	return 0;
+}
+
+static const struct jfield egress_list_fields[] = {
+    {.key = "allow",
+     .kind = JK_STRV,
+     .off = offsetof(struct policy_egress_list, allow),
+     .has_off = offsetof(struct policy_egress_list, has_allow),
+     .n_off = offsetof(struct policy_egress_list, n_allow)},
+};
+static const struct jschema egress_list_schema =
+    SCHEMA(struct policy_egress_list, egress_list_fields, check_egress_list, NULL);
+
+/* No "compat" key: compat never filters (a list there would mislead). */
+static const struct jfield egress_fields[] = {
+    FLD_OBJ("baseline", struct policy_egress, baseline, 0, &egress_list_schema),
+    FLD_OBJ("strict", struct policy_egress, strict, 0, &egress_list_schema),
+};
+static const struct jschema egress_schema = SCHEMA(struct policy_egress, egress_fields, NULL, NULL);
+
 /* Every opt-out: a name, or a family "prefix<what>" (one table for the
  * policy check and `ward features`; doc/ward-policy.7 explains each). */
 const char *const policy_optouts[] = {"host-network",
@@ -225,6 +260,7 @@ const char *const policy_optouts[] = {"host-network",
                                       "idmap",
                                       "env.<NAME>",
                                       "hook:<host path>",
+                                      "egress-metadata",
                                       NULL};
 
 /* "<digits>" */
@@ -395,6 +431,7 @@ static const struct jfield policy_fields[] = {
     FLD("reportDir", JK_STR, struct policy, report_dir, JF_NONEMPTY),
     FLD_HAS("reportKeep", JK_I64, struct policy, report_keep, 0),
     FLD("cgroupManager", JK_STR, struct policy, cgroup_manager, 0),
+    FLD_OBJ("egress", struct policy, egress, 0, &egress_schema),
     {.key = "secretEnv",
      .kind = JK_STRV,
      .off = offsetof(struct policy, secret_env),

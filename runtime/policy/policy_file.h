@@ -34,6 +34,18 @@ struct policy_strict {
 	bool has_userns_host_id, has_userns_size;
 };
 
+/* egress.<profile>: the destinations its containers may reach
+ * (net/egress_rule.h notation; doc/ward-policy.7, EGRESS). */
+struct policy_egress_list {
+	char **allow;
+	size_t n_allow;
+	bool has_allow;
+};
+
+struct policy_egress {
+	struct policy_egress_list *baseline, *strict;
+};
+
 struct policy {
 	char *profile; /* the default profile's name, NULL = baseline */
 	/* Opt-outs a container may turn on with org.ward.allow.<name>=true. */
@@ -74,6 +86,7 @@ struct policy {
 	/* "cgroupfs" (default) or "systemd": the cgroup driver, as the global
 	 * --systemd-cgroup selects systemd's. */
 	char *cgroup_manager;
+	struct policy_egress *egress;
 };
 
 /* The effective values, defaults filled in. */

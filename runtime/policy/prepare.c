@@ -227,7 +227,8 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		struct host_query q = {.bundle = in->bundle,
 		                       .state_root = in->state_root,
 		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT,
-		                       .rootless = in->rootless};
+		                       .rootless = in->rootless,
+		                       .userns_foreign = in->userns_foreign};
 
 		if (run->x.profile == PROFILE_BASELINE)
 			q.hooks_dirs = policy_hooks_dirs(run->pol, &q.n_hooks_dirs);

@@ -20,6 +20,7 @@ struct policy_input {
 	const char *state_root;   /* --root: never reachable from a container */
 	long long cli_timeout_ms; /* run --timeout (0: none) */
 	bool rootless;            /* ward was run by a user other than root */
+	bool userns_foreign;      /* ward runs in a user namespace not the host's */
 	/* create: the container's id, for which strict (as root) leases a
 	 * range of the id pool (run->lease); NULL at check, which shows the
 	 * range a create would take. */

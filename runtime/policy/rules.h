@@ -43,6 +43,10 @@ int policy_adjust_devices(struct policy_ctx *x);
 /* strict: the container's host id range, "first-last", as ward set it. */
 #define ANN_USERNS_RANGE "org.ward.userns.range"
 int policy_supervision(struct policy_ctx *x);
+/* The egress plan (x->egress): destinations allowed and the metadata
+ * endpoints denied (policy_egress.c). */
+#define ANN_EGRESS "org.ward.egress"
+int policy_egress(struct policy_ctx *x);
 
 /* The opt-out a device node needs (type 'c' or 'b'; minor -1: any), and
  * why; NULL if it is harmless. */

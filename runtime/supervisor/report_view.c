@@ -94,6 +94,37 @@ static void denied_summary(FILE *out, yajl_val r)
 	}
 }
 
+/* "host:port/proto", escaped (a report may come from anywhere). */
+static void dest(FILE *out, yajl_val d)
+{
+	const char *a = str(d, "destination", NULL);
+	bool v6 = a && strchr(a, ':');
+
+	fputs(v6 ? "[" : "", out);
+	esc(out, a);
+	fprintf(out, "%s:%lld/", v6 ? "]" : "", num(d, "port", NULL));
+	esc(out, str(d, "protocol", NULL));
+}
+
+/* ", N refused connections: the top destinations" (none: nothing said). */
+static void egress_summary(FILE *out, yajl_val r)
+{
+	yajl_val counts = get(r, "egress", "counts");
+	long long n = num(r, "egress", "refused");
+
+	if (!truth(r, "egress", "recorded") || n == 0)
+		return;
+	fprintf(out, ", %lld refused connection%s", n, n == 1 ? "" : "s");
+	for (size_t i = 0;
+	     counts && YAJL_IS_ARRAY(counts) && i < YAJL_GET_ARRAY(counts)->len && i < 5; i++) {
+		yajl_val c = YAJL_GET_ARRAY(counts)->values[i];
+
+		fputs(i ? ", " : ": ", out);
+		dest(out, c);
+		fprintf(out, " \xc3\x97%lld", num(c, "count", NULL));
+	}
+}
+
 /* "\n  label:    value", the value escaped. */
 static void line(FILE *out, const char *label, const char *value)
 {
@@ -195,6 +226,7 @@ int report_print_text(const char *json, size_t len, FILE *out)
 	bytes(out, num(r, "figures", "memoryPeakBytes"));
 	fputs(", ", out);
 	denied_summary(out, r);
+	egress_summary(out, r);
 	if (truth(r, "timeout", "timedOut")) {
 		fputs(", timed out after ", out);
 		secs(out, num(r, "timeout", "limitMs"));

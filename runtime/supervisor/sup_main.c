@@ -10,6 +10,7 @@
  * killed first. */
 #include "supervisor/supervisor.h"
 #include "supervisor/sup_notify.h"
+#include "supervisor/sup_egress.h"
 #include "supervisor/sup_plan.h"
 #include "supervisor/sup_report.h"
 #include "cgroup/cgroup.h"
@@ -38,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FD_ROOT = 3, FD_INIT, FD_READY, FD_NOTIFY };
+enum { FD_ROOT = 3, FD_INIT, FD_READY, FD_NOTIFY, FD_EG_EVENTS, FD_EG_COUNTERS };
 
 /* PIDFD_GET_INFO (Linux 6.15): a pidfd's exit status, once the process
  * has been reaped (by the engine, or by a foreground `ward run`). The
@@ -66,8 +67,10 @@ struct sup {
 	bool have_cg;
 	struct run_result res;
 	struct denied_log *denied;
-	struct timespec t0; /* create: the wall time and the deadline count from it */
-	int phase;          /* 0 no deadline armed, 1 armed, 2 SIGTERM sent, 3 killed */
+	struct egress_log *egress; /* NULL: no egress programs handed over */
+	int egress_fd;             /* its ring buffer's, to poll */
+	struct timespec t0;        /* create: the wall time and the deadline count from it */
+	int phase;                 /* 0 no deadline armed, 1 armed, 2 SIGTERM sent, 3 killed */
 };
 
 static long long ms_since(const struct timespec *t0)
@@ -230,6 +233,8 @@ static int finish(struct sup *s, const char *how, bool guard)
 		s->res.have_fig = true;
 	}
 	exit_status(s);
+	if (s->egress)
+		sup_egress_close(s->egress);
 	s->res.supervisor_end = how;
 	/* The guard's word that this was no death (the init is gone by now,
 	 * whatever becomes of the report). */
@@ -253,6 +258,8 @@ static _Noreturn void guard(struct sup *s, int rfd)
 	sigfillset(&all);
 	sigprocmask(SIG_UNBLOCK, &all, NULL);
 	close(FD_READY);
+	close(FD_EG_EVENTS);
+	close(FD_EG_COUNTERS);
 	close(s->sigfd);
 	close(s->timer);
 	close(s->handover);
@@ -411,9 +418,24 @@ static int on_signal(struct sup *s, const char **how)
 	return 1;
 }
 
+/* The egress programs' maps, when create handed them over (net/egress_bpf.h):
+ * their refusals are read as they come. */
+static int egress_setup(struct sup *s)
+{
+	if (getenv("WARD_SUPERVISOR_EGRESS") == NULL)
+		return 0;
+	s->egress = calloc(1, sizeof(*s->egress));
+	if (s->egress == NULL)
+		return werr(ENOMEM, "out of memory");
+	s->res.egress = s->egress;
+	s->egress_fd = sup_egress_open(s->egress, FD_EG_EVENTS, FD_EG_COUNTERS);
+	return s->egress_fd < 0 ? -1 : 0;
+}
+
 int supervisor_main(int argc, char **argv)
 {
-	struct sup s = {.pidfd = FD_INIT, .guard = -1, .dirfd = -1, .handover = -1};
+	struct sup s = {
+	    .pidfd = FD_INIT, .guard = -1, .dirfd = -1, .handover = -1, .egress_fd = -1};
 	const char *how = "normally";
 	bool init_gone = false;
 
@@ -430,7 +452,7 @@ int supervisor_main(int argc, char **argv)
 	s.res.id = s.id;
 	s.res.plan = &s.plan;
 	s.res.dirfd = -1;
-	if (setup(&s) < 0) {
+	if (setup(&s) < 0 || egress_setup(&s) < 0) {
 		char msg[WERR_MAX + 2];
 		int n = snprintf(msg, sizeof(msg), "E%s", werr_msg());
 
@@ -453,15 +475,16 @@ int supervisor_main(int argc, char **argv)
 		close(FD_READY);
 	}
 	while (!init_gone) {
-		struct pollfd pfd[4 + MAX_LISTENERS] = {{.fd = s.pidfd, .events = POLLIN},
+		struct pollfd pfd[5 + MAX_LISTENERS] = {{.fd = s.pidfd, .events = POLLIN},
 		                                        {.fd = s.sigfd, .events = POLLIN},
 		                                        {.fd = s.timer, .events = POLLIN},
-		                                        {.fd = s.handover, .events = POLLIN}};
+		                                        {.fd = s.handover, .events = POLLIN},
+		                                        {.fd = s.egress_fd, .events = POLLIN}};
 		int n = s.n_notify;
 
 		for (int i = 0; i < n; i++)
-			pfd[4 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
-		if (poll(pfd, (nfds_t)(4 + n), -1) < 0) {
+			pfd[5 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
+		if (poll(pfd, (nfds_t)(5 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			/* Nothing would enforce the limit any more: fail closed. */
@@ -471,12 +494,14 @@ int supervisor_main(int argc, char **argv)
 		}
 		/* Backwards: dropping one moves the last into its place. */
 		for (int i = n - 1; i >= 0; i--) {
-			if (pfd[4 + i].revents & POLLIN)
+			if (pfd[5 + i].revents & POLLIN)
 				sup_notify_handle(s.notify[i], s.plan.errno_ret,
 				                  s.plan.record_denied ? s.denied : NULL);
-			else if (pfd[4 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			else if (pfd[5 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
 				drop_listener(&s, i);
 		}
+		if (pfd[4].revents & POLLIN)
+			sup_egress_drain(s.egress);
 		if (pfd[3].revents & POLLIN)
 			take_listener(&s);
 		if (pfd[2].revents & POLLIN) {

@@ -238,6 +238,52 @@ static int open_dir(const char *path)
 	return fd < 0 ? werr(errno, "report directory %s", p) : fd;
 }
 
+static void kv_dest(yajl_gen g, const struct egress_dest *d)
+{
+	char a[64];
+
+	egress_addr_str(d->addr, a, sizeof(a));
+	kv_str(g, "destination", a);
+	kv_int(g, "port", d->port);
+	kv_str(g, "protocol", egress_proto_str(d->proto));
+}
+
+/* Refused connections (sup_egress.c): counts per destination, the first
+ * ones in full; the programs' own counts of allowed and refused calls. */
+static void gen_egress(yajl_gen g, const struct run_result *r)
+{
+	const struct egress_log *l = r->egress;
+
+	kv_key(g, "egress");
+	yajl_gen_map_open(g);
+	kv_bool(g, "recorded", l != NULL && l->recorded);
+	kv_int(g, "allowed", l ? (long long)l->allowed : 0);
+	kv_int(g, "refused", l ? (long long)l->refused : 0);
+	kv_int(g, "lost", l ? (long long)l->lost : 0);
+	kv_int(g, "socketsRefused", l ? (long long)l->sockets : 0);
+	kv_key(g, "counts");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; l && i < l->n_dests; i++) {
+		yajl_gen_map_open(g);
+		kv_dest(g, &l->dests[i]);
+		kv_int(g, "count", (long long)l->dests[i].count);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	kv_int(g, "uncounted", l ? (long long)l->uncounted : 0);
+	kv_key(g, "first");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; l && i < l->n_first; i++) {
+		yajl_gen_map_open(g);
+		kv_int(g, "pid", l->first[i].pid);
+		kv_str(g, "comm", l->first[i].comm);
+		kv_dest(g, &l->first[i].d);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
 int sup_report_write(const struct run_result *r)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
@@ -262,6 +308,7 @@ int sup_report_write(const struct run_result *r)
 	gen_timeout(g, r);
 	gen_figures(g, r);
 	gen_denied(g, r);
+	gen_egress(g, r);
 	if (r->dirfd >= 0)
 		gen_audit(g, r->dirfd);
 	kv_key(g, "supervisor");

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "cgroup/cgroup_stats.h"
+#include "supervisor/sup_egress.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/supervisor.h"
 
@@ -26,7 +27,8 @@ struct run_result {
 	struct cg_figures fig;
 	bool have_fig;
 	const struct denied_log *denied;
-	const char *supervisor_end; /* "normally", or what ended it */
+	const struct egress_log *egress; /* NULL: no egress programs */
+	const char *supervisor_end;      /* "normally", or what ended it */
 };
 
 /* Write the report; -1 with werr. */

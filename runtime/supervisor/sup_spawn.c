@@ -26,44 +26,60 @@
 #define READY_TIMEOUT_MS 10000
 
 /* The fds the supervisor starts with (supervisor_main reads them). */
-enum { SUP_FD_ROOT = 3, SUP_FD_INIT, SUP_FD_READY, SUP_FD_NOTIFY };
+enum {
+	SUP_FD_ROOT = 3,
+	SUP_FD_INIT,
+	SUP_FD_READY,
+	SUP_FD_NOTIFY,
+	SUP_FD_EG_EVENTS,
+	SUP_FD_EG_COUNTERS,
+	SUP_FD_EXE
+};
+#define N_FROM (SUP_FD_EXE - SUP_FD_ROOT + 2) /* those, and /dev/null */
 
 /* In the grandchild: the wanted fds at their numbers, nothing else of the
  * caller's (stdio on /dev/null), then the sealed ward binary again. */
-static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, int notify, const char *id)
+static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, const struct sup_fds *f,
+                                      const char *id)
 {
 	/* Sources first moved above every target number, so that no dup2
-	 * clobbers one still to be placed. */
-	int from[6] = {rootfd,
-	               pidfd,
-	               ready,
-	               notify,
-	               open("/dev/null", O_RDWR | O_CLOEXEC),
-	               open("/proc/self/exe", O_RDONLY | O_CLOEXEC)};
-	int high[6];
+	 * clobbers one still to be placed; the last two are not moved by
+	 * number. */
+	int from[N_FROM] = {rootfd,
+	                    pidfd,
+	                    ready,
+	                    f->notify,
+	                    f->egress_events,
+	                    f->egress_counters,
+	                    open("/proc/self/exe", O_RDONLY | O_CLOEXEC),
+	                    open("/dev/null", O_RDWR | O_CLOEXEC)};
+	int high[N_FROM];
 	char *argv[] = {SUPERVISOR_ARGV0, (char *)id, NULL};
-	char *envp[3] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL, NULL};
+	char *envp[4] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL, NULL, NULL};
+	int ne = 1;
 
-	if (from[4] < 0 || from[5] < 0)
+	if (from[N_FROM - 2] < 0 || from[N_FROM - 1] < 0)
 		_exit(127);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < N_FROM; i++)
 		if (from[i] >= 0 && (high[i] = fcntl(from[i], F_DUPFD_CLOEXEC, 64)) < 0)
 			_exit(127);
-	for (int i = 0; i < 4; i++)
-		if (from[i] >= 0 && dup2(high[i], SUP_FD_ROOT + i) < 0)
+	for (int i = 0; i < SUP_FD_EXE - SUP_FD_ROOT; i++)
+		if (from[i] >= 0 ? dup2(high[i], SUP_FD_ROOT + i) < 0
+		                 : (close(SUP_FD_ROOT + i), false))
 			_exit(127);
-	if (dup2(high[4], 0) < 0 || dup2(high[4], 1) < 0 || dup2(high[4], 2) < 0)
+	if (dup2(high[N_FROM - 1], 0) < 0 || dup2(high[N_FROM - 1], 1) < 0 ||
+	    dup2(high[N_FROM - 1], 2) < 0)
 		_exit(127);
-	if (notify < 0)
-		close(SUP_FD_NOTIFY);
 	/* The binary (the sealed copy create runs from) just above them, and
 	 * nothing else of the caller's. */
-	if (dup3(high[5], SUP_FD_NOTIFY + 1, O_CLOEXEC) < 0 ||
-	    syscall(SYS_close_range, SUP_FD_NOTIFY + 2, ~0U, 0) < 0)
+	if (dup3(high[N_FROM - 2], SUP_FD_EXE, O_CLOEXEC) < 0 ||
+	    syscall(SYS_close_range, SUP_FD_EXE + 1, ~0U, 0) < 0)
 		_exit(127);
-	if (notify >= 0)
-		envp[1] = "WARD_SUPERVISOR_NOTIFY=1";
-	syscall(SYS_execveat, SUP_FD_NOTIFY + 1, "", argv, envp, AT_EMPTY_PATH);
+	if (f->notify >= 0)
+		envp[ne++] = "WARD_SUPERVISOR_NOTIFY=1";
+	if (f->egress_events >= 0 && f->egress_counters >= 0)
+		envp[ne++] = "WARD_SUPERVISOR_EGRESS=1";
+	syscall(SYS_execveat, SUP_FD_EXE, "", argv, envp, AT_EMPTY_PATH);
 	_exit(127);
 }
 
@@ -90,7 +106,7 @@ static int own_pidns_for_children(void)
 	return r;
 }
 
-int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
+int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struct sup_fds *fds,
               const struct sup_plan *plan, struct sup_proc *out)
 {
 	int p[2];
@@ -128,7 +144,7 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_
 		if (g < 0)
 			_exit(127);
 		if (g == 0)
-			exec_supervisor(rootfd, init_pidfd, p[1], notify_fd, id);
+			exec_supervisor(rootfd, init_pidfd, p[1], fds, id);
 		/* Its pidfd, opened while it is our child (its pid cannot be
 		 * reused before it is reaped): create never signals a pid. */
 		int gfd = (int)syscall(SYS_pidfd_open, g, 0);

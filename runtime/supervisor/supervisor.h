@@ -43,11 +43,17 @@ struct sup_proc {
 	pid_t pid, guard;
 };
 
+/* The fds a supervisor is handed (-1: none): the seccomp listener, and the
+ * egress programs' ring buffer and counters (net/egress_bpf.h). */
+struct sup_fds {
+	int notify, egress_events, egress_counters;
+};
+
 /* Start the supervisor of the container whose state dir (dirfd, under the
  * root rootfd, name id) holds the saved state and cgroup record. It gets a
- * copy of init_pidfd and of notify_fd (-1: no listener). Waits until it is
- * ready; 0, or -1 with werr (nothing left running). */
-int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, int notify_fd,
+ * copy of init_pidfd and of the fds. Waits until it is ready; 0, or -1
+ * with werr (nothing left running). */
+int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struct sup_fds *fds,
               const struct sup_plan *plan, struct sup_proc *out);
 
 /* While create waits for the init's READY, the filter may already deny the

@@ -19,7 +19,7 @@ BUILD = os.environ.get("WARD_BUILDDIR", SRC)
 LAYERS = [
     ["lib"],
     ["oci"],
-    ["hooks", "runtime/seccomp", "runtime/cgroup"],
+    ["hooks", "runtime/seccomp", "runtime/cgroup", "runtime/net"],
     ["runtime/linux"],
     ["runtime/rootfs"],
     ["runtime/facts", "runtime/rootless", "runtime/idpool"],

@@ -492,7 +492,7 @@ POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user ho
 	mount:/var/lib/data mount-type.ramfs idmap hook:/usr/libexec/oci/hooks.d/h cap.SYS_PTRACE cap.NET_ADMIN devices-all
 	device.mem device.kmem device.port device.kvm device.fuse device.tun
 	device.vhost-net device.vhost-vsock device.block device.console device.c1:* device.c10:229 device.c4:64
-	cgroup-rw env.API_TOKEN join-network seccomp-none privilege-escalation landlock-off"
+	cgroup-rw env.API_TOKEN join-network seccomp-none privilege-escalation landlock-off egress-metadata"
 
 @test "features lists ward's annotations, profiles and the opt-outs of ward-policy(7)" {
 	run "$WARD" features
@@ -501,6 +501,7 @@ POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user ho
 	run jq -r '.annotations | keys[]' <<<"$features"
 	assert_line org.ward.profile
 	assert_line 'org.ward.allow.<name>'
+	assert_line org.ward.egress
 	run jq -r '.["org.ward"].profiles | join(",")' <<<"$features"
 	assert_output compat,baseline,strict
 	# The man page's opt-outs, in features' notation, as a set.
@@ -510,7 +511,7 @@ POLICY7_OPTOUTS="host-network host-pid host-ipc host-uts host-mount host-user ho
 	assert_output "$(printf '%s\n' host-network host-pid host-ipc host-uts host-mount host-user host-cgroup \
 		'mount:<host path>' 'mount-type.<TYPE>' idmap 'hook:<host path>' 'cap.<NAME>' devices-all \
 		'device.<mem|kmem|port|kvm|fuse|tun|vhost-net|vhost-vsock|block|console|cMAJOR:*|cMAJOR:MINOR>' \
-		cgroup-rw 'env.<NAME>' join-network seccomp-none privilege-escalation landlock-off | sort)"
+		cgroup-rw 'env.<NAME>' join-network seccomp-none privilege-escalation landlock-off egress-metadata | sort)"
 	# Every name the man page gives is taken by the policy file...
 	local n
 	set -f # (device.c1:* is a name, not a glob)

@@ -354,6 +354,33 @@ assert_user_clean() {
 	assert_user_clean
 }
 
+@test "rootless: egress: baseline joins a network unfiltered, saying so; strict with an allow-list is refused, saying why" {
+	local ns="eg$$${RANDOM}"
+	ns=${ns:0:11}
+	ip netns add "$ns"
+	ucfg --arg p "/var/run/netns/$ns" '.linux.namespaces |= map(if .type == "network" then .path = $p else . end)'
+	run uward check --format json "$UB"
+	ip netns del "$ns"
+	assert_success
+	[ "$(jq -c .reach.egress.enforced <<<"$output")" = false ] || fail "$(jq -c .reach.egress <<<"$output")"
+	run jq -r '.notes[] | select(.field == ".linux.namespaces") | .reason' <<<"$output"
+	assert_output --partial 'egress not filtered: the cloud metadata endpoints stay reachable: rootless ward cannot load the egress programs'
+	# strict, its own network namespace: without a list it runs (loopback
+	# only); with one it is refused, never run unfiltered.
+	ucfg '.linux.namespaces |= map(del(.path))'
+	ucmd 'echo ran'
+	policy '{"strict": {"rootlessLimits": "warn"}}'
+	run uward --policy "$POLICY" --profile strict run --bundle "$UB" "$ID"
+	assert_success
+	assert_line ran
+	policy '{"strict": {"rootlessLimits": "warn"}, "egress": {"strict": {"allow": ["10.213.1.1:443"]}}}'
+	run uward --policy "$POLICY" --profile strict run --bundle "$UB" "$ID"
+	assert_failure 1
+	refute_line ran
+	assert_output --partial 'strict never runs unfiltered, and its egress allow-list cannot be enforced: rootless ward cannot load the egress programs'
+	assert_user_clean
+}
+
 @test "rootless: baseline warns once that limits go unenforced without a delegated cgroup" {
 	ucmd 'echo ran'
 	run uward run --bundle "$UB" "$ID"

@@ -157,6 +157,10 @@ static void fake_init(struct fake *f)
 		f->h.sensitive[k].kind = fake_sens[k].kind;
 	}
 	f->h.n_sensitive = N_FAKE_SENS;
+	/* Root of the host's user namespace on a host with cgroup2: the egress
+	 * programs can be attached. */
+	f->h.userns_host = true;
+	f->h.cgroup2 = true;
 	/* ward itself: oom_score_adj 0, no hard limit but 1048576 open files
 	 * and RLIMIT_RTPRIO 0 (a root shell's). */
 	f->h.limits.has = true;
@@ -4388,6 +4392,91 @@ static void test_cgroup_ro(void)
 	}
 }
 
+/* Where the egress programs cannot be attached (rootless, root of rootless
+ * Podman's user namespace, a cgroup v1 host): baseline runs unfiltered and
+ * says so, strict with an allow-list is refused, a network namespace of the
+ * container's own needs no filter (policy_egress.c). */
+static void test_egress_unenforced(void)
+{
+	static const char *const hosts[] = {"rootless", "userns", "v1"};
+	static const char *const reason[] = {"rootless ward", "not root in the host's user",
+	                                     "no cgroup2"};
+	struct spec joined = {.ns = "{\"type\":\"pid\"},{\"type\":\"ipc\"},{\"type\":\"uts\"},"
+	                            "{\"type\":\"mount\"},"
+	                            "{\"type\":\"network\",\"path\":\"/run/netns/pod1\"}"};
+	struct spec own = {0};
+	const char *blist = "{\"egress\":{\"baseline\":{\"allow\":[\"10.0.0.1:443\"]}}}";
+	const char *slist = "{\"egress\":{\"strict\":{\"allow\":[\"10.0.0.1:443\"]}}}";
+	struct fake f;
+	struct run r;
+
+	for (size_t h = 0; h < 4; h++) {
+		const char *what = h < 3 ? hosts[h] : "root, cgroup2";
+		const struct finding *n;
+
+		fake_init(&f);
+		f.h.rootless = h == 0;
+		f.h.userns_host = h > 1;
+		f.h.cgroup2 = h != 2;
+
+		run(&r, &joined, NULL, NULL, &f);
+		n = find(&r.x, FIND_NOTE, ".linux.namespaces", NULL);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 && r.x.egress.enforce == (h == 3) &&
+		            (h == 3 ? n == NULL
+		                    : n && strstr(n->why, "metadata endpoints stay reachable") &&
+		                          strstr(n->why, reason[h])),
+		        "%s: baseline joins a network %s", what,
+		        h == 3 ? "with the programs" : "unfiltered, with a note saying why"))
+			dump(&r.x);
+		run_free(&r);
+
+		run(&r, &joined, blist, NULL, &f);
+		n = find(&r.x, FIND_NOTE, ".linux.namespaces", NULL);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 &&
+		            (h == 3 || (n && strstr(n->why, "what the egress list leaves out"))),
+		        "%s: baseline with a list runs%s", what,
+		        h == 3 ? "" : ", the note names it"))
+			dump(&r.x);
+		run_free(&r);
+
+		run(&r, &own, slist, "strict", &f);
+		n = find(&r.x, FIND_REFUSE, ".linux.namespaces", NULL);
+		if (!ok(r.rc == 0 && (h == 3 ? r.x.n_refused == 0 && r.x.egress.enforce
+		                             : n && strstr(n->why, "never runs unfiltered") &&
+		                                   strstr(n->why, reason[h])),
+		        "%s: strict with an allow-list %s", what,
+		        h == 3 ? "runs with the programs" : "is refused, saying why"))
+			dump(&r.x);
+		run_free(&r);
+
+		run(&r, &own, NULL, "strict", &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == 0 &&
+		            (h == 3 || noted(&r.x, ".linux.namespaces")),
+		        "%s: strict without a list, own network namespace: runs", what))
+			dump(&r.x);
+		run_free(&r);
+
+		run(&r, &joined, "{\"allowAlways\":[\"join-network\"]}", "strict", &f);
+		if (!ok(r.rc == 0 && r.x.n_refused == (h == 3 ? 0 : 1),
+		        "%s: strict joining a network (join-network on) %s", what,
+		        h == 3 ? "runs" : "is refused: it would be unfiltered"))
+			dump(&r.x);
+		run_free(&r);
+	}
+	/* The socket gate (raw, ICMP, ...) where an allow-list is in force. */
+	fake_init(&f);
+	run(&r, &joined, NULL, NULL, &f);
+	ok(r.rc == 0 && r.x.egress.enforce && !r.x.egress.tcp_udp_only,
+	   "baseline's default list: no socket gate (ping works)");
+	run_free(&r);
+	run(&r, &joined, blist, NULL, &f);
+	ok(r.rc == 0 && r.x.egress.tcp_udp_only, "baseline with a list: the socket gate");
+	run_free(&r);
+	run(&r, &own, NULL, "strict", &f);
+	ok(r.rc == 0 && r.x.egress.tcp_udp_only, "strict without a list: the socket gate");
+	run_free(&r);
+}
+
 int main(void)
 {
 	test_profiles();
@@ -4416,5 +4505,6 @@ int main(void)
 	test_record();
 	test_hooks();
 	test_cgroup_ro();
+	test_egress_unenforced();
 	return tap_done();
 }

@@ -70,6 +70,7 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	                           .state_root = g->root,
 	                           .cli_timeout_ms = cc->timeout_ms,
 	                           .rootless = rootless_caller(),
+	                           .userns_foreign = rootless_cgroups(),
 	                           .lease_id = cc->id,
 	                           .bundle = bundle};
 	char *json;

@@ -101,6 +101,7 @@ int query_check(struct globals *g, const char *bundle_arg, const char *profile, 
 	                           .cli_profile = NULL,
 	                           .argv0 = g->argv0,
 	                           .rootless = rootless_caller(),
+	                           .userns_foreign = rootless_cgroups(),
 	                           .state_root = g->root};
 	struct oci_config *cfg = NULL;
 	char bundle[PATH_MAX];

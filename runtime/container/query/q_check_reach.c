@@ -247,6 +247,38 @@ static void reach_limits(struct rout *o, const struct oci_config *c, const struc
 	             : "the config's (denies by default)");
 }
 
+/* The egress plan (policy_egress.c): what the programs would allow and deny.
+ * Names wait for the DNS gate: until then no address is allowed for them. */
+static void reach_egress(struct rout *o, const struct policy_ctx *x)
+{
+	const struct egress_plan *p = &x->egress;
+	char d[320];
+
+	rout_obj(o, "egress");
+	rout_bool(o, "enforced", p->enforce);
+	rout_bool(o, "tcpUdpOnly", p->enforce && p->tcp_udp_only);
+	rout_list(o, "allow");
+	for (size_t i = 0; p->enforce && i < p->n_allow; i++) {
+		egress_rule_format(&p->allow[i], d, sizeof(d));
+		rout_item(o, d);
+	}
+	rout_list_end(o);
+	rout_list(o, "deny");
+	for (size_t i = 0; p->enforce && i < p->n_deny; i++) {
+		egress_rule_format(&p->deny[i], d, sizeof(d));
+		rout_item(o, d);
+	}
+	rout_list_end(o);
+	rout_list(o, "namesNotEnforced");
+	for (size_t i = 0; p->enforce && i < p->n_allow; i++)
+		if (p->allow[i].kind != EGRESS_ADDR) {
+			egress_rule_format(&p->allow[i], d, sizeof(d));
+			rout_item(o, d);
+		}
+	rout_list_end(o);
+	rout_obj_end(o);
+}
+
 void check_reach(struct rout *o, const struct oci_config *cfg, const struct policy_ctx *x)
 {
 	rout_obj(o, "reach");
@@ -256,5 +288,6 @@ void check_reach(struct rout *o, const struct oci_config *cfg, const struct poli
 	reach_devices(o, cfg, x);
 	reach_hooks(o, cfg, x);
 	reach_limits(o, cfg, x);
+	reach_egress(o, x);
 	rout_obj_end(o);
 }
