@@ -272,7 +272,11 @@ int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
 	{
 		struct oci_seccomp base = *l->seccomp_base;
 
-		base.supervised = *supervised = record;
+		*supervised = record;
+		if (seccomp_recorded(l->seccomp, l->seccomp_base) == l->seccomp_base)
+			base.supervised = record;
+		else
+			own.supervised = record;
 		if (container_seccomp_prog(rootfd, &base, prog) < 0)
 			return -1;
 	}

@@ -4,6 +4,7 @@
  * compat), the limit itself, and whether the filter's denials are handed to
  * the supervisor to be recorded. */
 #include "policy/rules.h"
+#include "seccomp/seccomp_filter.h"
 #include "lib/duration.h"
 #include "oci/config.h"
 
@@ -29,9 +30,9 @@ static void tighten(struct policy_ctx *x, long long ms, const char *from)
 static bool can_record(const struct oci_config *cfg)
 {
 	const struct oci_seccomp *own = cfg->linux ? cfg->linux->seccomp : NULL;
-	/* With ward's filter stacked, its denials are the ones recorded. */
-	const struct oci_seccomp *s =
-	    own && cfg->linux->seccomp_base ? cfg->linux->seccomp_base : own;
+	/* With ward's filter stacked, its denials are the ones recorded (not
+	 * the floor's: the config's own then). */
+	const struct oci_seccomp *s = own ? seccomp_recorded(own, cfg->linux->seccomp_base) : NULL;
 
 	if (s == NULL || s->default_action == NULL ||
 	    strcmp(s->default_action, "SCMP_ACT_ERRNO") != 0 ||

@@ -553,3 +553,11 @@ void filter_prog_free(struct filter_prog *p)
 		p->next = NULL;
 	}
 }
+
+const struct oci_seccomp *seccomp_recorded(const struct oci_seccomp *own,
+                                           const struct oci_seccomp *base)
+{
+	if (base && base->default_action && strcmp(base->default_action, "SCMP_ACT_ERRNO") == 0)
+		return base;
+	return own;
+}

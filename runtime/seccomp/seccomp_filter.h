@@ -34,4 +34,11 @@ void filter_prog_free(struct filter_prog *p);
 /* Canonical byte form of a seccomp section (the cache key). */
 int filter_canonical(const struct oci_seccomp *s, char **out, size_t *len);
 
+/* The filter of a chain whose default-action denials the run supervisor
+ * answers and records: ward's stacked base when it denies by default (the
+ * built-in profile), else the config's own (under ward's floor, which
+ * denies by rule only). */
+const struct oci_seccomp *seccomp_recorded(const struct oci_seccomp *own,
+                                           const struct oci_seccomp *base);
+
 #endif

@@ -298,16 +298,18 @@ teardown() { pm_teardown; }
 	echo "{\"supervise\": \"always\", \"reportDir\": \"$reports\"}" >"$PM/policy.json"
 	echo "{\"reportDir\": \"$reports\"}" >"$PM/auto.json"
 	# conmon still reaps the init and reads its status: the supervisor is
-	# not its parent. Podman's own profile denies add_key and request_key
-	# by its default action, ENOSYS: the supervisor answers the same.
+	# not its parent. Podman's own profile denies what it does not name
+	# (getpmsg, putpmsg) by its default action, ENOSYS: the supervisor
+	# answers the same and records them. (ward's floor under Podman's
+	# profile denies add_key and the like by rule, EPERM, unrecorded.)
 	run pm --runtime-flag "policy=$PM/policy.json" run --rm -v "$PM/sysprobe:/sysprobe:ro" \
-		"$IMAGE" sh -c '/sysprobe add_key 0 0 0 0 0; /sysprobe request_key 0 0 0 0; exit 7'
+		"$IMAGE" sh -c '/sysprobe getpmsg 0 0 0 0 0; /sysprobe putpmsg 0 0 0 0 0; /sysprobe add_key 0 0 0 0 0; exit 7'
 	assert_equal "$status" 7
-	assert_output "$(printf 'errno 38\nerrno 38')"
+	assert_output "$(printf 'errno 38\nerrno 38\nerrno 1')"
 	newest=$(ls -t "$reports"/*.json | head -1)
 	[ "$(jq -r .exit.code "$newest")" = 7 ]
 	[ "$(jq -r .deniedSyscalls.errno "$newest")" = 38 ]
-	[ "$(jq -c '[.deniedSyscalls.counts[].syscall]' "$newest")" = '["add_key","request_key"]' ]
+	[ "$(jq -c '[.deniedSyscalls.counts[].syscall]' "$newest")" = '["getpmsg","putpmsg"]' ]
 	# A wall-clock limit from an annotation: the init gets SIGTERM at 2 s.
 	run pm --runtime-flag "policy=$PM/auto.json" run --rm --annotation org.ward.timeout=2s \
 		"$IMAGE" sh -c 'trap "exit 9" TERM; sleep 30 & wait'
