@@ -541,25 +541,44 @@ static const char *const floor_denied[] = {"keyctl",
 
 #define CLONE_NEWUSER_NR 0x10000000ULL
 
-static int floor_gen(yajl_gen g)
+/* The profile's opening: its default action (and errno, when >= 0), the
+ * architectures, and the start of "syscalls". */
+static void profile_open(yajl_gen g, const char *default_action, int default_errno)
 {
 	yajl_gen_map_open(g);
 	S(g, "defaultAction");
-	S(g, "SCMP_ACT_ALLOW");
+	S(g, default_action);
+	if (default_errno >= 0) {
+		S(g, "defaultErrnoRet");
+		yajl_gen_integer(g, default_errno);
+	}
 	architectures(g);
 	S(g, "syscalls");
 	yajl_gen_array_open(g);
+}
+
+/* One rule naming every syscall of names (NULL-terminated). */
+static void names_rule(yajl_gen g, const char *const *names, const char *action, int errno_ret)
+{
 	yajl_gen_map_open(g);
 	S(g, "names");
 	yajl_gen_array_open(g);
-	for (const char *const *n = floor_denied; *n; n++)
+	for (const char *const *n = names; *n; n++)
 		S(g, *n);
 	yajl_gen_array_close(g);
 	S(g, "action");
-	S(g, "SCMP_ACT_ERRNO");
-	S(g, "errnoRet");
-	yajl_gen_integer(g, EPERM);
+	S(g, action);
+	if (errno_ret >= 0) {
+		S(g, "errnoRet");
+		yajl_gen_integer(g, errno_ret);
+	}
 	yajl_gen_map_close(g);
+}
+
+static int floor_gen(yajl_gen g)
+{
+	profile_open(g, "SCMP_ACT_ALLOW", -1);
+	names_rule(g, floor_denied, "SCMP_ACT_ERRNO", EPERM);
 	/* A new user namespace: the door to the kernel code that only
 	 * namespace-root may reach. clone3 hides its flags: ENOSYS, libc
 	 * falls back to clone. */
@@ -576,24 +595,8 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g)
 {
 	static const uint64_t personalities[] = {0x0, 0x8, 0x20000, 0x20008, 0xffffffffULL};
 
-	yajl_gen_map_open(g);
-	S(g, "defaultAction");
-	S(g, "SCMP_ACT_ERRNO");
-	S(g, "defaultErrnoRet");
-	yajl_gen_integer(g, EPERM);
-	architectures(g);
-	S(g, "syscalls");
-	yajl_gen_array_open(g);
-
-	yajl_gen_map_open(g);
-	S(g, "names");
-	yajl_gen_array_open(g);
-	for (const char *const *n = allowed; *n; n++)
-		S(g, *n);
-	yajl_gen_array_close(g);
-	S(g, "action");
-	S(g, "SCMP_ACT_ALLOW");
-	yajl_gen_map_close(g);
+	profile_open(g, "SCMP_ACT_ERRNO", EPERM);
+	names_rule(g, allowed, "SCMP_ACT_ALLOW", -1);
 
 	/* clone: only without namespace flags (flags are arg 0 on x86 and arm). */
 	rule(g, "clone", "SCMP_ACT_ALLOW", -1, "SCMP_CMP_MASKED_EQ", 0, CLONE_NS_FLAGS, 0);
