@@ -87,14 +87,15 @@ int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *ou
 	const struct {
 		struct bpf_program *prog;
 		enum bpf_attach_type type;
-	} at[5] = {
+	} at[6] = {
 	    {s->progs.egress_connect4, BPF_CGROUP_INET4_CONNECT},
 	    {s->progs.egress_connect6, BPF_CGROUP_INET6_CONNECT},
 	    {s->progs.egress_sendmsg4, BPF_CGROUP_UDP4_SENDMSG},
 	    {s->progs.egress_sendmsg6, BPF_CGROUP_UDP6_SENDMSG},
+	    {s->progs.egress_setsockopt, BPF_CGROUP_SETSOCKOPT},
 	    {s->progs.egress_sock_create, BPF_CGROUP_INET_SOCK_CREATE},
 	};
-	size_t done = 0, n = l->sockets ? 5 : 4;
+	size_t done = 0, n = l->sockets ? 6 : 5;
 
 	out->events = out->counters = -1;
 	for (; done < n; done++)

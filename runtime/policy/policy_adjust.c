@@ -621,6 +621,28 @@ static int memfd_noexec(struct policy_ctx *x)
 	return policy_adjusted(x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec", old, "2");
 }
 
+/* strict: nothing executes from a writable mount. Landlock's EXECUTE is
+ * checked at execve only, so the dynamic loader (ld.so /vol/prog) would
+ * still map a program from a volume: noexec makes the kernel refuse its
+ * executable mappings (an attacker's review ran one). */
+static int strict_noexec(struct policy_ctx *x)
+{
+	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
+		struct oci_mount *m = &x->cfg->mounts[i];
+		char field[64];
+
+		if (mount_is_read_only(m) || cfg_strv_has(m->options, m->n_options, "noexec") ||
+		    !(mount_is_bind(m) || (m->type && strcmp(m->type, "tmpfs") == 0)))
+			continue;
+		if (cfg_strv_add(&m->options, &m->n_options, "noexec") < 0)
+			return -1;
+		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
+		if (policy_adjusted(x, "strict-noexec", field, "(exec allowed)", "+noexec") < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* strict: Landlock as a second wall under the mounts (linux/landlock_wall.h),
  * where the kernel has it; a note where it does not. */
 static int landlock(struct policy_ctx *x)
@@ -649,7 +671,8 @@ int policy_adjustments(struct policy_ctx *x)
 		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default") < 0 ? -1 : 0;
 	if (userns(x) < 0 || readonly_root(x) < 0 || nodev_root(x) < 0 ||
 	    scratch_tmpfs(x, "/tmp") < 0 || scratch_tmpfs(x, "/run") < 0 || strict_limits(x) < 0 ||
-	    strict_namespaces(x) < 0 || memfd_noexec(x) < 0 || landlock(x) < 0)
+	    strict_namespaces(x) < 0 || memfd_noexec(x) < 0 || strict_noexec(x) < 0 ||
+	    landlock(x) < 0)
 		return -1;
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* egprobe: one connection attempt, and what happened. Built static and
  * copied into test containers to check the egress programs from inside.
  *
- *   egprobe tcp|udp|udpc|icmp|raw ADDRESS PORT
+ *   egprobe tcp|udp|udpc|icmp|raw|rthdr ADDRESS PORT
  *
  * tcp: connect(2) a stream socket; udp: sendto(2) one datagram from an
  * unconnected socket; udpc: connect(2) a datagram socket, then send(2);
@@ -9,6 +9,10 @@
  * namespace's net.ipv4.ping_group_range must hold the caller's group);
  * raw: the same from a raw ICMP socket (CAP_NET_RAW). PORT is unused by
  * icmp and raw.
+ * rthdr: an IPv6 datagram socket given a segment routing header (type 4)
+ * whose one segment is ADDRESS, then sendto(2) ::1 PORT: the kernel would
+ * send it to ADDRESS, which the programs never judge (the setsockopt is
+ * what must be refused).
  * ADDRESS is IPv4 or IPv6 (a v4-mapped one, ::ffff:a.b.c.d, goes out of
  * an IPv6 socket). Prints "ok" or "errno N" (EPERM, 1, is the programs'
  * refusal; ECONNREFUSED, 111, a reachable host without a listener). */
@@ -30,7 +34,7 @@ int main(int argc, char **argv)
 	int fd, r, type, icmp;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: egprobe tcp|udp|udpc|icmp|raw ADDRESS PORT\n");
+		fprintf(stderr, "usage: egprobe tcp|udp|udpc|icmp|raw|rthdr ADDRESS PORT\n");
 		return 2;
 	}
 	memset(&ss, 0, sizeof(ss));
@@ -45,6 +49,29 @@ int main(int argc, char **argv)
 	} else {
 		fprintf(stderr, "egprobe: %s is not an address\n", argv[2]);
 		return 2;
+	}
+	if (strcmp(argv[1], "rthdr") == 0) {
+		/* nexthdr, hdrlen (8-byte units after the first 8), type 4,
+		 * segments left 0, last entry 0, flags, tag; one segment. */
+		unsigned char srh[24] = {0, 2, 4, 0, 0, 0, 0, 0};
+		struct sockaddr_in6 lo = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+
+		if (ss.ss_family != AF_INET6) {
+			fprintf(stderr, "egprobe: rthdr takes an IPv6 address\n");
+			return 2;
+		}
+		memcpy(srh + 8, &s6->sin6_addr, 16);
+		lo.sin6_port = s6->sin6_port;
+		fd = socket(AF_INET6, SOCK_DGRAM, 0);
+		r = fd < 0 ? -1 : setsockopt(fd, IPPROTO_IPV6, IPV6_RTHDR, srh, sizeof(srh));
+		if (r == 0)
+			r = (int)sendto(fd, "x", 1, 0, (struct sockaddr *)&lo, sizeof(lo));
+		if (r < 0) {
+			printf("errno %d\n", errno);
+			return 1;
+		}
+		printf("ok\n");
+		return 0;
 	}
 	type = strcmp(argv[1], "tcp") == 0   ? SOCK_STREAM
 	       : strcmp(argv[1], "raw") == 0 ? SOCK_RAW

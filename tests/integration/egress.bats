@@ -57,6 +57,21 @@ probes() {
 	assert_line "tcp 127.0.0.1 1: errno 111"
 }
 
+# A routing header sends a datagram to its segment, not to the address the
+# programs judged (an attacker's review reached fd00:ec2::254 this way with
+# a sendto to ::1): the option is refused wherever programs are attached.
+@test "egress: an IPv6 routing header (the packet would go to its segment) is refused; compat takes it" {
+	egress_policy '{}'
+	probes "rthdr fd00:ec2::254 80" "rthdr fd13::b 80"
+	assert_success
+	assert_line "rthdr fd00:ec2::254 80: errno 1"
+	assert_line "rthdr fd13::b 80: errno 1"
+	WARD_GLOBALS=(--profile compat)
+	probes "rthdr fd13::b 80"
+	assert_success
+	assert_line "rthdr fd13::b 80: ok"
+}
+
 @test "egress: compat filters nothing (the metadata address is reachable in this world)" {
 	egress_policy '{"baseline": {"allow": ["10.213.1.1:80"]}}'
 	WARD_GLOBALS=(--profile compat)
@@ -223,14 +238,14 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	fail "left after delete:$left"
 }
 
-@test "egress: four programs and their maps live exactly as long as the container; nothing pinned" {
+@test "egress: five programs (connect, sendmsg, setsockopt) and their maps live exactly as long as the container; nothing pinned" {
 	egress_policy '{}'
 	cmd 'sleep 100'
 	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
 	assert_success
 	objs=$(egress_objects "$ID")
 	echo "$objs"
-	[ "$(grep -c '^prog' <<<"$objs")" -eq 4 ] || fail "expected 4 programs: $objs"
+	[ "$(grep -c '^prog' <<<"$objs")" -eq 5 ] || fail "expected 5 programs: $objs"
 	[ "$(grep -c '^map' <<<"$objs")" -ge 3 ] || fail "expected the 3 maps: $objs"
 	# Not pinned anywhere: no bpffs entry holds them.
 	run bpftool -j prog show id "$(awk '/^prog/ {print $2; exit}' <<<"$objs")"
@@ -264,7 +279,7 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	for _ in $(seq 100); do [ -s "$TMP/inhook" ] && break; sleep 0.1; done
 	[ -s "$TMP/inhook" ] || fail "the hook did not run: $(cat "$TMP/create.log")"
 	objs=$(egress_objects "$ID")
-	[ "$(grep -c '^prog' <<<"$objs")" -eq 4 ] || fail "expected 4 programs: $objs"
+	[ "$(grep -c '^prog' <<<"$objs")" -eq 5 ] || fail "expected 5 programs: $objs"
 	pkill -9 -P "$BGPID" # ward itself (bg_start's pid is timeout's)
 	kill -9 "$(cat "$TMP/inhook")"
 	run ward delete --force "$ID"

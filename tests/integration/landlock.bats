@@ -20,27 +20,67 @@ teardown() {
 	ward_teardown
 }
 
-@test "strict: nothing executes from a volume or the scratch tmpfs (the root filesystem's programs do); writes there work" {
-	cmd 'cp /bin/busybox /vol/busybox && echo copied
-	     /vol/busybox true 2>/dev/null && echo vol-ran || echo vol-denied
-	     echo data >/tmp/f && cat /tmp/f
-	     grep -c " /vol .*noexec" /proc/self/mountinfo || true'
+@test "strict: programs run only from the root filesystem (not from a read-only volume the mount lets execute); writes on the writable ones work" {
+	# A read-only volume holding a program, mounted without noexec: only
+	# Landlock stands between the code and executing it.
+	mkdir "$TMP/ro"
+	cp "$BUNDLE/rootfs/bin/busybox" "$TMP/ro/busybox"
+	chown 65534 "$TMP/ro/busybox"
+	cfg --arg v "$TMP/ro" '.mounts += [{"destination": "/ro", "type": "bind", "source": $v, "options": ["rbind", "ro"]}]'
+	cmd '/ro/busybox true 2>/dev/null && echo ro-ran || echo ro-denied
+	     echo data >/vol/f && cat /vol/f
+	     echo data2 >/tmp/f && cat /tmp/f
+	     grep -c " /ro .*noexec" /proc/self/mountinfo || true'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
 	assert_success
-	# The mount allows execution (no noexec): Landlock is what refuses.
-	assert_output $'copied\nvol-denied\ndata\n0'
+	assert_output $'ro-denied\ndata\ndata2\n0'
 	# The opt-out (allowAlways here: the operator's word for every
 	# container) lifts it.
 	policy '{"allowAlways": ["landlock-off"]}'
 	run ward --policy "$POLICY" --profile strict run --bundle "$BUNDLE" "$ID"
 	assert_success
-	assert_line vol-ran
+	assert_line ro-ran
 	# baseline and compat: unchanged.
 	for p in baseline compat; do
 		run ward --profile "$p" run --bundle "$BUNDLE" "$ID"
 		assert_success
-		assert_line vol-ran
+		assert_line ro-ran
 	done
+	assert_no_leftovers
+}
+
+@test "strict: nothing executes from a writable volume (noexec, and Landlock under it)" {
+	cmd 'cp /bin/busybox /vol/busybox && echo copied
+	     /vol/busybox true 2>/dev/null && echo vol-ran || echo vol-denied'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output $'copied\nvol-denied'
+	run ward --profile baseline run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line vol-ran
+	assert_no_leftovers
+}
+
+@test "strict: the dynamic loader cannot map a program from a volume either (writable mounts are noexec)" {
+	# Landlock's execute right is checked at execve, not at mmap: ld.so
+	# /vol/prog mapped it (an attacker's review). Host ld.so and libc in the
+	# image, a dynamic program in the volume.
+	mkdir -p "$BUNDLE/rootfs/lib64" "$BUNDLE/rootfs/lib/x86_64-linux-gnu"
+	cp /lib64/ld-linux-x86-64.so.2 "$BUNDLE/rootfs/lib64/"
+	cp /lib/x86_64-linux-gnu/libc.so.6 "$BUNDLE/rootfs/lib/x86_64-linux-gnu/"
+	cp /bin/true "$TMP/vol/dyn"
+	chmod 644 "$TMP/vol/dyn" # (ld.so needs no execute bit)
+	cmd '/lib64/ld-linux-x86-64.so.2 /vol/dyn && echo loader-ran || echo loader-refused
+	     grep " /vol " /proc/self/mountinfo | grep -q noexec && echo noexec; true'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line loader-refused
+	assert_line noexec
+	run ward --profile strict check --format json "$BUNDLE"
+	[ "$(jq '[.adjustments[] | select(.rule == "strict-noexec")] | length' <<<"$output")" -ge 1 ]
+	run ward --profile baseline run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_line loader-ran
 	assert_no_leftovers
 }
 
