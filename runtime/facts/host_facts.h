@@ -92,7 +92,7 @@ struct host_query {
 	 * policy's hooksDirs, for baseline; none otherwise). */
 	const char *const *hooks_dirs;
 	size_t n_hooks_dirs;
-	bool userns_foreign;    /* ward runs in a user namespace not the host's */
+	bool userns_foreign; /* ward runs in a user namespace not the host's */
 };
 
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only

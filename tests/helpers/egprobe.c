@@ -54,7 +54,8 @@ int main(int argc, char **argv)
 		/* nexthdr, hdrlen (8-byte units after the first 8), type 4,
 		 * segments left 0, last entry 0, flags, tag; one segment. */
 		unsigned char srh[24] = {0, 2, 4, 0, 0, 0, 0, 0};
-		struct sockaddr_in6 lo = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+		struct sockaddr_in6 lo = {.sin6_family = AF_INET6,
+		                          .sin6_addr = IN6ADDR_LOOPBACK_INIT};
 
 		if (ss.ss_family != AF_INET6) {
 			fprintf(stderr, "egprobe: rthdr takes an IPv6 address\n");

@@ -195,13 +195,13 @@ int egress_sock_create(struct bpf_sock *ctx)
  * first hop; an attacker's review reached the metadata endpoint through
  * one) and IPv4 source routing (IP_OPTIONS, LSRR/SSRR). The sticky form,
  * IPV6_2292PKTOPTIONS, carries the same header. Refused with EPERM. */
-#define SOL_IP_NR             0
-#define SOL_IPV6_NR           41
-#define IP_OPTIONS_NR         4
+#define SOL_IP_NR              0
+#define SOL_IPV6_NR            41
+#define IP_OPTIONS_NR          4
 #define IPV6_2292PKTOPTIONS_NR 6
-#define IPV6_2292RTHDR_NR     5
-#define IPV6_RTHDR_NR         57
-#define PAGE_SIZE_NR          4096
+#define IPV6_2292RTHDR_NR      5
+#define IPV6_RTHDR_NR          57
+#define PAGE_SIZE_NR           4096
 
 SEC("cgroup/setsockopt")
 int egress_setsockopt(struct bpf_sockopt *ctx)
@@ -210,7 +210,7 @@ int egress_setsockopt(struct bpf_sockopt *ctx)
 
 	if ((level == SOL_IP_NR && name == IP_OPTIONS_NR) ||
 	    (level == SOL_IPV6_NR && (name == IPV6_RTHDR_NR || name == IPV6_2292RTHDR_NR ||
-	                               name == IPV6_2292PKTOPTIONS_NR))) {
+	                              name == IPV6_2292PKTOPTIONS_NR))) {
 		count(EGRESS_CNT_SOCKETS);
 		return 0;
 	}
