@@ -65,7 +65,7 @@ step "unit tests under ASan/UBSan" make -s check-asan
 step "fuzz the config, policy and read-back state parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] runtime/*/*/*.c runtime/container/*/*.h tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
-	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime lib oci runtime hooks
+	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime -iruntime/net/bpf lib oci runtime hooks
 
 echo "skipped: $s"
 echo "$passed passed, $failed failed"

@@ -126,7 +126,7 @@ static void add_binary_dir(struct sens_list *h)
 	if (dir[0] != '/' || slash == NULL)
 		return;
 	slash[slash == dir ? 1 : 0] = '\0';
-	add(h, dir, SENS_SYSTEM);
+	add(h, dir, SENS_BINARY);
 }
 
 /* Every user's home directory, as the password database names it (its

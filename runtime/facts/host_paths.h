@@ -12,7 +12,10 @@
  * refuse_mounts.c decides on the relations host_paths.c finds). */
 enum sens_kind {
 	SENS_ROOT,   /* "/" */
-	SENS_SYSTEM, /* is or contains: /usr /bin /sbin /lib* /run /var/run, ward's binary */
+	SENS_SYSTEM, /* is or contains: /usr /bin /sbin /lib* /run /var/run */
+	/* ward's own binary's directory: is or contains (the binary could be
+	 * replaced); what is inside it changes nothing of the binary. */
+	SENS_BINARY,
 	SENS_TREE,   /* is, contains or is inside: /proc /sys /boot /root, ward's state */
 	SENS_ETC,    /* /etc: is or contains; inside: directories, and files not listed */
 	SENS_DEV,    /* /dev: is or contains; inside: directories */

@@ -89,7 +89,7 @@ int dns_query_parse(const uint8_t *m, size_t len, struct dns_question *q, char *
 	if (m[2] & 0x80)
 		return WHY("a response, not a query");
 	if ((m[2] >> 3 & 0x0f) != 0)
-		return WHY("opcode %u, not a standard query", m[2] >> 3 & 0x0f);
+		return WHY("opcode %u, not a standard query", (unsigned)(m[2] >> 3 & 0x0f));
 	if (get16(m + 4) != 1 || get16(m + 6) != 0 || get16(m + 8) != 0 || get16(m + 10) > 1)
 		return WHY("not one question alone (qd %u an %u ns %u ar %u)", get16(m + 4),
 		           get16(m + 6), get16(m + 8), get16(m + 10));

@@ -25,7 +25,7 @@ static const struct {
     {"/lib64", "/usr/lib64", SENS_SYSTEM},
     {"/run", "/run", SENS_SYSTEM},
     {"/var/run", "/run", SENS_SYSTEM},
-    {"/opt/ward/bin", "/opt/ward/bin", SENS_SYSTEM},
+    {"/opt/ward/bin", "/opt/ward/bin", SENS_BINARY},
     {"/proc", "/proc", SENS_TREE},
     {"/sys", "/sys", SENS_TREE},
     {"/boot", "/boot", SENS_TREE},
