@@ -1,5 +1,5 @@
 /* One egress destination as the operator policy and the org.ward.egress
- * annotation write it (doc/ward-policy.7, EGRESS):
+ * annotation write it (runtime/policy/ward-policy.7, EGRESS):
  *
  *   HOST:PORTS[/tcp|/udp]
  *

@@ -5,7 +5,7 @@
  * the table's class is the rule: the generic rule below refuses, under
  * strict, every field the table refuses. `ward check` shows the class of
  * each field a config sets, ward-policy(7)'s FIELDS section is generated
- * from the table (scripts/fields-man.sh), and tests/unit/test_fields checks
+ * from the table (runtime/policy/fields-man.sh), and tests/unit/test_fields checks
  * it against config-schema/config.schema.json and oci/config.c. */
 #ifndef WARD_POLICY_FIELDS_H
 #define WARD_POLICY_FIELDS_H

@@ -1,4 +1,4 @@
-/* The egress part of the policy (issue 26; doc/ward-policy.7, EGRESS):
+/* The egress part of the policy (issue 26; runtime/policy/ward-policy.7, EGRESS):
  * what a container may connect to, as the plan create enforces with the
  * cgroup programs (net/egress_bpf.c).
  *
@@ -26,7 +26,7 @@
 
 #define ANN_FIELD ".annotations[\"" ANN_EGRESS "\"]"
 
-/* The cloud metadata endpoints (doc/ward-policy.7 says whose each is). */
+/* The cloud metadata endpoints (runtime/policy/ward-policy.7 says whose each is). */
 static const char *const metadata[] = {
     "169.254.169.254:*", /* AWS, GCP, Azure, OpenStack, DigitalOcean, Oracle, ... */
     "169.254.170.2:*",   /* AWS ECS task metadata and credentials */

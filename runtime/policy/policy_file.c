@@ -238,7 +238,7 @@ static const struct jfield egress_fields[] = {
 static const struct jschema egress_schema = SCHEMA(struct policy_egress, egress_fields, NULL, NULL);
 
 /* Every opt-out: a name, or a family "prefix<what>" (one table for the
- * policy check and `ward features`; doc/ward-policy.7 explains each). */
+ * policy check and `ward features`; runtime/policy/ward-policy.7 explains each). */
 const char *const policy_optouts[] = {"host-network",
                                       "host-pid",
                                       "host-ipc",

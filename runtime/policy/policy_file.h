@@ -1,5 +1,5 @@
 /* The operator policy file (default /etc/ward/policy.json; schema in
- * config-schema/policy.schema.json; rules in doc/ward-policy.7). */
+ * config-schema/policy.schema.json; rules in runtime/policy/ward-policy.7). */
 #ifndef WARD_OCI_POLICY_FILE_H
 #define WARD_OCI_POLICY_FILE_H
 
@@ -35,7 +35,7 @@ struct policy_strict {
 };
 
 /* egress.<profile>: the destinations its containers may reach
- * (net/egress_rule.h notation; doc/ward-policy.7, EGRESS). */
+ * (net/egress_rule.h notation; runtime/policy/ward-policy.7, EGRESS). */
 struct policy_egress_list {
 	char **allow;
 	size_t n_allow;

@@ -22,7 +22,7 @@ load ../helpers/common
 }
 
 @test "the man page documents every command and global option of --help" {
-	man="$WARD_SRCDIR/doc/ward.1"
+	man="$WARD_SRCDIR/runtime/cli/ward.1"
 	run "$WARD" --help
 	assert_success
 	help=$output
@@ -209,7 +209,7 @@ load ../helpers/common
 }
 
 @test "the quick-start demo runs and leaves nothing" {
-	run env DEMO_BUNDLE="$TMP/demo" sh "$WARD_SRCDIR/scripts/demo.sh" "$WARD" "$BUSYBOX"
+	run env DEMO_BUNDLE="$TMP/demo" sh "$WARD_SRCDIR/runtime/setup/demo.sh" "$WARD" "$BUSYBOX"
 	assert_success
 	assert_line "pid: 1 (own pid namespace); hostname: ward"
 	assert_line "Seccomp:	2"

@@ -160,12 +160,12 @@ assert_user_clean() {
 	assert_user_clean
 }
 
-@test "rootless: the demo (scripts/demo.sh) runs as the user, strict, nothing left" {
+@test "rootless: the demo (runtime/setup/demo.sh) runs as the user, strict, nothing left" {
 	local demo="$UTMP/demo"
 	# The demo's scripts where the user reaches them; ward with a policy
 	# that lets strict run without a delegated cgroup (none here).
-	mkdir -p "$demo/scripts" "$demo/tests/helpers"
-	cp "$WARD_SRCDIR/scripts/demo.sh" "$demo/scripts/"
+	mkdir -p "$demo/runtime/setup" "$demo/tests/helpers"
+	cp "$WARD_SRCDIR/runtime/setup/demo.sh" "$demo/runtime/setup/"
 	cp "$WARD_SRCDIR/tests/helpers/mkrootfs.sh" "$demo/tests/helpers/"
 	policy '{"strict": {"rootlessLimits": "warn"}}'
 	chmod 644 "$POLICY"
@@ -173,7 +173,7 @@ assert_user_clean() {
 	chmod -R a+rX "$demo"
 	chmod 755 "$demo/ward"
 	chown "$U:" "$demo"
-	run as_user DEMO_BUNDLE="$demo/bundle" -- sh -c "cd $demo && sh scripts/demo.sh $demo/ward $BUSYBOX"
+	run as_user DEMO_BUNDLE="$demo/bundle" -- sh -c "cd $demo && sh runtime/setup/demo.sh $demo/ward $BUSYBOX"
 	assert_success
 	assert_line "== inside a ward container =="
 	assert_line --regexp "^user: uid=0\(root\) gid=0\(root\).*uid map: +0 $(id -u "$U") 1\$"

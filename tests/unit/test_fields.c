@@ -4,7 +4,7 @@
  * ward-policy(7)'s FIELDS section is the table's. Also: unknown fields are
  * collected at parse time, and strict's generic rule refuses from the table.
  *
- * `test_fields --man` prints the FIELDS section (scripts/fields-man.sh). */
+ * `test_fields --man` prints the FIELDS section (runtime/policy/fields-man.sh). */
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
@@ -145,7 +145,7 @@ static void man_section(FILE *o)
 	      "lists the fields ward does not know (strict refuses those inside\n"
 	      "\\fBprocess\\fR, \\fBlinux\\fR, \\fBmounts\\fR and \\fBroot\\fR). Arrays are\n"
 	      "written \\fB[]\\fR. Generated from runtime/policy/fields.c\n"
-	      "(scripts/fields\\-man.sh).\n",
+	      "(runtime/policy/fields\\-man.sh).\n",
 	      o);
 	for (size_t i = 0; i < policy_n_fields; i++) {
 		const struct field_rule *r = &policy_fields[i];
@@ -179,7 +179,7 @@ static void check_man(void)
 
 	man_section(m);
 	fclose(m);
-	snprintf(path, sizeof(path), "%s/doc/ward-policy.7", srcdir());
+	snprintf(path, sizeof(path), "%s/runtime/policy/ward-policy.7", srcdir());
 	if (!ok(read_file(path, 1 << 22, &man, &len) == 0, "read %s", path))
 		goto out;
 	start = strstr(man, "\n.SH FIELDS\n");
@@ -188,7 +188,7 @@ static void check_man(void)
 		goto out;
 	*++end = '\0';
 	if (!ok(strcmp(start + 1, want) == 0,
-	        "ward-policy(7) FIELDS is the field table's (run scripts/fields-man.sh)")) {
+	        "ward-policy(7) FIELDS is the field table's (run runtime/policy/fields-man.sh)")) {
 		size_t i = 0, line = 0;
 
 		for (; start[1 + i] && start[1 + i] == want[i]; i++)

@@ -1,4 +1,4 @@
-/* The policy's rules (doc/ward-policy.7), as the pure function they are:
+/* The policy's rules (runtime/policy/ward-policy.7), as the pure function they are:
  * configs and operator policies from JSON strings, the host faked in a
  * struct host_facts. Needs no root and touches nothing on the host.
  *

@@ -4,7 +4,7 @@
 set -eu
 ward=$1
 busybox=${2:-/bin/busybox}
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 bundle=${DEMO_BUNDLE:-$(pwd)/demo-bundle}
 state=$(mktemp -d /tmp/ward-demo-state.XXXXXX)
 trap 'rm -rf "$state"' EXIT

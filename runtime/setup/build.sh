@@ -1,7 +1,7 @@
 #!/bin/sh
 # Configure (once) and build in the source tree.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
 	autoreconf -fi
 fi

@@ -5,8 +5,8 @@
 #   clang-format / cppcheck over the sources. Ends with "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh || exit 1
-sh scripts/build.sh >/dev/null || { echo "build failed"; exit 1; }
+sh runtime/setup/install-deps.sh || exit 1
+sh runtime/setup/build.sh >/dev/null || { echo "build failed"; exit 1; }
 
 passed=0
 failed=0
@@ -63,9 +63,9 @@ tap_target check-escapes escapes.out
 
 step "unit tests under ASan/UBSan" make -s check-asan
 step "fuzz the config, policy and read-back state parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
-step "clang-format" sh -c 'clang-format --dry-run -Werror lib/*.[ch] oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] runtime/*/*/*.c runtime/container/*/*.h tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
+step "clang-format" sh -c 'clang-format --dry-run -Werror oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] runtime/*/*/*.c runtime/container/*/*.h tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
-	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime -iruntime/net/bpf lib oci runtime hooks
+	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime -iruntime/net/bpf oci runtime hooks
 
 echo "skipped: $s"
 echo "$passed passed, $failed failed"
