@@ -134,10 +134,13 @@ static const struct command commands[] = {
      "  --format text|json     a report to read, or JSON (verdict, reach, findings,\n"
      "                         fields)\n"
      "  --bundle DIR           the bundle, as other commands take it (or BUNDLE)\n"},
-    {"report", cmd_report, "report [--format text|json] ID",
+    {"report", cmd_report, "report [--format text|json] ID | report --list",
      "the run report of a supervised container (strict, or with a time limit), also after "
      "delete",
-     false, "  --format text|json     a summary to read, or the report as JSON\n"},
+     false,
+     "  --format text|json     a summary to read, or the report as JSON\n"
+     "  --list, -l             every kept report, the newest first: when it ended,\n"
+     "                         the id, the profile and the summary line\n"},
     {"features", cmd_features, "features",
      "what ward supports, as the runtime-spec features JSON (with ward's annotations)", false,
      NULL},

@@ -154,14 +154,18 @@ int cmd_list(struct globals *g, int argc, char **argv)
 int cmd_report(struct globals *g, int argc, char **argv)
 {
 	const char *format = "text";
-	const struct opt opts[] = {{"format", 'f', OPT_STR, &format}};
+	bool list = false;
+	const struct opt opts[] = {{"format", 'f', OPT_STR, &format},
+	                           {"list", 'l', OPT_FLAG, &list}};
 	char *pos[1];
 	size_t n_pos;
 
-	if (cli_parse(argc, argv, opts, 1, pos, 1, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0)
 		return -1;
-	if (n_pos != 1)
-		return werr(0, "report: needs a container id");
+	if (list && n_pos == 0)
+		return query_report_list(g);
+	if (n_pos != 1 || list)
+		return werr(0, "report: needs a container id (or --list, alone)");
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
 		return werr(0, "--format: must be text or json (got \"%s\")", format);
 	return query_report(g, pos[0], strcmp(format, "json") == 0);

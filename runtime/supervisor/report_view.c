@@ -55,6 +55,12 @@ static void secs(FILE *out, long long ms)
 
 static void bytes(FILE *out, long long b)
 {
+	/* 0: not measured (no cgroup to read it from: rootless without a
+	 * delegated one); no process runs in no memory. */
+	if (b <= 0) {
+		fputs("unknown", out);
+		return;
+	}
 	if (b >= 1 << 20)
 		fprintf(out, "%.1f MiB", (double)b / (1 << 20));
 	else
@@ -209,16 +215,9 @@ static void details(FILE *out, yajl_val r)
 	}
 }
 
-int report_print_text(const char *json, size_t len, FILE *out)
+/* The summary line (without its newline). */
+static void summary(FILE *out, yajl_val r)
 {
-	yajl_val r = jparse_document(json, len, 6, "the run report");
-
-	if (r == NULL)
-		return -1;
-	if (!YAJL_IS_OBJECT(r)) {
-		yajl_tree_free(r);
-		return werr(0, "the run report is not a JSON object");
-	}
 	exit_line(out, r);
 	fputs(", ", out);
 	secs(out, num(r, "figures", "wallMs"));
@@ -237,6 +236,45 @@ int report_print_text(const char *json, size_t len, FILE *out)
 		fprintf(out, ", %lld OOM kill(s)", num(r, "figures", "oomKills"));
 	if (num(r, "figures", "pidsLimitHits"))
 		fprintf(out, ", pids limit hit %lld time(s)", num(r, "figures", "pidsLimitHits"));
+}
+
+static yajl_val parse(const char *json, size_t len)
+{
+	yajl_val r = jparse_document(json, len, 6, "the run report");
+
+	if (r && !YAJL_IS_OBJECT(r)) {
+		yajl_tree_free(r);
+		werr(0, "the run report is not a JSON object");
+		return NULL;
+	}
+	return r;
+}
+
+int report_print_line(const char *json, size_t len, FILE *out)
+{
+	yajl_val r = parse(json, len);
+
+	if (r == NULL)
+		return -1;
+	esc(out, str(r, "ended", NULL) ? str(r, "ended", NULL) : "-");
+	fputc('\t', out);
+	esc(out, str(r, "id", NULL) ? str(r, "id", NULL) : "?");
+	fputc('\t', out);
+	esc(out, str(r, "profile", NULL) ? str(r, "profile", NULL) : "?");
+	fputc('\t', out);
+	summary(out, r);
+	fputc('\n', out);
+	yajl_tree_free(r);
+	return 0;
+}
+
+int report_print_text(const char *json, size_t len, FILE *out)
+{
+	yajl_val r = parse(json, len);
+
+	if (r == NULL)
+		return -1;
+	summary(out, r);
 	fputc('\n', out);
 	details(out, r);
 	yajl_tree_free(r);

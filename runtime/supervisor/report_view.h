@@ -9,5 +9,8 @@
 #include <stdio.h>
 
 int report_print_text(const char *json, size_t len, FILE *out);
+/* One line for `ward report --list`: when it ended, the id, the profile,
+ * the summary (tab-separated). */
+int report_print_line(const char *json, size_t len, FILE *out);
 
 #endif

@@ -340,3 +340,24 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	assert_output --partial '.strict.timeout: must be a duration such as 90s, 10m or 1h (got "eventually")'
 	[ ! -d "$ROOT/$ID" ]
 }
+
+@test "report --list: every kept report, the newest first (when it ended, id, profile, summary); a damaged one is named, not skipped" {
+	policy '{}'
+	cmd 'exit 3'
+	ward --policy "$POLICY" --profile strict run "$ID-a" || true
+	sleep 1 # (the end times are to the second)
+	cmd 'true'
+	ward --policy "$POLICY" --profile strict run "$ID-b"
+	echo '{"id": ' >"$REPORTS/$ID-c.json"
+	run ward --policy "$POLICY" report --list
+	assert_success
+	assert_line --index 0 $'ENDED\tID\tPROFILE\tSUMMARY'
+	assert_line --index 1 --regexp $'^[0-9T:.Z-]+\t'"$ID-b"$'\tstrict\texit 0, '
+	assert_line --index 2 --regexp $'^[0-9T:.Z-]+\t'"$ID-a"$'\tstrict\texit 3, '
+	assert_line --index 3 --regexp $'^-\t'"$ID-c"$'\t-\t\\(unreadable: the run report: line 2, column 1: invalid JSON'
+	# --list takes no id.
+	run ward --policy "$POLICY" report --list "$ID-a"
+	assert_failure 1
+	assert_output "ward: report: needs a container id (or --list, alone)"
+	rm "$REPORTS/$ID-c.json"
+}

@@ -9,6 +9,7 @@
 #include "supervisor/report_view.h"
 #include "supervisor/supervisor.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -66,5 +67,73 @@ int query_report(struct globals *g, const char *id, bool json)
 		r = report_print_text(buf, len, stdout);
 	}
 	free(buf);
+	return r;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* Every run report kept, the newest first: when it ended, the id, the
+ * profile and the summary line. A report that does not parse is named, not
+ * skipped. */
+int query_report_list(struct globals *g)
+{
+	struct policy *pol = policy_load(g->policy);
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	char **lines = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	DIR *d;
+	int r = 0;
+
+	if (pol == NULL)
+		return -1;
+	r = sup_report_dir(pol->report_dir, g->root, dir, sizeof(dir));
+	policy_free(pol);
+	if (r < 0)
+		return -1;
+	d = opendir(dir);
+	if (d == NULL && errno != ENOENT)
+		return werr(errno, "the run reports (%s)", dir);
+	while (d && r == 0 && (e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name), size = 0;
+		char *buf = NULL, *line = NULL, **grown;
+		FILE *m;
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		m = open_memstream(&line, &size);
+		if (m == NULL || read_file(path, REPORT_MAX, &buf, &l) < 0 ||
+		    report_print_line(buf, l, m) < 0) {
+			if (m)
+				fprintf(m, "-\t%.*s\t-\t(unreadable: %s)\n",
+				        (int)(strlen(e->d_name) - 5), e->d_name, werr_msg());
+		}
+		free(buf);
+		if (m)
+			fclose(m);
+		grown = line ? realloc(lines, (n + 1) * sizeof(*lines)) : NULL;
+		if (grown == NULL) {
+			free(line);
+			r = werr(ENOMEM, "out of memory");
+			break;
+		}
+		lines = grown;
+		lines[n++] = line;
+	}
+	if (d)
+		closedir(d);
+	if (r == 0) {
+		qsort(lines, n, sizeof(*lines), newest_first);
+		printf("ENDED\tID\tPROFILE\tSUMMARY\n");
+		for (size_t i = 0; i < n; i++)
+			fputs(lines[i], stdout);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
 	return r;
 }

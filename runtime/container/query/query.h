@@ -16,6 +16,8 @@ int query_state(struct container *c);
 int query_report_read(struct globals *g, const char *id, char **buf, size_t *len);
 /* Print it, as text or (json) as written. */
 int query_report(struct globals *g, const char *id, bool json);
+/* ward report --list: every kept run report, the newest first. */
+int query_report_list(struct globals *g);
 
 /* What the policy would make of the bundle, printed (text or json).
  * Returns 0: allowed, 1: refused, -1: bad input (werr says why). */
