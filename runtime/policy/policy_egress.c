@@ -35,6 +35,7 @@ static const char *const metadata[] = {
     "192.0.0.192:*",     /* Oracle Cloud (older instances) */
     "[fd00:ec2::254]:*", /* AWS, IPv6 */
     "[fd00:ec2::23]:*",  /* AWS EKS Pod Identity agent, IPv6 */
+    "[fd20:ce::254]:*",  /* GCP, IPv6 */
     NULL};
 
 static const char *const loopback[] = {"127.0.0.0/8:*", "[::1]:*", NULL};
