@@ -19,20 +19,24 @@
 
 #define REPORT_MAX (4 << 20)
 
-int query_report_read(struct globals *g, const char *id, char **buf, size_t *len)
+/* Where the reports are: the policy's reportDir, or the state root's. */
+static int report_dir(struct globals *g, char *dir, size_t size)
 {
-	struct policy *pol;
-	char dir[PATH_MAX], path[PATH_MAX + 1100];
+	struct policy *pol = policy_load(g->policy);
 	int r;
 
-	if (store_check_id(id) < 0)
-		return -1;
-	pol = policy_load(g->policy);
 	if (pol == NULL)
 		return -1;
-	r = sup_report_dir(pol->report_dir, g->root, dir, sizeof(dir));
+	r = sup_report_dir(pol->report_dir, g->root, dir, size);
 	policy_free(pol);
-	if (r < 0)
+	return r;
+}
+
+int query_report_read(struct globals *g, const char *id, char **buf, size_t *len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 1100];
+
+	if (store_check_id(id) < 0 || report_dir(g, dir, sizeof(dir)) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
 	if (read_file(path, REPORT_MAX, buf, len) < 0)
@@ -80,7 +84,6 @@ static int newest_first(const void *a, const void *b)
  * skipped. */
 int query_report_list(struct globals *g)
 {
-	struct policy *pol = policy_load(g->policy);
 	char dir[PATH_MAX], path[PATH_MAX + 300];
 	char **lines = NULL;
 	size_t n = 0;
@@ -88,11 +91,7 @@ int query_report_list(struct globals *g)
 	DIR *d;
 	int r = 0;
 
-	if (pol == NULL)
-		return -1;
-	r = sup_report_dir(pol->report_dir, g->root, dir, sizeof(dir));
-	policy_free(pol);
-	if (r < 0)
+	if (report_dir(g, dir, sizeof(dir)) < 0)
 		return -1;
 	d = opendir(dir);
 	if (d == NULL && errno != ENOENT)
