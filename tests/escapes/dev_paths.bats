@@ -41,12 +41,9 @@ setup() {
 }
 
 teardown() {
-	local m
 	# (a failed mask could have reached the host's core_pattern)
 	[ -z "${CORE:-}" ] || [ "$(cat /proc/sys/kernel/core_pattern)" = "$CORE" ] || echo "$CORE" >/proc/sys/kernel/core_pattern
-	for m in $(awk -v t="$TMP" 'index($5, t) == 1 {print $5}' /proc/self/mountinfo | sort -r); do
-		umount -l "$m" 2>/dev/null || true
-	done
+	unmount_test_mounts
 	esc_teardown
 }
 

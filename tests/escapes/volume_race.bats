@@ -33,10 +33,7 @@ setup() {
 }
 
 teardown() {
-	local m
-	for m in $(awk -v t="$TMP" 'index($5, t) == 1 {print $5}' /proc/self/mountinfo | sort -r); do
-		umount -l "$m" 2>/dev/null || true
-	done
+	unmount_test_mounts
 	esc_teardown
 }
 

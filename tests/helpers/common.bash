@@ -232,6 +232,15 @@ policy() {
 	chmod 644 "$POLICY"
 }
 
+# unmount_test_mounts: whatever is mounted below this test's $TMP (a
+# test's own mounts, or what a failing run left), innermost first.
+unmount_test_mounts() {
+	local m
+	for m in $(awk -v t="$TMP" 'index($5, t) == 1 {print $5}' /proc/self/mountinfo | sort -r); do
+		umount -l "$m" 2>/dev/null || true
+	done
+}
+
 # vouch_hooks PATTERN...: the operator's policy ($POLICY, default
 # $TMP/policy.json) lists these hooks, for every ward call of the test:
 # outside compat a hook runs only when the operator vouches for it

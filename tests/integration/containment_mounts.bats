@@ -20,13 +20,11 @@ setup() {
 }
 
 teardown() {
-	local l m
+	local l
 	"$WARD" --root "$ROOT2" delete --force "$ID2" >/dev/null 2>&1 || true
 	ward_teardown
 	# Mounts a test made on the host, innermost first.
-	for m in $(awk -v t="$TMP" 'index($5, t) == 1 {print $5}' /proc/self/mountinfo | sort -r); do
-		umount -l "$m" 2>/dev/null || true
-	done
+	unmount_test_mounts
 	for l in $(cat "$TMP/.loops" 2>/dev/null); do
 		losetup -d "$l" 2>/dev/null || true
 	done

@@ -13,12 +13,9 @@ setup() {
 }
 
 teardown() {
-	local m
 	ward_teardown
 	# Only if ward left them: the host's mounts inside this test's bundle.
-	for m in $(awk -v t="$TMP" 'index($5, t) == 1 {print $5}' /proc/self/mountinfo | sort -r); do
-		umount -l "$m" 2>/dev/null || true
-	done
+	unmount_test_mounts
 }
 
 host_mounts() { awk -v r="$BUNDLE/rootfs" '$5 == r || index($5, r "/") == 1' /proc/self/mountinfo | wc -l; }
