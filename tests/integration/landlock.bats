@@ -31,20 +31,32 @@ teardown() {
 	     echo data >/vol/f && cat /vol/f
 	     echo data2 >/tmp/f && cat /tmp/f
 	     grep -c " /ro .*noexec" /proc/self/mountinfo || true'
-	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	# run, and a process exec'd into the running container.
+	probe=$(jq -r '.process.args[2]' "$BUNDLE/config.json")
+	run_and_exec() { # run_and_exec GLOBALS...: the probe's output from run, then from exec
+		ward "$@" run --bundle "$BUNDLE" "$ID" || return
+		cfg '.process.args = ["sleep", "100"]'
+		ward "$@" run -d --bundle "$BUNDLE" "$ID" &&
+			ward exec "$ID" sh -c "$probe"
+		local rc=$?
+		ward delete --force "$ID"
+		cmd "$probe"
+		return $rc
+	}
+	run run_and_exec --profile strict
 	assert_success
-	assert_output $'ro-denied\ndata\ndata2\n0'
+	assert_output $'ro-denied\ndata\ndata2\n0\nro-denied\ndata\ndata2\n0'
 	# The opt-out (allowAlways here: the operator's word for every
 	# container) lifts it.
 	policy '{"allowAlways": ["landlock-off"]}'
-	run ward --policy "$POLICY" --profile strict run --bundle "$BUNDLE" "$ID"
+	run run_and_exec --policy "$POLICY" --profile strict
 	assert_success
-	assert_line ro-ran
+	assert_equal "$(grep -c ro-ran <<<"$output")" 2
 	# baseline and compat: unchanged.
 	for p in baseline compat; do
-		run ward --profile "$p" run --bundle "$BUNDLE" "$ID"
+		run run_and_exec --profile "$p"
 		assert_success
-		assert_line ro-ran
+		assert_equal "$(grep -c ro-ran <<<"$output")" 2
 	done
 	assert_no_leftovers
 }
@@ -76,6 +88,15 @@ teardown() {
 	assert_success
 	assert_line loader-refused
 	assert_line noexec
+	# ... and from a process exec'd into the running container.
+	probe=$(jq -r '.process.args[2]' "$BUNDLE/config.json")
+	cfg '.process.args = ["sleep", "100"]'
+	ward --profile strict run -d --bundle "$BUNDLE" "$ID"
+	run ward exec "$ID" sh -c "$probe"
+	ward delete --force "$ID"
+	assert_success
+	assert_line loader-refused
+	cmd "$probe"
 	run ward --profile strict check --format json "$BUNDLE"
 	[ "$(jq '[.adjustments[] | select(.rule == "strict-noexec")] | length' <<<"$output")" -ge 1 ]
 	run ward --profile baseline run --bundle "$BUNDLE" "$ID"
