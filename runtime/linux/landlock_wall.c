@@ -4,11 +4,13 @@
  * skipping the writable mounts, never on "/" as a whole. */
 #include "linux/landlock_wall.h"
 #include "lib/error.h"
+#include "linux/pathres.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -121,7 +123,10 @@ static int add_rule(const struct walk *w, const char *path, uint64_t rights)
 {
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
-	int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+	/* No link followed anywhere on the way: an exec'd process builds its
+	 * ruleset while the container runs, and a link swapped in would put a
+	 * rule on something else. */
+	int fd = path_open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
 	long r;
 
 	if (fd < 0)
@@ -193,9 +198,16 @@ static int grant_rootfs(const struct walk *w, const char *dir, uint64_t rights, 
 		return werr(0, "Landlock: mounts nested too deep below %s", dir);
 	if (add_rule(w, dir, R_DIR) < 0)
 		return -1;
-	d = opendir(dir);
-	if (d == NULL)
-		return werr(errno, "Landlock: %s", dir);
+	{
+		int fd = path_open2(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
+
+		d = fd < 0 ? NULL : fdopendir(fd);
+		if (d == NULL) {
+			if (fd >= 0)
+				close(fd);
+			return werr(errno, "Landlock: %s", dir);
+		}
+	}
 	while (r == 0 && (e = readdir(d)) != NULL) {
 		char p[4096];
 
