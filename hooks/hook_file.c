@@ -71,22 +71,22 @@ static void judge_file(struct hook_file *f, const char *where, uid_t owner)
 		         (unsigned)(f->st.st_mode & 07777));
 }
 
-static int add_up(struct hook_file *f, const struct stat *st)
+static int add_up(struct hook_file *f, const struct stat *st, struct werror *err)
 {
 	struct hook_id *v = realloc(f->up, (f->n_up + 1) * sizeof(*v));
 
 	if (v == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	f->up = v;
 	v[f->n_up++] = (struct hook_id){st->st_dev, st->st_ino};
 	return 0;
 }
 
 /* The file, then every directory above dir (which holds it), by "..". */
-static int ancestry(struct hook_file *f, int dir)
+static int ancestry(struct hook_file *f, int dir, struct werror *err)
 {
 	struct stat st;
-	int fd = fcntl(dir, F_DUPFD_CLOEXEC, 3), r = add_up(f, &f->st);
+	int fd = fcntl(dir, F_DUPFD_CLOEXEC, 3), r = add_up(f, &f->st, err);
 
 	for (int depth = 0; r == 0 && fd >= 0 && fstat(fd, &st) == 0 && depth < MAX_DEPTH;
 	     depth++) {
@@ -96,7 +96,7 @@ static int ancestry(struct hook_file *f, int dir)
 		/* ".." of "/" is "/". */
 		if (last && last->dev == st.st_dev && last->ino == st.st_ino)
 			break;
-		if (add_up(f, &st) < 0)
+		if (add_up(f, &st, err) < 0)
 			r = -1;
 		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
@@ -124,7 +124,7 @@ static void step(char *where, size_t size, const char *name)
 	snprintf(where + n, size - n, "%s%s", strcmp(where, "/") == 0 ? "" : "/", name);
 }
 
-int hook_file_open(const char *path, uid_t owner, struct hook_file *f)
+int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct werror *err)
 {
 	char todo[PATH_MAX * 2], where[PATH_MAX] = "/", name[NAME_MAX + 1];
 	struct stat dst;
@@ -171,7 +171,7 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f)
 		/* Every directory looked in decides what the path names (a
 		 * symlink in it can be swapped): all of them are where the hook
 		 * is, not only those above the file it lands on. */
-		if (add_up(f, &dst) < 0) {
+		if (add_up(f, &dst, err) < 0) {
 			r = -1;
 			goto out;
 		}
@@ -236,7 +236,7 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f)
 		f->fd = e;
 		f->st = est;
 		judge_file(f, where, owner);
-		r = ancestry(f, dir);
+		r = ancestry(f, dir, err);
 		break;
 	}
 out:
@@ -260,7 +260,7 @@ void hook_file_close(struct hook_file *f)
  * entry): hook_file_open walks the path by fd and judges every step, and
  * the text is read from that same object, checked again on the fd read. */
 int hook_file_read(const char *abs, const char *what, const char *name, size_t max, bool optional,
-                   struct hook_text *out)
+                   struct hook_text *out, struct werror *err)
 {
 	char self[64];
 	uid_t me = geteuid();
@@ -269,22 +269,22 @@ int hook_file_read(const char *abs, const char *what, const char *name, size_t m
 	int fd, r = -1;
 
 	*out = (struct hook_text){0};
-	if (hook_file_open(abs, me, &hf) < 0)
+	if (hook_file_open(abs, me, &hf, err) < 0)
 		return -1;
 	if (hf.fd < 0) {
 		out->absent = optional && hf.err == ENOENT;
-		r = out->absent ? 0 : werr(hf.err, "%s %s: cannot open %s", what, name, name);
+		r = out->absent ? 0 : werr(err, hf.err, "%s %s: cannot open %s", what, name, name);
 		goto out;
 	}
 	if (hf.untrusted[0]) {
-		r = werr(0,
+		r = werr(err, 0,
 		         "%s %s: not read: %s (the %s and every directory above it must be owned "
 		         "by root%s and not writable by group or others)",
 		         what, name, hf.untrusted, what, me ? " or by you" : "");
 		goto out;
 	}
 	if (!S_ISREG(hf.st.st_mode)) {
-		r = werr(0, "%s %s: not a regular file", what, name);
+		r = werr(err, 0, "%s %s: not a regular file", what, name);
 		goto out;
 	}
 	/* Reopened for reading from the judged object itself (an O_PATH fd
@@ -292,14 +292,16 @@ int hook_file_read(const char *abs, const char *what, const char *name, size_t m
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", hf.fd);
 	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		r = werr(errno, "%s %s", what, name);
+		r = werr(err, errno, "%s %s", what, name);
 		goto out;
 	}
 	if (fstat(fd, &st) < 0 || st.st_dev != hf.st.st_dev || st.st_ino != hf.st.st_ino ||
 	    !trusted(st.st_uid, me) || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		r = werr(0, "%s %s: changed while it was read", what, name);
+		r = werr(err, 0, "%s %s: changed while it was read", what, name);
 	else
-		r = read_fd(fd, name, max, &out->text, &out->len) < 0 ? werr_ctx("%s", what) : 0;
+		r = read_fd(fd, name, max, &out->text, &out->len, err) < 0
+		        ? werr_ctx(err, "%s", what)
+		        : 0;
 	close(fd);
 out:
 	hook_file_close(&hf);

@@ -5,6 +5,8 @@
 #ifndef WARD_HOOKS_HOOK_FILE_H
 #define WARD_HOOKS_HOOK_FILE_H
 
+#include "lib/error.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,7 +40,7 @@ struct hook_file {
  * likewise; nothing on the way may be on FUSE (whose server says what it
  * likes). -1 with werr only when out of memory: what does not resolve is
  * recorded (fd -1, err). */
-int hook_file_open(const char *path, uid_t owner, struct hook_file *f);
+int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct werror *err);
 void hook_file_close(struct hook_file *f);
 
 /* The text of a file that decides what runs as root, read only when
@@ -52,6 +54,6 @@ struct hook_text {
 	bool absent;
 };
 int hook_file_read(const char *abs, const char *what, const char *name, size_t max, bool optional,
-                   struct hook_text *out);
+                   struct hook_text *out, struct werror *err);
 
 #endif

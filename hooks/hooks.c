@@ -1,4 +1,6 @@
 #include "hooks/hooks.h"
+#include "lib/cleanup.h"
+#include "lib/xalloc.h"
 #include "lib/error.h"
 #include "lib/sigreset.h"
 #include "lib/log.h"
@@ -44,9 +46,9 @@ bool hooks_create_round(const struct oci_config *c)
 	       hooks_any(c, HOOK_CREATE_CONTAINER) || hooks_any(c, HOOK_START_CONTAINER);
 }
 
-static int state_json(const struct oci_state *st, char **out, size_t *len)
+static int state_json(const struct oci_state *st, char **out, size_t *len, struct werror *err)
 {
-	return oci_state_to_json(st, false, out, len);
+	return oci_state_to_json(st, false, out, len, err);
 }
 
 static long long now_ms(void)
@@ -66,17 +68,17 @@ struct pin {
 static struct pin *pins;
 static size_t n_pins;
 
-int hooks_pin(enum oci_hook_point point, size_t index, int fd)
+int hooks_pin(enum oci_hook_point point, size_t index, int fd, struct werror *err)
 {
 	struct pin *v;
 	int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 
 	if (own < 0)
-		return werr(errno, "%s hook %zu", point_names[point], index);
+		return werr(err, errno, "%s hook %zu", point_names[point], index);
 	v = realloc(pins, (n_pins + 1) * sizeof(*v));
 	if (v == NULL) {
 		close(own);
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	}
 	pins = v;
 	pins[n_pins++] = (struct pin){point, index, own};
@@ -133,7 +135,7 @@ static _Noreturn void hook_child(const struct oci_hook *h, int file_fd, int in_f
 
 /* Run one hook to completion or timeout. */
 static int run_one(const struct oci_hook *h, int file_fd, const char *json, size_t json_len,
-                   char *err, size_t err_size)
+                   char *tail, size_t tail_size, struct werror *err)
 {
 	int in[2] = {-1, -1}, er[2] = {-1, -1}, pidfd = -1, r = -1;
 	long long deadline = h->has_timeout ? now_ms() + (long long)h->timeout * 1000 : -1;
@@ -141,9 +143,9 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 	siginfo_t si = {0};
 	pid_t pid;
 
-	err[0] = '\0';
+	tail[0] = '\0';
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC | O_NONBLOCK) < 0) {
-		werr(errno, "pipe");
+		werr(err, errno, "pipe");
 		goto out;
 	}
 	{
@@ -160,7 +162,7 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 			pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | SIGCHLD, 0, &pidfd, 0, 0);
 	}
 	if (pid < 0) {
-		werr(errno, "clone");
+		werr(err, errno, "clone");
 		goto out;
 	}
 	if (pid == 0)
@@ -193,14 +195,14 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 			if (left <= 0) {
 				pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 				waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
-				werr(ETIMEDOUT, "timed out after %d s", h->timeout);
+				werr(err, ETIMEDOUT, "timed out after %d s", h->timeout);
 				goto out;
 			}
 			timeout = (int)left;
 		}
 		n = poll(p, 2, timeout);
 		if (n < 0 && errno != EINTR) {
-			werr(errno, "poll");
+			werr(err, errno, "poll");
 			goto out;
 		}
 		if (n > 0 && (p[1].revents & (POLLIN | POLLHUP))) {
@@ -209,13 +211,13 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 
 			/* Keep the last bytes: that is where the reason usually is. */
 			for (ssize_t i = 0; i < got; i++) {
-				if (err_len + 1 >= err_size) {
-					memmove(err, err + 1, err_len - 1);
+				if (err_len + 1 >= tail_size) {
+					memmove(tail, tail + 1, err_len - 1);
 					err_len--;
 				}
-				err[err_len++] = buf[i];
+				tail[err_len++] = buf[i];
 			}
-			err[err_len] = '\0';
+			tail[err_len] = '\0';
 			if (got == 0)
 				er[0] = (close(er[0]), -1);
 		}
@@ -223,20 +225,20 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 			break;
 	}
 	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0) {
-		werr(errno, "waiting for the hook");
+		werr(err, errno, "waiting for the hook");
 		goto out;
 	}
 	if (si.si_code == CLD_EXITED && si.si_status == 0)
 		r = 0;
 	else if (si.si_code == CLD_EXITED)
-		werr(0, "exit status %d", si.si_status);
+		werr(err, 0, "exit status %d", si.si_status);
 	else {
 		/* In the words Go prints them (runc's output): "bad system call". */
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s", strsignal(si.si_status));
 		name[0] = (char)tolower((unsigned char)name[0]);
-		werr(0, "killed by signal %d (%s)", si.si_status, name);
+		werr(err, 0, "killed by signal %d (%s)", si.si_status, name);
 	}
 out:
 	for (int i = 0; i < 2; i++) {
@@ -251,7 +253,7 @@ out:
 }
 
 static int run_point(const struct oci_config *c, enum oci_hook_point point,
-                     const struct oci_state *st, bool stop_on_error)
+                     const struct oci_state *st, bool stop_on_error, struct werror *err)
 {
 	const struct oci_hook_list *l = &c->hooks->point[point];
 	char errbuf[STDERR_KEEP + 1];
@@ -259,39 +261,40 @@ static int run_point(const struct oci_config *c, enum oci_hook_point point,
 	size_t len;
 	int failed = 0;
 
-	if (state_json(st, &json, &len) < 0)
+	if (state_json(st, &json, &len, err) < 0)
 		return -1;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct oci_hook *h = &l->hooks[i];
 
 		log_debug("running %s hook %zu: %s", point_names[point], i, h->path);
-		if (run_one(h, pinned(point, i), json, len, errbuf, sizeof(errbuf)) == 0)
+		if (run_one(h, pinned(point, i), json, len, errbuf, sizeof(errbuf), err) == 0)
 			continue;
 		for (size_t el = strlen(errbuf); el > 0 && errbuf[el - 1] == '\n';)
 			errbuf[--el] = '\0';
-		werr_ctx("%s hook %zu (%s)", point_names[point], i, h->path);
+		werr_ctx(err, "%s hook %zu (%s)", point_names[point], i, h->path);
 		if (errbuf[0]) {
-			char msg[WERR_MAX];
+			_cleanup_free_ char *msg =
+			    xasprintf("%s; stderr: %s", werr_msg(err), errbuf);
 
-			snprintf(msg, sizeof(msg), "%s; stderr: %s", werr_msg(), errbuf);
-			werr_set(werr_errno(), msg);
+			werr_set(err, werr_kind_of(err), werr_errno(err), msg);
 		}
 		failed++;
 		if (stop_on_error)
 			break;
-		log_warn("%s", werr_msg());
+		log_warn("%s", werr_msg(err));
 	}
 	free(json);
 	return stop_on_error ? (failed ? -1 : 0) : failed;
 }
 
-int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struct oci_state *st)
+int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struct oci_state *st,
+              struct werror *err)
 {
-	return hooks_any(c, point) ? run_point(c, point, st, true) : 0;
+	return hooks_any(c, point) ? run_point(c, point, st, true, err) : 0;
 }
 
 int hooks_run_logged(const struct oci_config *c, enum oci_hook_point point,
-                     const struct oci_state *st)
+                     const struct oci_state *st, struct werror *err)
 {
-	return hooks_any(c, point) ? run_point(c, point, st, false) : 0;
+	return hooks_any(c, point) ? run_point(c, point, st, false, err) : 0;
 }

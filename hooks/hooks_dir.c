@@ -30,7 +30,7 @@ static void entry_free(struct hooks_dir_entry *e)
 }
 
 /* A string array member, or none: 0; anything else: -1. */
-static int strv(yajl_val obj, const char *key, char ***out, size_t *n)
+static int strv(yajl_val obj, const char *key, char ***out, size_t *n, struct werror *err)
 {
 	const char *k[] = {key, NULL};
 	yajl_val v = yajl_tree_get(obj, k, yajl_t_any);
@@ -40,12 +40,12 @@ static int strv(yajl_val obj, const char *key, char ***out, size_t *n)
 	*n = 0;
 	if (v == NULL)
 		return 0;
-	return jget_strv(v, &p, false, out, n);
+	return jget_strv(v, &p, false, out, n, err);
 }
 
 /* One file's entry, decoded; -1 (werr) when it is not a version 1.0.0
  * entry with a hook path and known stages. */
-static int decode(yajl_val t, struct hooks_dir_entry *e)
+static int decode(yajl_val t, struct hooks_dir_entry *e, struct werror *err)
 {
 	const char *kv[] = {"version", NULL}, *kh[] = {"hook", NULL}, *kp[] = {"path", NULL},
 	           *ks[] = {"stages", NULL};
@@ -55,14 +55,14 @@ static int decode(yajl_val t, struct hooks_dir_entry *e)
 	yajl_val st = yajl_tree_get(t, ks, yajl_t_array);
 
 	if (!ver || strcmp(ver->u.string, "1.0.0") != 0)
-		return werr(0, "not a version 1.0.0 hook");
+		return werr(err, 0, "not a version 1.0.0 hook");
 	if (!path || !st)
-		return werr(0, "no hook.path or stages");
+		return werr(err, 0, "no hook.path or stages");
 	e->path = strdup(path->u.string);
 	if (e->path == NULL)
-		return werr(ENOMEM, "out of memory");
-	if (strv(hook, "args", &e->args, &e->n_args) < 0 ||
-	    strv(hook, "env", &e->env, &e->n_env) < 0)
+		return werr(err, ENOMEM, "out of memory");
+	if (strv(hook, "args", &e->args, &e->n_args, err) < 0 ||
+	    strv(hook, "env", &e->env, &e->n_env, err) < 0)
 		return -1;
 	for (size_t i = 0; i < st->u.array.len; i++) {
 		yajl_val s = st->u.array.values[i];
@@ -73,7 +73,7 @@ static int decode(yajl_val t, struct hooks_dir_entry *e)
 			    strcmp(s->u.string, hooks_point_name((enum oci_hook_point)p)) == 0)
 				break;
 		if (p == HOOK_POINTS)
-			return werr(0, "unknown stage");
+			return werr(err, 0, "unknown stage");
 		e->stages |= 1u << p;
 	}
 	return 0;
@@ -81,7 +81,7 @@ static int decode(yajl_val t, struct hooks_dir_entry *e)
 
 /* Read and decode dir/name into d (a new entry); a file that cannot be
  * trusted or decoded is skipped (debug line). */
-static int load_file(const char *dir, const char *name, struct hooks_dirs *d)
+static int load_file(const char *dir, const char *name, struct hooks_dirs *d, struct werror *err)
 {
 	char abs[PATH_MAX];
 	struct hook_text txt;
@@ -91,32 +91,32 @@ static int load_file(const char *dir, const char *name, struct hooks_dirs *d)
 
 	if (snprintf(abs, sizeof(abs), "%s/%s", dir, name) >= (int)sizeof(abs))
 		return 0;
-	if (hook_file_read(abs, "hooks file", abs, MAX_FILE_SIZE, false, &txt) < 0) {
-		log_debug("%s", werr_msg());
+	if (hook_file_read(abs, "hooks file", abs, MAX_FILE_SIZE, false, &txt, err) < 0) {
+		log_debug("%s", werr_msg(err));
 		return 0;
 	}
-	t = jparse_document(txt.text, txt.len, 16, abs);
+	t = jparse_document(txt.text, txt.len, 16, abs, err);
 	free(txt.text);
 	if (t == NULL) {
-		log_debug("%s", werr_msg());
+		log_debug("%s", werr_msg(err));
 		return 0;
 	}
-	r = YAJL_IS_OBJECT(t) ? decode(t, &e) : werr(0, "not a JSON object");
+	r = YAJL_IS_OBJECT(t) ? decode(t, &e, err) : werr(err, 0, "not a JSON object");
 	yajl_tree_free(t);
 	if (r == 0)
 		e.file = strdup(abs);
 	if (r < 0 || e.file == NULL) {
-		int oom = r == 0 || werr_errno() == ENOMEM;
+		int oom = r == 0 || werr_errno(err) == ENOMEM;
 
 		if (!oom)
-			log_debug("hooks file %s: skipped: %s", abs, werr_msg());
+			log_debug("hooks file %s: skipped: %s", abs, werr_msg(err));
 		entry_free(&e);
-		return oom ? werr(ENOMEM, "out of memory") : 0;
+		return oom ? werr(err, ENOMEM, "out of memory") : 0;
 	}
 	grown = realloc(d->e, (d->n + 1) * sizeof(*d->e));
 	if (grown == NULL) {
 		entry_free(&e);
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	}
 	d->e = grown;
 	d->e[d->n++] = e;
@@ -150,7 +150,8 @@ static bool take(struct taken *t, const char *name, bool *oom)
 	return true;
 }
 
-static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct taken *t)
+static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct taken *t,
+                    struct werror *err)
 {
 	bool oom = false;
 	struct hook_file hf;
@@ -160,7 +161,7 @@ static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct
 	DIR *ds = NULL;
 	int fd, r = 0;
 
-	if (hook_file_open(dir, geteuid(), &hf) < 0)
+	if (hook_file_open(dir, geteuid(), &hf, err) < 0)
 		return -1;
 	if (hf.fd < 0 || hf.untrusted[0] || !S_ISDIR(hf.st.st_mode)) {
 		if (hf.fd >= 0)
@@ -188,9 +189,9 @@ static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct
 			break;
 		}
 		if (take(t, de->d_name, &oom))
-			r = load_file(dir, de->d_name, d);
+			r = load_file(dir, de->d_name, d, err);
 		else if (oom)
-			r = werr(ENOMEM, "out of memory");
+			r = werr(err, ENOMEM, "out of memory");
 	}
 	closedir(ds);
 out:
@@ -198,7 +199,8 @@ out:
 	return r;
 }
 
-int hooks_dirs_load(const char *const *dirs, size_t n_dirs, struct hooks_dirs *out)
+int hooks_dirs_load(const char *const *dirs, size_t n_dirs, struct hooks_dirs *out,
+                    struct werror *err)
 {
 	struct taken t = {0};
 	size_t files = 0;
@@ -208,7 +210,7 @@ int hooks_dirs_load(const char *const *dirs, size_t n_dirs, struct hooks_dirs *o
 	/* The last directory first: its names override the earlier ones'. */
 	for (size_t i = n_dirs; r == 0 && i-- > 0;)
 		if (dirs[i][0] == '/')
-			r = load_dir(dirs[i], out, &files, &t);
+			r = load_dir(dirs[i], out, &files, &t, err);
 	for (size_t i = 0; i < t.n; i++)
 		free(t.v[i]);
 	free(t.v);

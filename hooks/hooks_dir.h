@@ -7,6 +7,8 @@
 #ifndef WARD_HOOKS_DIR_H
 #define WARD_HOOKS_DIR_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 
 #include "oci/config.h"
@@ -36,7 +38,8 @@ struct hooks_dirs {
  * anyone but root (or this process's user) could change is skipped with a
  * debug line, as is a file that is not valid: what it would vouch for is
  * then refused (fail closed). -1 with werr only when out of memory. */
-int hooks_dirs_load(const char *const *dirs, size_t n_dirs, struct hooks_dirs *out);
+int hooks_dirs_load(const char *const *dirs, size_t n_dirs, struct hooks_dirs *out,
+                    struct werror *err);
 /* The file whose entry is exactly this hook at this point, or NULL. */
 const char *hooks_dirs_vouch(const struct hooks_dirs *d, enum oci_hook_point point,
                              const struct oci_hook *h);

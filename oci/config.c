@@ -16,32 +16,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int check_abs(const char *s, const struct jpath *p)
+static int check_abs(const char *s, const struct jpath *p, struct werror *err)
 {
 	if (s[0] != '/')
-		return jerr(p, "must be an absolute path (got \"%s\")", s);
+		return jerr(err, p, "must be an absolute path (got \"%s\")", s);
 	return 0;
 }
 
 /* --- process.user ------------------------------------------------------ */
 
-static int decode_gids(yajl_val v, const struct jpath *p, void *dst)
+static int decode_gids(yajl_val v, const struct jpath *p, void *dst, struct werror *err)
 {
 	struct oci_user *u =
 	    (struct oci_user *)((char *)dst - offsetof(struct oci_user, additional_gids));
 	size_t n;
 
 	if (!YAJL_IS_ARRAY(v))
-		return jerr(p, "must be an array of integers");
+		return jerr(err, p, "must be an array of integers");
 	n = v->u.array.len;
 	u->additional_gids = calloc(n ? n : 1, sizeof(uint32_t));
 	if (u->additional_gids == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct jpath ep = {p, NULL, i};
 		uint64_t g;
 
-		if (jget_u64(v->u.array.values[i], &ep, UINT32_MAX, &g) < 0)
+		if (jget_u64(v->u.array.values[i], &ep, UINT32_MAX, &g, err) < 0)
 			return -1;
 		u->additional_gids[i] = (uint32_t)g;
 	}
@@ -49,14 +49,14 @@ static int decode_gids(yajl_val v, const struct jpath *p, void *dst)
 	return 0;
 }
 
-static int check_user(void *obj, const struct jpath *p)
+static int check_user(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_user *u = obj;
 
 	if (u->has_umask && u->umask > 07777) {
 		struct jpath up = {p, "umask", 0};
 
-		return jerr(&up, "must be a file mode no larger than 07777");
+		return jerr(err, &up, "must be a file mode no larger than 07777");
 	}
 	return 0;
 }
@@ -81,12 +81,12 @@ static const struct jschema user_schema =
 
 /* --- process.capabilities ---------------------------------------------- */
 
-static int decode_capset(yajl_val v, const struct jpath *p, void *dst)
+static int decode_capset(yajl_val v, const struct jpath *p, void *dst, struct werror *err)
 {
 	uint64_t *mask = dst;
 
 	if (!YAJL_IS_ARRAY(v))
-		return jerr(p, "must be an array of capability names");
+		return jerr(err, p, "must be an array of capability names");
 	*mask = 0;
 	for (size_t i = 0; i < v->u.array.len; i++) {
 		struct jpath ep = {p, NULL, i};
@@ -94,10 +94,10 @@ static int decode_capset(yajl_val v, const struct jpath *p, void *dst)
 		int cap;
 
 		if (!YAJL_IS_STRING(e))
-			return jerr(&ep, "must be a capability name");
+			return jerr(err, &ep, "must be a capability name");
 		cap = oci_cap_from_name(e->u.string);
 		if (cap < 0)
-			return jerr(&ep, "unknown capability \"%s\"", e->u.string);
+			return jerr(err, &ep, "unknown capability \"%s\"", e->u.string);
 		*mask |= 1ULL << cap;
 	}
 	return 0;
@@ -114,18 +114,18 @@ static const struct jschema caps_schema = SCHEMA(struct oci_caps, caps_fields, N
 
 /* --- process.rlimits ---------------------------------------------------- */
 
-static int check_rlimit(void *obj, const struct jpath *p)
+static int check_rlimit(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_rlimit *r = obj;
 	struct jpath tp = {p, "type", 0};
 
 	r->resource = oci_rlimit_from_name(r->type);
 	if (r->resource < 0)
-		return jerr(&tp, "unknown rlimit \"%s\"", r->type);
+		return jerr(err, &tp, "unknown rlimit \"%s\"", r->type);
 	if (r->soft > r->hard) {
 		struct jpath sp = {p, "soft", 0};
 
-		return jerr(&sp, "soft limit %llu exceeds hard limit %llu",
+		return jerr(err, &sp, "soft limit %llu exceeds hard limit %llu",
 		            (unsigned long long)r->soft, (unsigned long long)r->hard);
 	}
 	return 0;
@@ -148,24 +148,25 @@ static const struct jfield console_fields[] = {
 static const struct jschema console_schema =
     SCHEMA(struct oci_console_size, console_fields, NULL, NULL);
 
-static int check_process(void *obj, const struct jpath *p)
+static int check_process(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_process *pr = obj;
 	struct jpath cp = {p, "cwd", 0};
 
-	if (check_abs(pr->cwd, &cp) < 0)
+	if (check_abs(pr->cwd, &cp, err) < 0)
 		return -1;
 	if (pr->has_oom_score_adj && (pr->oom_score_adj < -1000 || pr->oom_score_adj > 1000)) {
 		struct jpath op = {p, "oomScoreAdj", 0};
 
-		return jerr(&op, "must be between -1000 and 1000 (got %d)", pr->oom_score_adj);
+		return jerr(err, &op, "must be between -1000 and 1000 (got %d)", pr->oom_score_adj);
 	}
 	for (size_t i = 0; i < pr->n_env; i++) {
 		struct jpath ep = {p, "env", 0};
 		struct jpath ip = {&ep, NULL, i};
 
 		if (strchr(pr->env[i], '=') == NULL || pr->env[i][0] == '=')
-			return jerr(&ip, "must be of the form NAME=value (got \"%s\")", pr->env[i]);
+			return jerr(err, &ip, "must be of the form NAME=value (got \"%s\")",
+			            pr->env[i]);
 	}
 	for (size_t i = 0; i < pr->n_rlimits; i++)
 		for (size_t j = 0; j < i; j++)
@@ -173,7 +174,8 @@ static int check_process(void *obj, const struct jpath *p)
 				struct jpath rp = {p, "rlimits", 0};
 				struct jpath ip = {&rp, NULL, i};
 
-				return jerr(&ip, "duplicate rlimit \"%s\"", pr->rlimits[i].type);
+				return jerr(err, &ip, "duplicate rlimit \"%s\"",
+				            pr->rlimits[i].type);
 			}
 	return 0;
 }
@@ -185,26 +187,26 @@ static const char *const ioprio_classes[] = {"IOPRIO_CLASS_RT", "IOPRIO_CLASS_BE
                                              "IOPRIO_CLASS_IDLE", NULL};
 
 static int check_one_of(const char *v, const char *const *allowed, const struct jpath *p,
-                        const char *key)
+                        const char *key, struct werror *err)
 {
 	struct jpath kp = {p, key, 0};
 
 	for (; *allowed; allowed++)
 		if (strcmp(v, *allowed) == 0)
 			return 0;
-	return jerr(&kp, "unknown value \"%s\"", v);
+	return jerr(err, &kp, "unknown value \"%s\"", v);
 }
 
-static int check_scheduler(void *obj, const struct jpath *p)
+static int check_scheduler(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_scheduler *s = obj;
 
-	if (check_one_of(s->policy, sched_policies, p, "policy") < 0)
+	if (check_one_of(s->policy, sched_policies, p, "policy", err) < 0)
 		return -1;
 	if (s->nice < -20 || s->nice > 19) {
 		struct jpath np = {p, "nice", 0};
 
-		return jerr(&np, "must be between -20 and 19 (got %d)", s->nice);
+		return jerr(err, &np, "must be between -20 and 19 (got %d)", s->nice);
 	}
 	return 0;
 }
@@ -221,16 +223,16 @@ static const struct jfield scheduler_fields[] = {
 static const struct jschema scheduler_schema =
     SCHEMA(struct oci_scheduler, scheduler_fields, check_scheduler, NULL);
 
-static int check_io_priority(void *obj, const struct jpath *p)
+static int check_io_priority(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_io_priority *io = obj;
 
-	if (check_one_of(io->klass, ioprio_classes, p, "class") < 0)
+	if (check_one_of(io->klass, ioprio_classes, p, "class", err) < 0)
 		return -1;
 	if (io->priority < 0 || io->priority > 7) {
 		struct jpath pp = {p, "priority", 0};
 
-		return jerr(&pp, "must be between 0 and 7 (got %d)", io->priority);
+		return jerr(err, &pp, "must be between 0 and 7 (got %d)", io->priority);
 	}
 	return 0;
 }
@@ -280,18 +282,18 @@ static const struct jfield root_fields[] = {
 };
 static const struct jschema root_schema = SCHEMA(struct oci_root, root_fields, NULL, NULL);
 
-static int check_idmap(void *obj, const struct jpath *p)
+static int check_idmap(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_idmap *m = obj;
 
 	if (m->size == 0) {
 		struct jpath sp = {p, "size", 0};
 
-		return jerr(&sp, "must be greater than 0");
+		return jerr(err, &sp, "must be greater than 0");
 	}
 	if ((uint64_t)m->container_id + m->size > (1ULL << 32) ||
 	    (uint64_t)m->host_id + m->size > (1ULL << 32))
-		return jerr(p, "range exceeds the 32-bit id space");
+		return jerr(err, p, "range exceeds the 32-bit id space");
 	return 0;
 }
 
@@ -303,12 +305,12 @@ static const struct jfield idmap_fields[] = {
 static const struct jschema idmap_schema =
     SCHEMA(struct oci_idmap, idmap_fields, check_idmap, NULL);
 
-static int check_mount(void *obj, const struct jpath *p)
+static int check_mount(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_mount *m = obj;
 	struct jpath dp = {p, "destination", 0};
 
-	return check_abs(m->destination, &dp);
+	return check_abs(m->destination, &dp, err);
 }
 
 static const struct jfield mount_fields[] = {
@@ -324,17 +326,17 @@ static const struct jschema mount_schema =
 
 /* --- hooks -------------------------------------------------------------- */
 
-static int check_hook(void *obj, const struct jpath *p)
+static int check_hook(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_hook *h = obj;
 	struct jpath pp = {p, "path", 0};
 
-	if (check_abs(h->path, &pp) < 0)
+	if (check_abs(h->path, &pp, err) < 0)
 		return -1;
 	if (h->has_timeout && h->timeout <= 0) {
 		struct jpath tp = {p, "timeout", 0};
 
-		return jerr(&tp, "must be greater than 0 (got %d)", h->timeout);
+		return jerr(err, &tp, "must be greater than 0 (got %d)", h->timeout);
 	}
 	return 0;
 }
@@ -365,7 +367,7 @@ static const struct jschema hooks_schema = SCHEMA(struct oci_hooks, hooks_fields
 
 /* --- linux -------------------------------------------------------------- */
 
-static int check_namespace(void *obj, const struct jpath *p)
+static int check_namespace(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_namespace *ns = obj;
 
@@ -373,12 +375,12 @@ static int check_namespace(void *obj, const struct jpath *p)
 	if (ns->flag == 0) {
 		struct jpath tp = {p, "type", 0};
 
-		return jerr(&tp, "unknown namespace type \"%s\"", ns->type);
+		return jerr(err, &tp, "unknown namespace type \"%s\"", ns->type);
 	}
 	if (ns->path != NULL && ns->path[0] != '\0') {
 		struct jpath pp = {p, "path", 0};
 
-		return check_abs(ns->path, &pp);
+		return check_abs(ns->path, &pp, err);
 	}
 	return 0;
 }
@@ -390,7 +392,7 @@ static const struct jfield namespace_fields[] = {
 static const struct jschema namespace_schema =
     SCHEMA(struct oci_namespace, namespace_fields, check_namespace, NULL);
 
-static int check_device(void *obj, const struct jpath *p)
+static int check_device(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_device *d = obj;
 	struct jpath tp = {p, "type", 0};
@@ -398,12 +400,13 @@ static int check_device(void *obj, const struct jpath *p)
 
 	if (strcmp(d->type, "c") != 0 && strcmp(d->type, "b") != 0 && strcmp(d->type, "u") != 0 &&
 	    strcmp(d->type, "p") != 0)
-		return jerr(&tp, "must be one of c, b, u, p (got \"%s\")", d->type);
+		return jerr(err, &tp, "must be one of c, b, u, p (got \"%s\")", d->type);
 	if (d->type[0] != 'p' && (!d->has_major || !d->has_minor))
-		return jerr(p, "major and minor are required for a type \"%s\" device", d->type);
+		return jerr(err, p, "major and minor are required for a type \"%s\" device",
+		            d->type);
 	if ((d->has_major && (d->major < 0 || d->major > 4095)) ||
 	    (d->has_minor && (d->minor < 0 || d->minor > 1048575)))
-		return jerr(p, "major/minor out of range");
+		return jerr(err, p, "major/minor out of range");
 	/* Engines pass st_mode as they stat'ed the host node (Podman's
 	 * --privileged and --device do): file-type bits are accepted when they
 	 * agree with type, and dropped; only the permission bits are used. */
@@ -412,13 +415,13 @@ static int check_device(void *obj, const struct jpath *p)
 		uint32_t want = d->type[0] == 'b' ? S_IFBLK : d->type[0] == 'p' ? S_IFIFO : S_IFCHR;
 
 		if (fmt != want || (d->file_mode & ~(uint32_t)(S_IFMT | 07777)) != 0)
-			return jerr(p,
+			return jerr(err, p,
 			            "fileMode must be a permission mode no larger than 07777 (or "
 			            "one with the file type bits of a type \"%s\" device)",
 			            d->type);
 		d->file_mode &= 07777;
 	}
-	return check_abs(d->path, &pp);
+	return check_abs(d->path, &pp, err);
 }
 
 static const struct jfield device_fields[] = {
@@ -437,7 +440,7 @@ static const char *const propagations[] = {"private",    "rprivate",    "shared"
                                            "rshared",    "slave",       "rslave",
                                            "unbindable", "runbindable", NULL};
 
-static int check_linux(void *obj, const struct jpath *p)
+static int check_linux(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_linux *l = obj;
 
@@ -447,7 +450,7 @@ static int check_linux(void *obj, const struct jpath *p)
 				struct jpath np = {p, "namespaces", 0};
 				struct jpath ip = {&np, NULL, i};
 
-				return jerr(&ip, "duplicate namespace \"%s\"",
+				return jerr(err, &ip, "duplicate namespace \"%s\"",
 				            l->namespaces[i].type);
 			}
 	if (l->rootfs_propagation && l->rootfs_propagation[0]) {
@@ -458,34 +461,34 @@ static int check_linux(void *obj, const struct jpath *p)
 		if (!ok) {
 			struct jpath rp = {p, "rootfsPropagation", 0};
 
-			return jerr(&rp, "unknown propagation \"%s\"", l->rootfs_propagation);
+			return jerr(err, &rp, "unknown propagation \"%s\"", l->rootfs_propagation);
 		}
 	}
 	for (size_t i = 0; i < l->n_masked_paths; i++) {
 		struct jpath mp = {p, "maskedPaths", 0};
 		struct jpath ip = {&mp, NULL, i};
 
-		if (check_abs(l->masked_paths[i], &ip) < 0)
+		if (check_abs(l->masked_paths[i], &ip, err) < 0)
 			return -1;
 	}
 	for (size_t i = 0; i < l->n_readonly_paths; i++) {
 		struct jpath mp = {p, "readonlyPaths", 0};
 		struct jpath ip = {&mp, NULL, i};
 
-		if (check_abs(l->readonly_paths[i], &ip) < 0)
+		if (check_abs(l->readonly_paths[i], &ip, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int check_personality(void *obj, const struct jpath *p)
+static int check_personality(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_personality *pe = obj;
 
 	if (strcmp(pe->domain, "LINUX") != 0 && strcmp(pe->domain, "LINUX32") != 0) {
 		struct jpath dp = {p, "domain", 0};
 
-		return jerr(&dp, "must be LINUX or LINUX32 (got \"%s\")", pe->domain);
+		return jerr(err, &dp, "must be LINUX or LINUX32 (got \"%s\")", pe->domain);
 	}
 	return 0;
 }
@@ -497,14 +500,14 @@ static const struct jfield personality_fields[] = {
 static const struct jschema personality_schema =
     SCHEMA(struct oci_personality, personality_fields, check_personality, NULL);
 
-static int check_time_offset(void *obj, const struct jpath *p)
+static int check_time_offset(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_time_offset *t = obj;
 
 	if (t->nanosecs >= 1000000000u) {
 		struct jpath np = {p, "nanosecs", 0};
 
-		return jerr(&np, "must be below 1000000000");
+		return jerr(err, &np, "must be below 1000000000");
 	}
 	return 0;
 }
@@ -558,25 +561,26 @@ static const struct jschema linux_schema =
 
 /* --- top level ---------------------------------------------------------- */
 
-static int check_config(void *obj, const struct jpath *p)
+static int check_config(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_config *c = obj;
 	struct jpath vp = {p, "ociVersion", 0};
 
 	/* The spec is semver: accept any 1.x; a new major may change meanings. */
 	if (strncmp(c->oci_version, "1.", 2) != 0)
-		return jerr(&vp, "unsupported version \"%s\": ward implements runtime-spec 1.x",
+		return jerr(err, &vp,
+		            "unsupported version \"%s\": ward implements runtime-spec 1.x",
 		            c->oci_version);
 	if (c->process == NULL)
-		return jerr(NULL, "\"process\" is required to create a container");
+		return jerr(err, NULL, "\"process\" is required to create a container");
 	if (c->process->user == NULL) {
 		struct jpath pp = {p, "process", 0};
 		struct jpath up = {&pp, "user", 0};
 
-		return jerr(&up, "required field is missing");
+		return jerr(err, &up, "required field is missing");
 	}
 	if (c->root == NULL)
-		return jerr(NULL, "\"root\" is required on Linux");
+		return jerr(err, NULL, "\"root\" is required on Linux");
 	return 0;
 }
 
@@ -598,21 +602,22 @@ static const struct jfield config_fields[] = {
 static const struct jschema config_schema =
     SCHEMA(struct oci_config, config_fields, check_config, NULL);
 
-struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what)
+struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what,
+                                    struct werror *err)
 {
-	yajl_val tree = jparse_document(buf, len, OCI_MAX_DEPTH, what);
+	yajl_val tree = jparse_document(buf, len, OCI_MAX_DEPTH, what, err);
 	struct oci_config *c;
 
 	if (tree == NULL)
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
-		werr(ENOMEM, "out of memory");
-	} else if (jwalk_object(&config_schema, tree, NULL, c) < 0) {
-		werr_ctx("%s", what);
+		werr(err, ENOMEM, "out of memory");
+	} else if (jwalk_object(&config_schema, tree, NULL, c, err) < 0) {
+		werr_ctx(err, "%s", what);
 		oci_config_free(c);
 		c = NULL;
-	} else if (jcollect_keys(&config_schema, tree, NULL, &c->seen) < 0) {
+	} else if (jcollect_keys(&config_schema, tree, NULL, &c->seen, err) < 0) {
 		oci_config_free(c);
 		c = NULL;
 	}
@@ -638,12 +643,12 @@ void oci_config_free(struct oci_config *c)
 	free(c);
 }
 
-int oci_read_file(const char *path, char **out, size_t *out_len)
+int oci_read_file(const char *path, char **out, size_t *out_len, struct werror *err)
 {
-	return read_file(path, OCI_MAX_CONFIG_SIZE, out, out_len);
+	return read_file(path, OCI_MAX_CONFIG_SIZE, out, out_len, err);
 }
 
-struct oci_config *oci_config_load(const char *bundle)
+struct oci_config *oci_config_load(const char *bundle, struct werror *err)
 {
 	char path[PATH_MAX];
 	struct oci_config *c;
@@ -651,23 +656,25 @@ struct oci_config *oci_config_load(const char *bundle)
 	size_t len;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path)) {
-		werr(ENAMETOOLONG, "bundle path %s", bundle);
+		werr_k(err, WERR_INVALID, ENAMETOOLONG, "bundle path %s", bundle);
 		return NULL;
 	}
-	if (oci_read_file(path, &buf, &len) < 0)
+	if (oci_read_file(path, &buf, &len, err) < 0)
 		return NULL;
-	c = oci_config_parse(buf, len, "config.json");
+	c = oci_config_parse(buf, len, "config.json", err);
 	free(buf);
 	return c;
 }
 
-struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what)
+struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what,
+                                      struct werror *err)
 {
-	struct oci_process *p = jdecode_document(&process_schema, buf, len, OCI_MAX_DEPTH, what);
+	struct oci_process *p =
+	    jdecode_document(&process_schema, buf, len, OCI_MAX_DEPTH, what, err);
 
 	if (p && p->user == NULL && (p->user = calloc(1, sizeof(*p->user))) == NULL) {
 		oci_process_free(p);
-		werr(ENOMEM, "out of memory");
+		werr(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	return p;

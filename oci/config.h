@@ -4,6 +4,8 @@
 #ifndef WARD_OCI_CONFIG_H
 #define WARD_OCI_CONFIG_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -230,14 +232,16 @@ struct oci_config {
 
 /* Parse config.json text. what names the source in errors ("config.json").
  * Returns NULL with werr() set on any problem. */
-struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what);
+struct oci_config *oci_config_parse(const char *buf, size_t len, const char *what,
+                                    struct werror *err);
 /* Read and parse <bundle>/config.json. */
-struct oci_config *oci_config_load(const char *bundle);
+struct oci_config *oci_config_load(const char *bundle, struct werror *err);
 /* Read a JSON file (regular, at most OCI_MAX_CONFIG_SIZE) into *buf (NUL
  * terminated; caller frees). */
-int oci_read_file(const char *path, char **buf, size_t *len);
+int oci_read_file(const char *path, char **buf, size_t *len, struct werror *err);
 /* Parse a runtime-spec process object (`exec --process FILE`). */
-struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what);
+struct oci_process *oci_process_parse(const char *buf, size_t len, const char *what,
+                                      struct werror *err);
 void oci_process_free(struct oci_process *p);
 void oci_config_free(struct oci_config *c);
 

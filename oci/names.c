@@ -140,7 +140,7 @@ const char *oci_ns_proc_name(int flag)
 }
 
 int oci_names_to_mask(char *const *names, size_t n, const struct oci_name_bit *table,
-                      size_t n_table, const char *what, uint64_t *mask)
+                      size_t n_table, const char *what, uint64_t *mask, struct werror *err)
 {
 	*mask = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -150,7 +150,7 @@ int oci_names_to_mask(char *const *names, size_t n, const struct oci_name_bit *t
 			if (strcmp(names[i], table[k].name) == 0)
 				break;
 		if (k == n_table)
-			return werr(0, "%s[%zu]: unknown flag \"%s\"", what, i, names[i]);
+			return werr_k(err, WERR_INVALID, 0, "%s[%zu]: unknown flag \"%s\"", what, i, names[i]);
 		*mask |= table[k].bit;
 	}
 	return 0;

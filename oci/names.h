@@ -2,6 +2,8 @@
 #ifndef WARD_OCI_NAMES_H
 #define WARD_OCI_NAMES_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +33,6 @@ struct oci_name_bit {
 /* OR together the bits of names; an unknown name is an error reading
  * "<what>[i]: unknown flag \"name\"". */
 int oci_names_to_mask(char *const *names, size_t n, const struct oci_name_bit *table,
-                      size_t n_table, const char *what, uint64_t *mask);
+                      size_t n_table, const char *what, uint64_t *mask, struct werror *err);
 
 #endif

@@ -66,26 +66,28 @@ static void gen_int(yajl_gen g, const char *k, long long v)
 
 /* What ward writes it must be able to read back: every string UTF-8
  * (a bundle path is any bytes the filesystem takes). */
-static int state_utf8(const struct oci_state *s)
+static int state_utf8(const struct oci_state *s, struct werror *err)
 {
 	const char *f[] = {"id",      s->id,   "bundle", s->bundle,    "rootfs",
 	                   s->rootfs, "owner", s->owner, "wardCgroup", s->cgroup_path};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i += 2)
 		if (f[i + 1] && !json_utf8_ok(f[i + 1], strlen(f[i + 1])))
-			return werr(EILSEQ,
+			return werr_k(err, WERR_INVALID, EILSEQ,
 			            "the state's %s \"%s\" is not UTF-8, which JSON must be", f[i],
 			            f[i + 1]);
 	for (size_t i = 0; i < s->n_annotations; i++)
 		if (!json_utf8_ok(s->annotations[i].key, strlen(s->annotations[i].key)) ||
 		    !json_utf8_ok(s->annotations[i].value, strlen(s->annotations[i].value)))
-			return werr(EILSEQ, "annotation %zu is not UTF-8, which JSON must be", i);
+			return werr(err, EILSEQ, "annotation %zu is not UTF-8, which JSON must be",
+			            i);
 	return 0;
 }
 
-int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_private)
+int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_private,
+                  struct werror *err)
 {
-	if (state_utf8(s) < 0)
+	if (state_utf8(s, err) < 0)
 		return -1;
 	yajl_gen_map_open(g);
 	gen_str(g, "ociVersion", s->oci_version);
@@ -117,32 +119,33 @@ int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_pri
 	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : -1;
 }
 
-int oci_state_to_json(const struct oci_state *s, bool with_private, char **out, size_t *len)
+int oci_state_to_json(const struct oci_state *s, bool with_private, char **out, size_t *len,
+                      struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
 	int r = -1;
 
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_config(g, yajl_gen_beautify, !with_private);
-	if (oci_state_gen(g, s, with_private) < 0) {
+	if (oci_state_gen(g, s, with_private, err) < 0) {
 		/* the reason is recorded */
 	} else if (yajl_gen_get_buf(g, &buf, len) != yajl_gen_status_ok ||
 	           (*out = malloc(*len + 1)) == NULL) {
-		werr(ENOMEM, "out of memory");
+		werr(err, ENOMEM, "out of memory");
 	} else {
 		memcpy(*out, buf, *len);
 		(*out)[*len] = '\0';
 		r = 0;
 	}
 	yajl_gen_free(g);
-	return r < 0 ? werr_ctx("cannot serialise state") : 0;
+	return r < 0 ? werr_ctx(err, "cannot serialise state") : 0;
 }
 
-struct oci_state *oci_state_parse(const char *buf, size_t len, const char *what)
+struct oci_state *oci_state_parse(const char *buf, size_t len, const char *what, struct werror *err)
 {
-	return jdecode_document(&state_schema, buf, len, 8, what);
+	return jdecode_document(&state_schema, buf, len, 8, what, err);
 }
 
 void oci_state_free(struct oci_state *s)

@@ -3,6 +3,8 @@
 #ifndef WARD_OCI_STATE_H
 #define WARD_OCI_STATE_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,11 +30,14 @@ struct oci_state {
 
 /* Serialise. with_private adds the fields only ward reads. The caller frees
  * *out. */
-int oci_state_to_json(const struct oci_state *s, bool with_private, char **out, size_t *len);
+int oci_state_to_json(const struct oci_state *s, bool with_private, char **out, size_t *len,
+                      struct werror *err);
 /* Append one state as an object to an open yajl generator (for `list`). */
 struct yajl_gen_t;
-int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_private);
-struct oci_state *oci_state_parse(const char *buf, size_t len, const char *what);
+int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_private,
+                  struct werror *err);
+struct oci_state *oci_state_parse(const char *buf, size_t len, const char *what,
+                                  struct werror *err);
 void oci_state_free(struct oci_state *s);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_device_rule(void *obj, const struct jpath *p)
+static int check_device_rule(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_device_rule *d = obj;
 
@@ -15,14 +15,15 @@ static int check_device_rule(void *obj, const struct jpath *p)
 	    strcmp(d->type, "b") != 0) {
 		struct jpath tp = {p, "type", 0};
 
-		return jerr(&tp, "must be a, c or b (got \"%s\")", d->type);
+		return jerr(err, &tp, "must be a, c or b (got \"%s\")", d->type);
 	}
 	/* Letters, as runc takes them; only r, w and m mean anything. */
 	for (const char *a = d->access; a && *a; a++)
 		if (!((*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z'))) {
 			struct jpath ap = {p, "access", 0};
 
-			return jerr(&ap, "must be letters such as rwm (got \"%s\")", d->access);
+			return jerr(err, &ap, "must be letters such as rwm (got \"%s\")",
+			            d->access);
 		}
 	return 0;
 }
@@ -48,14 +49,14 @@ static const struct jfield device_rule_fields[] = {
 static const struct jschema device_rule_schema =
     SCHEMA(struct oci_device_rule, device_rule_fields, check_device_rule, NULL);
 
-static int check_memory(void *obj, const struct jpath *p)
+static int check_memory(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_memory *m = obj;
 
 	if (m->has_swappiness && m->swappiness > 100) {
 		struct jpath sp = {p, "swappiness", 0};
 
-		return jerr(&sp, "must be between 0 and 100");
+		return jerr(err, &sp, "must be between 0 and 100");
 	}
 	return 0;
 }
@@ -94,19 +95,19 @@ static const struct jschema pids_schema = SCHEMA(struct oci_pids, pids_fields, N
 
 /* blkio.weight and blkio.leaf_weight accept 10..1000 (cgroup v1 blkio). */
 static int check_weights(const struct jpath *p, bool has_weight, uint32_t weight, bool has_leaf,
-                         uint32_t leaf)
+                         uint32_t leaf, struct werror *err)
 {
 	if ((has_weight && (weight < 10 || weight > 1000)) ||
 	    (has_leaf && (leaf < 10 || leaf > 1000)))
-		return jerr(p, "weights must be between 10 and 1000");
+		return jerr(err, p, "weights must be between 10 and 1000");
 	return 0;
 }
 
-static int check_weight(void *obj, const struct jpath *p)
+static int check_weight(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct oci_weight_device *w = obj;
 
-	return check_weights(p, w->has_weight, w->weight, w->has_leaf_weight, w->leaf_weight);
+	return check_weights(p, w->has_weight, w->weight, w->has_leaf_weight, w->leaf_weight, err);
 }
 
 static const struct jfield weight_device_fields[] = {
@@ -126,11 +127,11 @@ static const struct jfield throttle_fields[] = {
 static const struct jschema throttle_schema =
     SCHEMA(struct oci_throttle_device, throttle_fields, NULL, NULL);
 
-static int check_blockio(void *obj, const struct jpath *p)
+static int check_blockio(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct oci_blockio *b = obj;
 
-	return check_weights(p, b->has_weight, b->weight, b->has_leaf_weight, b->leaf_weight);
+	return check_weights(p, b->has_weight, b->weight, b->has_leaf_weight, b->leaf_weight, err);
 }
 
 static const struct jfield blockio_fields[] = {
@@ -151,7 +152,7 @@ static const struct jschema blockio_schema =
 
 /* pageSize becomes part of a file name (hugetlb.<size>.max): digits and a
  * unit only, so it cannot walk out of the cgroup directory. */
-static int check_hugepage(void *obj, const struct jpath *p)
+static int check_hugepage(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct oci_hugepage_limit *h = obj;
 	size_t digits = strspn(h->page_size, "0123456789");
@@ -161,7 +162,7 @@ static int check_hugepage(void *obj, const struct jpath *p)
 	    (strcmp(unit, "KB") != 0 && strcmp(unit, "MB") != 0 && strcmp(unit, "GB") != 0)) {
 		struct jpath sp = {p, "pageSize", 0};
 
-		return jerr(&sp, "must be a size like 2MB or 1GB (got \"%s\")", h->page_size);
+		return jerr(err, &sp, "must be a size like 2MB or 1GB (got \"%s\")", h->page_size);
 	}
 	return 0;
 }
@@ -193,31 +194,31 @@ static const struct jfield rdma_fields[] = {
 static const struct jschema rdma_schema = SCHEMA(struct oci_rdma, rdma_fields, NULL, NULL);
 
 /* rdma is an object keyed by device name: decode it into an array. */
-static int decode_rdma(yajl_val v, const struct jpath *p, void *dst)
+static int decode_rdma(yajl_val v, const struct jpath *p, void *dst, struct werror *err)
 {
 	struct oci_resources *r =
 	    (struct oci_resources *)((char *)dst - offsetof(struct oci_resources, rdma));
 	size_t n;
 
 	if (!YAJL_IS_OBJECT(v))
-		return jerr(p, "must be an object keyed by device name");
+		return jerr(err, p, "must be an object keyed by device name");
 	n = v->u.object.len;
 	r->rdma = calloc(n ? n : 1, sizeof(*r->rdma));
 	if (r->rdma == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct jpath ep = {p, v->u.object.keys[i], 0};
 
 		r->n_rdma = i + 1;
-		if (jwalk_object(&rdma_schema, v->u.object.values[i], &ep, &r->rdma[i]) < 0)
+		if (jwalk_object(&rdma_schema, v->u.object.values[i], &ep, &r->rdma[i], err) < 0)
 			return -1;
 		/* The name is written into rdma.max as "<device> key=value". */
 		if (v->u.object.keys[i][0] == '\0' ||
 		    strpbrk(v->u.object.keys[i], " \t\n=") != NULL)
-			return jerr(&ep, "is not an RDMA device name");
+			return jerr(err, &ep, "is not an RDMA device name");
 		r->rdma[i].device = strdup(v->u.object.keys[i]);
 		if (r->rdma[i].device == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -226,7 +227,7 @@ static int decode_rdma(yajl_val v, const struct jpath *p, void *dst)
  * "<controller>.<file>" is accepted: no '/', no "..", and nothing of the
  * cgroup core ("cgroup.procs" would move host processes in, "cgroup.
  * subtree_control" would reshape the tree ward manages). */
-static int check_resources(void *obj, const struct jpath *p)
+static int check_resources(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct oci_resources *r = obj;
 
@@ -240,10 +241,10 @@ static int check_resources(void *obj, const struct jpath *p)
 		           "abcdefghijklmnopqrstuvwxyz"
 		           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(k + ctl + 1) ||
 		    strstr(k, "..") != NULL)
-			return jerr(&kp,
+			return jerr(err, &kp,
 			            "is not a cgroup2 interface file (\"<controller>.<name>\")");
 		if (strncmp(k, "cgroup.", 7) == 0)
-			return jerr(&kp, "cgroup core files are ward's to manage");
+			return jerr(err, &kp, "cgroup core files are ward's to manage");
 	}
 	return 0;
 }

@@ -46,19 +46,19 @@ bool oci_seccomp_arch_known(const char *arch)
 	return in_list(arch, oci_seccomp_arches);
 }
 
-static int check_arg(void *obj, const struct jpath *p)
+static int check_arg(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_seccomp_arg *a = obj;
 
 	if (a->index > 5) {
 		struct jpath ip = {p, "index", 0};
 
-		return jerr(&ip, "must be between 0 and 5 (got %u)", a->index);
+		return jerr(err, &ip, "must be between 0 and 5 (got %u)", a->index);
 	}
 	if (!oci_seccomp_op_known(a->op)) {
 		struct jpath op = {p, "op", 0};
 
-		return jerr(&op, "unknown operator \"%s\"", a->op);
+		return jerr(err, &op, "unknown operator \"%s\"", a->op);
 	}
 	return 0;
 }
@@ -73,18 +73,20 @@ static const struct jschema arg_schema =
     SCHEMA(struct oci_seccomp_arg, arg_fields, check_arg, NULL);
 
 /* The action in member key of the object at p must be one the spec names. */
-static int check_action(const struct jpath *p, const char *key, const char *action)
+static int check_action(const struct jpath *p, const char *key, const char *action,
+                        struct werror *err)
 {
 	struct jpath ap = {p, key, 0};
 
-	return oci_seccomp_action_known(action) ? 0 : jerr(&ap, "unknown action \"%s\"", action);
+	return oci_seccomp_action_known(action) ? 0
+	                                        : jerr(err, &ap, "unknown action \"%s\"", action);
 }
 
-static int check_syscall(void *obj, const struct jpath *p)
+static int check_syscall(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct oci_seccomp_syscall *s = obj;
 
-	if (check_action(p, "action", s->action) < 0)
+	if (check_action(p, "action", s->action, err) < 0)
 		return -1;
 	/* The runtime itself writes after the filter is in place (to hand the
 	 * listener over, to report): a write waiting on an agent that is only
@@ -95,7 +97,8 @@ static int check_syscall(void *obj, const struct jpath *p)
 			struct jpath np = {p, "names", 0};
 			struct jpath ip = {&np, NULL, i};
 
-			return jerr(&ip, "SCMP_ACT_NOTIFY cannot be used for the write syscall");
+			return jerr(err, &ip,
+			            "SCMP_ACT_NOTIFY cannot be used for the write syscall");
 		}
 	return 0;
 }
@@ -109,18 +112,18 @@ static const struct jfield syscall_fields[] = {
 static const struct jschema syscall_schema =
     SCHEMA(struct oci_seccomp_syscall, syscall_fields, check_syscall, NULL);
 
-static int check_seccomp(void *obj, const struct jpath *p)
+static int check_seccomp(void *obj, const struct jpath *p, struct werror *err)
 {
 	struct oci_seccomp *s = obj;
 
-	if (check_action(p, "defaultAction", s->default_action) < 0)
+	if (check_action(p, "defaultAction", s->default_action, err) < 0)
 		return -1;
 	for (size_t i = 0; i < s->n_architectures; i++)
 		if (!oci_seccomp_arch_known(s->architectures[i])) {
 			struct jpath ap = {p, "architectures", 0};
 			struct jpath ip = {&ap, NULL, i};
 
-			return jerr(&ip, "unknown architecture \"%s\"", s->architectures[i]);
+			return jerr(err, &ip, "unknown architecture \"%s\"", s->architectures[i]);
 		}
 	return 0;
 }

@@ -69,14 +69,14 @@ static void idmap(yajl_gen g, const char *key, uint32_t host)
 }
 
 int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
-                     const struct oci_spec_rootless *rootless)
+                     const struct oci_spec_rootless *rootless, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
 	int r = -1;
 
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_map_open(g);
 	kv(g, "ociVersion", "1.2.0");
@@ -185,5 +185,5 @@ int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
 		}
 	}
 	yajl_gen_free(g);
-	return r < 0 ? werr(ENOMEM, "generating the default spec") : 0;
+	return r < 0 ? werr(err, ENOMEM, "generating the default spec") : 0;
 }

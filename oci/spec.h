@@ -1,6 +1,8 @@
 #ifndef WARD_OCI_SPEC_H
 #define WARD_OCI_SPEC_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <yajl/yajl_gen.h>
@@ -17,7 +19,7 @@ struct oci_spec_rootless {
  * rootless, a user namespace mapping those ids to 0, and devpts without
  * gid=5. The caller frees *out. */
 int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
-                     const struct oci_spec_rootless *rootless);
+                     const struct oci_spec_rootless *rootless, struct werror *err);
 
 /* The masked and read-only paths `ward spec` writes, and the policy's
  * floor: runc's defaults plus newer leaks (/proc/interrupts, powercap's

@@ -24,7 +24,7 @@ extern char **environ;
 
 struct command {
 	const char *name;
-	int (*run)(struct globals *g, int argc, char **argv);
+	int (*run)(struct globals *g, int argc, char **argv, struct werror *err);
 	const char *usage;
 	const char *summary;
 	bool builds_container; /* needs the sealed re-exec */
@@ -177,7 +177,7 @@ static void cli_usage(int fd)
 #endif
 
 static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx, bool *version,
-                         bool *help)
+                         bool *help, struct werror *err)
 {
 	const struct opt opts[] = {
 	    {"root", 0, OPT_STR, &g->root},
@@ -212,7 +212,7 @@ static int parse_globals(int argc, char **argv, struct globals *g, int *cmd_idx,
 			i++;
 	}
 	*cmd_idx = i;
-	return cli_parse(i, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &n_pos, false);
+	return cli_parse(i, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &n_pos, false, err);
 }
 
 /* How many fds the command may pass on (--preserve-fds, plus LISTEN_FDS
@@ -255,6 +255,8 @@ static int fds_to_record(int argc, char **argv, int idx)
 int main(int argc, char **argv)
 {
 	struct globals g = {.rootfd = -1, .argv0 = argv[0]};
+	_cleanup_werror_ struct werror error = WERROR_INIT;
+	struct werror *err = &error; /* the command's error: printed once, here */
 	char user_root[PATH_MAX];
 	bool version = false, help = false;
 	const struct command *cmd = NULL;
@@ -264,15 +266,15 @@ int main(int argc, char **argv)
 	trace_init();
 	/* The run supervisor: the same binary, started by create (supervisor/). */
 	if (ops_is_supervisor(base))
-		return ops_supervisor_main(argc, argv);
+		return ops_supervisor_main(argc, argv, err);
 
 	/* Nothing is opened before the caller's fds are recorded (parsing
 	 * opens nothing). */
-	r = parse_globals(argc, argv, &g, &idx, &version, &help);
+	r = parse_globals(argc, argv, &g, &idx, &version, &help, err);
 	if (r == 0 && idx < argc && callerfds_take(fds_to_record(argc, argv, idx)) < 0)
-		r = werr(errno, "reserving the fds --preserve-fds names (/dev/null)");
-	if (r < 0 || log_setup(g.log, g.log_format, g.log_level, g.debug) < 0) {
-		log_fatal(werr_msg());
+		r = werr(err, errno, "reserving the fds --preserve-fds names (/dev/null)");
+	if (r < 0 || log_setup(g.log, g.log_format, g.log_level, g.debug, err) < 0) {
+		log_fatal(werr_msg(err));
 		return 1;
 	}
 	if (version) {
@@ -291,9 +293,9 @@ int main(int argc, char **argv)
 		if (strcmp(commands[i].name, argv[idx]) == 0)
 			cmd = &commands[i];
 	if (cmd == NULL) {
-		werr(0, "unknown command \"%s\": No help topic for '%s' (see ward --help)",
+		werr_k(err, WERR_INVALID, 0, "unknown command \"%s\": No help topic for '%s' (see ward --help)",
 		     argv[idx], argv[idx]);
-		log_fatal(werr_msg());
+		log_fatal(werr_msg(err));
 		return 1;
 	}
 	/* -h/--help among a command's options (before its first argument):
@@ -306,24 +308,24 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	/* Not root: the caller's runtime directory (ops_default_root). */
-	if (ops_default_root(&g, cmd->name, user_root, sizeof(user_root)) < 0) {
-		log_fatal(werr_msg());
+	if (ops_default_root(&g, cmd->name, user_root, sizeof(user_root), err) < 0) {
+		log_fatal(werr_msg(err));
 		return 1;
 	}
 	if (g.root == NULL)
 		g.root = "/run/ward";
-	werr_clear();
+	werr_clear(err);
 	trace_mark(cmd->name);
-	if (cmd->builds_container && reexec_sealed(argv, environ) < 0) {
-		log_fatal(werr_msg());
+	if (cmd->builds_container && reexec_sealed(argv, environ, err) < 0) {
+		log_fatal(werr_msg(err));
 		return 1;
 	}
 	trace_mark("sealed: running the command");
-	r = cmd->run(&g, argc - idx, argv + idx);
+	r = cmd->run(&g, argc - idx, argv + idx, err);
 	trace_mark("done");
 	if (r < 0) {
-		log_fatal(werr_msg());
-		return g.fail_status ? g.fail_status : 1;
+		log_fatal(werr_msg(err));
+		return ops_fail_status(&g, cmd->name, err);
 	}
 	return r;
 }

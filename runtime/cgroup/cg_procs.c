@@ -16,15 +16,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
+int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified, struct werror *err)
 {
 	char v[16];
 
 	snprintf(v, sizeof(v), "%d", (int)pid);
 	for (size_t i = 0; i < cg->n_v1; i++)
-		if (cg_write(&cg->v1[i], "cgroup.procs", v) < 0)
+		if (cg_write(&cg->v1[i], "cgroup.procs", v, err) < 0)
 			return -1;
-	if (cg->unified && !in_unified && cg_write(cg->unified, "cgroup.procs", v) < 0)
+	if (cg->unified && !in_unified && cg_write(cg->unified, "cgroup.procs", v, err) < 0)
 		return -1;
 	return 0;
 }
@@ -32,7 +32,7 @@ int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified)
 /* PATH of one --cgroup: plain names below the container's cgroup; leading
  * slashes say nothing more ("/" is the container's cgroup itself, as in
  * runc). *rel is where the names start ("" for the top). */
-static int sub_path_check(const char *arg, const char *path, const char **rel)
+static int sub_path_check(const char *arg, const char *path, const char **rel, struct werror *err)
 {
 	const char *p;
 
@@ -43,14 +43,14 @@ static int sub_path_check(const char *arg, const char *path, const char **rel)
 		size_t n = strcspn(p, "/");
 
 		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return werr(
-			    0,
+			return werr_k(
+			    err, WERR_INVALID, 0,
 			    "exec --cgroup %s: %s is not a sub cgroup path (plain names below "
 			    "the container's cgroup)",
 			    arg, path);
 		p += n;
 		if (*p == '/' && *++p == '\0')
-			return werr(0, "exec --cgroup %s: a trailing '/'", arg);
+			return werr(err, 0, "exec --cgroup %s: a trailing '/'", arg);
 	}
 	return 0;
 }
@@ -79,7 +79,7 @@ static bool in_list(const char *list, size_t len, const char *name, size_t nlen)
 	return false;
 }
 
-int cgroup_sub_check(char *const *args, size_t n)
+int cgroup_sub_check(char *const *args, size_t n, struct werror *err)
 {
 	const char *rel;
 
@@ -87,7 +87,7 @@ int cgroup_sub_check(char *const *args, size_t n)
 		size_t clen;
 		const char *c = ctrls_of(args[i], &clen);
 
-		if (sub_path_check(args[i], c ? c + clen + 1 : args[i], &rel) < 0)
+		if (sub_path_check(args[i], c ? c + clen + 1 : args[i], &rel, err) < 0)
 			return -1;
 		for (size_t k = 0; c && k <= clen;) {
 			size_t e = k;
@@ -95,7 +95,7 @@ int cgroup_sub_check(char *const *args, size_t n)
 			while (e < clen && c[e] != ',')
 				e++;
 			if (e == k)
-				return werr(0, "exec --cgroup %s: an empty controller name",
+				return werr(err, 0, "exec --cgroup %s: an empty controller name",
 				            args[i]);
 			/* The same controller twice, or the plain form twice. */
 			for (size_t j = 0; j < i; j++) {
@@ -103,7 +103,8 @@ int cgroup_sub_check(char *const *args, size_t n)
 				const char *cj = ctrls_of(args[j], &jl);
 
 				if (cj && in_list(cj, jl, c + k, e - k))
-					return werr(0, "exec --cgroup: controller %.*s given twice",
+					return werr(err, 0,
+					            "exec --cgroup: controller %.*s given twice",
 					            (int)(e - k), c + k);
 			}
 			k = e + 1;
@@ -113,7 +114,8 @@ int cgroup_sub_check(char *const *args, size_t n)
 
 			if (ctrls_of(args[j], &jl) == NULL)
 				return werr(
-				    0, "exec --cgroup: a path without a controller given twice");
+				    err, 0,
+				    "exec --cgroup: a path without a controller given twice");
 		}
 	}
 	return 0;
@@ -123,7 +125,7 @@ int cgroup_sub_check(char *const *args, size_t n)
  * else NULL (the container's cgroup). Two for one hierarchy (cpu:a and
  * cpuacct:b with cpu,cpuacct mounted together) cannot both be had. */
 static int sub_for(const struct cg_hier *h, char *const *args, size_t n, const char **arg,
-                   const char **out)
+                   const char **out, struct werror *err)
 {
 	const char *plain = NULL, *named = NULL, *rel;
 
@@ -148,16 +150,16 @@ static int sub_for(const struct cg_hier *h, char *const *args, size_t n, const c
 		if (!mine)
 			continue;
 		if (named && strcmp(strchr(named, ':'), strchr(args[i], ':')) != 0)
-			return werr(0,
+			return werr(err, 0,
 			            "exec --cgroup %s and %s: one hierarchy (%s) cannot have two "
 			            "sub-cgroups",
 			            named, args[i], h->opts);
 		named = args[i];
 	}
 	if (named)
-		sub_path_check(named, strchr(named, ':') + 1, &rel);
+		sub_path_check(named, strchr(named, ':') + 1, &rel, err);
 	else if (plain)
-		sub_path_check(plain, plain, &rel);
+		sub_path_check(plain, plain, &rel, err);
 	else
 		return 0;
 	*arg = named ? named : plain;
@@ -167,7 +169,7 @@ static int sub_for(const struct cg_hier *h, char *const *args, size_t n, const c
 
 /* Every controller --cgroup names is one of a v1 hierarchy's (cgroup2 has
  * no per-controller trees: there only the plain form is taken). */
-static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n)
+static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n, struct werror *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t clen;
@@ -183,11 +185,11 @@ static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n)
 				found =
 				    in_list(cg->v1[j].opts, strlen(cg->v1[j].opts), c + k, e - k);
 			if (!found)
-				return werr(0, "exec --cgroup %s: unknown controller %.*s (%s)",
-				            args[i], (int)(e - k), c + k,
-				            cg->n_v1
-				                ? "no v1 hierarchy has it"
-				                : "cgroup v2 has one tree: give the path alone");
+				return werr(
+				    err, 0, "exec --cgroup %s: unknown controller %.*s (%s)",
+				    args[i], (int)(e - k), c + k,
+				    cg->n_v1 ? "no v1 hierarchy has it"
+				             : "cgroup v2 has one tree: give the path alone");
 			k = e + 1;
 		}
 	}
@@ -196,12 +198,12 @@ static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n)
 
 /* The sub-cgroup (relative) the container's init is in on cgroup2, or
  * false when it is in the container's cgroup itself or anywhere else. */
-static bool init_sub(const struct cgroup *cg, pid_t init, char *out, size_t len)
+static bool init_sub(const struct cgroup *cg, pid_t init, char *out, size_t len, struct werror *err)
 {
 	char p[PATH_MAX];
 	size_t plen = strlen(cg->path);
 
-	if (!cgroup_v2_path_of(init, p, sizeof(p)))
+	if (!cgroup_v2_path_of(init, p, sizeof(p), err))
 		return false;
 	if (strncmp(p, cg->path, plen) != 0 || p[plen] != '/' || strlen(p + plen + 1) >= len)
 		return false;
@@ -209,54 +211,56 @@ static bool init_sub(const struct cgroup *cg, pid_t init, char *out, size_t len)
 	return true;
 }
 
-int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n, pid_t init)
+int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n, pid_t init,
+                struct werror *err)
 {
 	char v[16], file[PATH_MAX], sub[PATH_MAX - 32];
 	const char *rel, *arg;
 	struct cg_hier *h;
 
-	if (cgroup_sub_check(args, n) < 0 || ctrls_known(cg, args, n) < 0)
+	if (cgroup_sub_check(args, n, err) < 0 || ctrls_known(cg, args, n, err) < 0)
 		return -1;
 	snprintf(v, sizeof(v), "%d", (int)pid);
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
-		if (sub_for(h, args, n, &arg, &rel) < 0)
+		if (sub_for(h, args, n, &arg, &rel, err) < 0)
 			return -1;
 		if ((size_t)snprintf(file, sizeof(file), "%s%scgroup.procs", rel ? rel : "",
 		                     rel && *rel ? "/" : "") >= sizeof(file))
-			return werr(ENAMETOOLONG, "exec --cgroup");
-		if (cg_write(h, file, v) == 0)
+			return werr(err, ENAMETOOLONG, "exec --cgroup");
+		if (cg_write(h, file, v, err) == 0)
 			continue;
 		/* runc's words, which its tests look for. */
 		if (arg && errno == ENOENT)
-			return werr(0,
+			return werr(err, 0,
 			            "exec --cgroup %s: adding pid %d to %s/%s: no such file or "
 			            "directory (no such sub-cgroup)",
 			            arg, (int)pid, h->name, file);
 		if (arg)
-			return werr_ctx("exec --cgroup %s", arg);
+			return werr_ctx(err, "exec --cgroup %s", arg);
 		/* runc's fallback on cgroup2: with a domain controller enabled
 		 * in the container's cgroup, the init was moved below it (no
 		 * process may sit beside children then: EBUSY); without
 		 * --cgroup, exec joins the init's cgroup, if still below the
 		 * container's. */
-		if (errno != EBUSY || h != cg->unified || !init_sub(cg, init, sub, sizeof(sub)) ||
-		    sub_path_check("", sub, &rel) < 0)
+		if (errno != EBUSY || h != cg->unified ||
+		    !init_sub(cg, init, sub, sizeof(sub), err) ||
+		    sub_path_check("", sub, &rel, err) < 0)
 			return -1;
-		werr_clear();
+		werr_clear(err);
 		snprintf(file, sizeof(file), "%s/cgroup.procs", sub);
-		if (cg_write(h, file, v) < 0)
+		if (cg_write(h, file, v, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int add_pid(pid_t **pids, size_t *n, size_t *cap, long v)
+static int add_pid(pid_t **pids, size_t *n, size_t *cap, long v, struct werror *err)
 {
 	if (*n == *cap) {
 		pid_t *np = realloc(*pids, (*cap *= 2) * sizeof(**pids));
 
 		if (np == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		*pids = np;
 	}
 	(*pids)[(*n)++] = (pid_t)v;
@@ -269,7 +273,7 @@ static int add_pid(pid_t **pids, size_t *n, size_t *cap, long v)
  * listed: a container's odd cgroup must not hide the others from a kill.
  * -2: out of memory, nothing more is read. */
 static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, size_t *n,
-                      size_t *cap)
+                      size_t *cap, struct werror *err)
 {
 	int fd = cg_openat(dfd, "cgroup.procs", O_RDONLY), r = 0;
 	struct dirent *e;
@@ -278,13 +282,13 @@ static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, s
 	long v;
 
 	if (fd < 0)
-		return errno == ENOENT ? 0 : werr(errno, "%s/cgroup.procs", name);
+		return errno == ENOENT ? 0 : werr(err, errno, "%s/cgroup.procs", name);
 	if ((fp = fdopen(fd, "r")) == NULL) {
 		close(fd);
-		return werr(errno, "%s/cgroup.procs", name);
+		return werr(err, errno, "%s/cgroup.procs", name);
 	}
 	while (fscanf(fp, "%ld", &v) == 1)
-		if (add_pid(pids, n, cap, v) < 0) {
+		if (add_pid(pids, n, cap, v, err) < 0) {
 			fclose(fp);
 			return -2;
 		}
@@ -293,7 +297,7 @@ static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, s
 	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
 		if (fd >= 0)
 			close(fd);
-		return errno == ENOENT ? 0 : werr(errno, "%s", name);
+		return errno == ENOENT ? 0 : werr(err, errno, "%s", name);
 	}
 	while ((e = readdir(d)) != NULL) {
 		int sub, k;
@@ -302,7 +306,7 @@ static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, s
 		    strcmp(e->d_name, "..") == 0)
 			continue;
 		if (depth >= CG_MAX_SUBTREE_DEPTH) {
-			r = werr(ELOOP,
+			r = werr(err, ELOOP,
 			         "%s: cgroups nested more than %d levels below the container's",
 			         name, CG_MAX_SUBTREE_DEPTH);
 			break;
@@ -310,10 +314,10 @@ static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, s
 		sub = cg_openat(dirfd(d), e->d_name, O_PATH | O_DIRECTORY);
 		if (sub < 0) {
 			if (errno != ENOENT)
-				r = werr(errno, "%s/%s", name, e->d_name);
+				r = werr(err, errno, "%s/%s", name, e->d_name);
 			continue;
 		}
-		k = pids_below(sub, name, depth + 1, pids, n, cap);
+		k = pids_below(sub, name, depth + 1, pids, n, cap, err);
 		close(sub);
 		if (k == -2) {
 			r = -2;
@@ -337,17 +341,15 @@ bool cg_subtree_busy(const struct cg_hier *h, pid_t except)
 		free(pids);
 		return pids == NULL; /* fail closed; a cgroup not there holds nothing */
 	}
-	r = pids_below(h->fd, h->name, 0, &pids, &n, &cap);
+	r = pids_below(h->fd, h->name, 0, &pids, &n, &cap, NULL);
 	busy = r < 0;
 	for (size_t i = 0; i < n && !busy; i++)
 		busy = pids[i] != except;
 	free(pids);
-	if (r < 0)
-		werr_clear();
 	return busy;
 }
 
-int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
+int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct werror *err)
 {
 	const struct cg_hier *h = cg_main_hier(cg);
 	size_t cap = 16;
@@ -355,64 +357,64 @@ int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n)
 	*n = 0;
 	*pids = malloc(cap * sizeof(**pids));
 	if (*pids == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	if (h == NULL)
 		return 0;
 	if (h->fd < 0)
-		return h->err == ENOENT ? 0 : werr(h->err ? h->err : EBADF, "%s", h->name);
-	return pids_below(h->fd, h->name, 0, pids, n, &cap) < 0 ? -1 : 0;
+		return h->err == ENOENT ? 0 : werr(err, h->err ? h->err : EBADF, "%s", h->name);
+	return pids_below(h->fd, h->name, 0, pids, n, &cap, err) < 0 ? -1 : 0;
 }
 
-bool cgroup_is_frozen(const struct cgroup *cg)
+bool cgroup_is_frozen(const struct cgroup *cg, struct werror *err)
 {
 	const struct cg_hier *fz = cg_v1(cg, "freezer");
 	char buf[256];
 
 	if (fz && cg->layout != CG_V2)
-		return cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
+		return cg_read(fz, "freezer.state", buf, sizeof(buf), err) == 0 &&
 		       strncmp(buf, "THAWED", 6) != 0;
-	if (cg->unified && cg_read(cg->unified, "cgroup.freeze", buf, sizeof(buf)) == 0)
+	if (cg->unified && cg_read(cg->unified, "cgroup.freeze", buf, sizeof(buf), err) == 0)
 		return buf[0] == '1';
 	return false;
 }
 
-int cgroup_freeze(const struct cgroup *cg, bool freeze)
+int cgroup_freeze(const struct cgroup *cg, bool freeze, struct werror *err)
 {
 	const struct cg_hier *fz = cg_v1(cg, "freezer");
 
 	if (fz && cg->layout != CG_V2) {
-		if (cg_write(fz, "freezer.state", freeze ? "FROZEN" : "THAWED") < 0)
+		if (cg_write(fz, "freezer.state", freeze ? "FROZEN" : "THAWED", err) < 0)
 			return -1;
 	} else if (cg->unified) {
-		if (cg_write(cg->unified, "cgroup.freeze", freeze ? "1" : "0") < 0)
+		if (cg_write(cg->unified, "cgroup.freeze", freeze ? "1" : "0", err) < 0)
 			return -1;
 	} else {
-		return werr(ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
+		return werr(err, ENOTSUP, "no freezer: neither a v1 freezer nor cgroup2");
 	}
 	/* Freezing completes asynchronously: wait for it, bounded (5 s). */
 	for (int i = 0; i < 5000; i++) {
-		if (cgroup_is_frozen(cg) == freeze) {
+		if (cgroup_is_frozen(cg, err) == freeze) {
 			if (!freeze || !fz || cg->layout == CG_V2)
 				return 0;
 			char buf[64];
 
-			if (cg_read(fz, "freezer.state", buf, sizeof(buf)) == 0 &&
+			if (cg_read(fz, "freezer.state", buf, sizeof(buf), err) == 0 &&
 			    strncmp(buf, "FROZEN", 6) == 0)
 				return 0;
 		}
 		cg_sleep_ms(1);
 	}
-	return werr(ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
+	return werr(err, ETIMEDOUT, "cgroup %s did not %s", cg->path, freeze ? "freeze" : "thaw");
 }
 
 /* Is pid (still) a member of the container's cgroup or one below it, per
  * /proc/pid/cgroup? */
-static bool is_member(const struct cgroup *cg, pid_t pid)
+static bool is_member(const struct cgroup *cg, pid_t pid, struct werror *err)
 {
 	char buf[8192];
 	size_t plen = strlen(cg->path);
 
-	if (!cg_proc_cgroup(pid, buf, sizeof(buf)))
+	if (!cg_proc_cgroup(pid, buf, sizeof(buf), err))
 		return false;
 	for (char *l = buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
 		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
@@ -428,18 +430,18 @@ static bool is_member(const struct cgroup *cg, pid_t pid)
  * pid numbers are recycled (pid_max 32768 wraps within seconds on a busy
  * host), and a dying process leaves the list only after it has exited. The
  * pidfd pins the process that the membership check then looks at. */
-static void signal_member(const struct cgroup *cg, pid_t pid, int sig)
+static void signal_member(const struct cgroup *cg, pid_t pid, int sig, struct werror *err)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 
 	if (fd < 0)
 		return;
-	if (is_member(cg, pid))
+	if (is_member(cg, pid, err))
 		syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
 	close(fd);
 }
 
-int cgroup_signal_all(const struct cgroup *cg, int sig)
+int cgroup_signal_all(const struct cgroup *cg, int sig, struct werror *err)
 {
 	bool freeze = cg_v1(cg, "freezer") != NULL || cg->unified != NULL;
 	pid_t *pids = NULL;
@@ -448,23 +450,23 @@ int cgroup_signal_all(const struct cgroup *cg, int sig)
 
 	/* cgroup2 kills a whole cgroup atomically (Linux ≥ 5.14). */
 	if (sig == SIGKILL && cg->layout == CG_V2 && cg->unified &&
-	    cg_write(cg->unified, "cgroup.kill", "1") == 0)
+	    cg_write(cg->unified, "cgroup.kill", "1", err) == 0)
 		return 0;
 	/* Otherwise freeze, signal each process, thaw: no fork escapes the
 	 * listing in between. */
-	if (freeze && cgroup_freeze(cg, true) < 0) {
+	if (freeze && cgroup_freeze(cg, true, err) < 0) {
 		/* A freeze that did not complete (a task in D state) is undone:
 		 * a frozen v1 task never dies of the SIGKILL sent below. */
-		cgroup_freeze(cg, false);
-		werr_clear();
+		cgroup_freeze(cg, false, err);
+		werr_clear(err);
 		freeze = false;
 	}
 	/* What was listed is signalled even if the listing failed part-way. */
-	r = cgroup_pids(cg, &pids, &n);
+	r = cgroup_pids(cg, &pids, &n, err);
 	for (size_t i = 0; i < n; i++)
-		signal_member(cg, pids[i], sig);
+		signal_member(cg, pids[i], sig, err);
 	free(pids);
 	if (freeze)
-		cgroup_freeze(cg, false);
+		cgroup_freeze(cg, false, err);
 	return r;
 }

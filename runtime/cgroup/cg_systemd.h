@@ -9,6 +9,8 @@
 #ifndef WARD_CG_SYSTEMD_H
 #define WARD_CG_SYSTEMD_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +26,7 @@
  * ("a-b.slice" → "/a.slice/a-b.slice"). An empty cgroupsPath is
  * "system.slice:ward:ID". Errors name .linux.cgroupsPath. */
 int sd_parse_path(const char *cgroups_path, const char *id, char *path, size_t path_len, char *unit,
-                  size_t unit_len, char *slice, size_t slice_len);
+                  size_t unit_len, char *slice, size_t slice_len, struct werror *err);
 
 /* One unit property: 't' (uint64), 'b' (boolean) or 'y' (a byte array, as
  * AllowedCPUs' bitmask). */
@@ -48,21 +50,22 @@ struct sd_props {
  * DefaultTasksMax would otherwise cap the container); for update only
  * what r names. */
 int sd_props_from_resources(const struct oci_resources *r, bool v2, bool start,
-                            struct sd_props *out);
+                            struct sd_props *out, struct werror *err);
 void sd_props_free(struct sd_props *p);
 /* A cpuset list ("0-3,8") as systemd's bitmask (bit i of byte i/8); what
  * names the field in errors. */
-int sd_cpuset_mask(const char *list, const char *what, uint8_t **mask, size_t *n);
+int sd_cpuset_mask(const char *list, const char *what, uint8_t **mask, size_t *n,
+                   struct werror *err);
 
 /* The bus calls (sd_unit.c). Each waits for systemd's job, bounded. */
-bool sd_available(void);
+bool sd_available(struct werror *err);
 /* StartTransientUnit: the scope with pid in it, Delegate=yes, the slice,
  * and the resource properties. */
 int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid,
-                  const struct oci_resources *r, bool v2);
+                  const struct oci_resources *r, bool v2, struct werror *err);
 /* SetUnitProperties (runtime) with the resource properties (update). */
-int sd_unit_set(const char *unit, const struct oci_resources *r, bool v2);
+int sd_unit_set(const char *unit, const struct oci_resources *r, bool v2, struct werror *err);
 /* StopUnit, then ResetFailedUnit; a unit already gone is not an error. */
-int sd_unit_stop(const char *unit);
+int sd_unit_stop(const char *unit, struct werror *err);
 
 #endif

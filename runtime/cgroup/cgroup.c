@@ -25,12 +25,12 @@
 #define CG_ROOT "/sys/fs/cgroup"
 
 /* A hierarchy found: its strings; no directory open yet. */
-static int hier_set(struct cg_hier *h, const char *mnt, const char *opts)
+static int hier_set(struct cg_hier *h, const char *mnt, const char *opts, struct werror *err)
 {
 	*h = (struct cg_hier){.fd = -1, .kept = UINT32_MAX}; /* kept unknown: the leaf only */
 	h->mnt = strdup(mnt);
 	h->opts = strdup(opts);
-	return h->mnt && h->opts ? 0 : werr(ENOMEM, "out of memory");
+	return h->mnt && h->opts ? 0 : werr(err, ENOMEM, "out of memory");
 }
 
 static void hier_free(struct cg_hier *h)
@@ -42,13 +42,13 @@ static void hier_free(struct cg_hier *h)
 	free(h->name);
 }
 
-static int add_v1(struct cgroup *cg, const char *target, const char *o)
+static int add_v1(struct cgroup *cg, const char *target, const char *o, struct werror *err)
 {
 	char opts[256] = "";
 	struct cg_hier *v = realloc(cg->v1, (cg->n_v1 + 1) * sizeof(*v));
 
 	if (v == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	cg->v1 = v;
 	/* Keep the controller names, drop rw/ro and other flags. */
 	for (const char *p = o ? o : ""; *p;) {
@@ -62,19 +62,19 @@ static int add_v1(struct cgroup *cg, const char *target, const char *o)
 		}
 		p += n + (p[n] == ',');
 	}
-	return hier_set(&cg->v1[cg->n_v1++], target, opts);
+	return hier_set(&cg->v1[cg->n_v1++], target, opts, err);
 }
 
-static int set_unified(struct cgroup *cg, const char *target)
+static int set_unified(struct cgroup *cg, const char *target, struct werror *err)
 {
 	if (cg->unified)
 		hier_free(cg->unified); /* the last cgroup2 mount wins */
 	else if ((cg->unified = malloc(sizeof(*cg->unified))) == NULL)
-		return werr(ENOMEM, "out of memory");
-	return hier_set(cg->unified, target, "");
+		return werr(err, ENOMEM, "out of memory");
+	return hier_set(cg->unified, target, "", err);
 }
 
-static int find_hierarchies(struct cgroup *cg)
+static int find_hierarchies(struct cgroup *cg, struct werror *err)
 {
 	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
@@ -87,9 +87,9 @@ static int find_hierarchies(struct cgroup *cg)
 		if (!type || !target || strncmp(target, CG_ROOT, strlen(CG_ROOT)) != 0)
 			continue;
 		if (strcmp(type, "cgroup2") == 0)
-			r = set_unified(cg, target);
+			r = set_unified(cg, target, err);
 		else if (strcmp(type, "cgroup") == 0 && cg->n_v1 < CG_MAX_V1)
-			r = add_v1(cg, target, mnt_fs_get_fs_options(fs));
+			r = add_v1(cg, target, mnt_fs_get_fs_options(fs), err);
 	}
 	mnt_free_iter(it);
 	mnt_unref_table(tb);
@@ -112,7 +112,7 @@ const struct cg_hier *cg_v1(const struct cgroup *cg, const char *controller)
 }
 
 /* Is controller name listed in the cgroup2 root's cgroup.controllers? */
-static bool v2_has(const struct cgroup *cg, const char *name)
+static bool v2_has(const struct cgroup *cg, const char *name, struct werror *err)
 {
 	char f[PATH_MAX + 32], buf[512];
 	size_t len = strlen(name);
@@ -120,7 +120,7 @@ static bool v2_has(const struct cgroup *cg, const char *name)
 	if (!cg->unified)
 		return false;
 	snprintf(f, sizeof(f), "%s/cgroup.controllers", cg->unified->mnt);
-	if (cg_read_at(AT_FDCWD, f, buf, sizeof(buf)) < 0)
+	if (cg_read_at(AT_FDCWD, f, buf, sizeof(buf), err) < 0)
 		return false;
 	for (char *p = buf; *p;) {
 		size_t n = strcspn(p, " \n");
@@ -133,7 +133,7 @@ static bool v2_has(const struct cgroup *cg, const char *name)
 }
 
 const struct cg_hier *cg_controller(const struct cgroup *cg, const char *v1, const char *v2,
-                                    bool *is_v2)
+                                    bool *is_v2, struct werror *err)
 {
 	const struct cg_hier *d = cg->layout == CG_V2 ? NULL : cg_v1(cg, v1);
 
@@ -142,7 +142,7 @@ const struct cg_hier *cg_controller(const struct cgroup *cg, const char *v1, con
 		return d;
 	/* Pure v2: always cgroup2 (a missing controller then fails on its
 	 * file, naming it). Hybrid/v1: only a controller cgroup2 runs. */
-	if (v2 && cg->unified && (cg->layout == CG_V2 || v2_has(cg, v2))) {
+	if (v2 && cg->unified && (cg->layout == CG_V2 || v2_has(cg, v2, err))) {
 		*is_v2 = true;
 		return cg->unified;
 	}
@@ -152,7 +152,7 @@ const struct cg_hier *cg_controller(const struct cgroup *cg, const char *v1, con
 /* A cgroup path: absolute, plain names, no "." or "..": it is joined to
  * host directories. systemd's "slice:prefix:name" is the systemd driver's
  * (cgroup_init_systemd). */
-static int set_path(struct cgroup *cg, const char *p, const char *id)
+static int set_path(struct cgroup *cg, const char *p, const char *id, struct werror *err)
 {
 	char buf[PATH_MAX], path[PATH_MAX] = "";
 	size_t len = 0;
@@ -161,7 +161,7 @@ static int set_path(struct cgroup *cg, const char *p, const char *id)
 		snprintf(path, sizeof(path), "/ward/%s", id);
 	} else {
 		if (strchr(p, ':'))
-			return werr(0,
+			return werr_k(err, WERR_INVALID, 0,
 			            "config.json: .linux.cgroupsPath \"%s\": systemd's "
 			            "slice:prefix:name form needs the systemd cgroup manager: "
 			            "ward's global --systemd-cgroup, or the policy's "
@@ -171,62 +171,63 @@ static int set_path(struct cgroup *cg, const char *p, const char *id)
 		for (char *save = NULL, *t = strtok_r(buf, "/", &save); t;
 		     t = strtok_r(NULL, "/", &save)) {
 			if (strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
-				return werr(0,
+				return werr_k(err, WERR_INVALID, 0,
 				            "config.json: .linux.cgroupsPath \"%s\": no \".\" or "
 				            "\"..\"",
 				            p);
 			len += (size_t)snprintf(path + len, sizeof(path) - len, "/%s", t);
 		}
 		if (len == 0)
-			return werr(0,
+			return werr_k(err, WERR_INVALID, 0,
 			            "config.json: .linux.cgroupsPath \"%s\": the root cgroup is "
 			            "not the container's to take",
 			            p);
 	}
 	cg->path = strdup(path);
-	return cg->path ? 0 : werr(ENOMEM, "out of memory");
+	return cg->path ? 0 : werr(err, ENOMEM, "out of memory");
 }
 
-int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id)
+int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id, struct werror *err)
 {
 	struct cg_hier *h;
 	struct statfs sfs;
 
 	memset(cg, 0, sizeof(*cg));
 	if (statfs(CG_ROOT, &sfs) < 0)
-		return werr(errno, CG_ROOT);
-	if (find_hierarchies(cg) < 0)
+		return werr(err, errno, CG_ROOT);
+	if (find_hierarchies(cg, err) < 0)
 		return -1;
 	if (sfs.f_type == CGROUP2_SUPER_MAGIC)
 		cg->layout = CG_V2;
 	else
 		cg->layout = cg->unified ? CG_HYBRID : CG_V1;
 	if (cg->layout != CG_V2 && cg->n_v1 == 0)
-		return werr(ENOENT, "no cgroup hierarchy found under " CG_ROOT);
-	if (set_path(cg, cgroups_path, id) < 0)
+		return werr(err, ENOENT, "no cgroup hierarchy found under " CG_ROOT);
+	if (set_path(cg, cgroups_path, id, err) < 0)
 		return -1;
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
 		size_t n = strlen(h->mnt) + strlen(cg->path) + 1;
 
 		if ((h->name = malloc(n)) == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		snprintf(h->name, n, "%s%s", h->mnt, cg->path);
 	}
 	return 0;
 }
 
-int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id)
+int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id,
+                        struct werror *err)
 {
 	char path[PATH_MAX], unit[SD_UNIT_MAX], slice[SD_UNIT_MAX];
 
 	memset(cg, 0, sizeof(*cg));
 	if (sd_parse_path(cgroups_path, id, path, sizeof(path), unit, sizeof(unit), slice,
-	                  sizeof(slice)) < 0 ||
-	    cgroup_init(cg, path, id) < 0)
+	                  sizeof(slice), err) < 0 ||
+	    cgroup_init(cg, path, id, err) < 0)
 		return -1;
 	cg->unit = strdup(unit);
 	cg->slice = strdup(slice);
-	return cg->unit && cg->slice ? 0 : werr(ENOMEM, "out of memory");
+	return cg->unit && cg->slice ? 0 : werr(err, ENOMEM, "out of memory");
 }
 
 /* systemd makes a scope only around a process (StartTransientUnit refuses
@@ -234,7 +235,7 @@ int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char 
  * scope (or with ward: PR_SET_PDEATHSIG, and the empty scope is then
  * systemd's to collect). The init itself is then made in the scope's
  * cgroup directly (CLONE_INTO_CGROUP) under the limits already set. */
-static pid_t holder_spawn(void)
+static pid_t holder_spawn(struct werror *err)
 {
 	pid_t parent = getpid(), p = fork();
 
@@ -248,7 +249,7 @@ static pid_t holder_spawn(void)
 		for (;;)
 			pause();
 	}
-	return p < 0 ? werr(errno, "systemd: starting the scope's holder process") : p;
+	return p < 0 ? werr(err, errno, "systemd: starting the scope's holder process") : p;
 }
 
 void cgroup_release_holder(struct cgroup *cg)
@@ -263,12 +264,12 @@ void cgroup_release_holder(struct cgroup *cg)
 
 /* Is the holder in cg->path, in the hierarchy systemd runs (cgroup2, or
  * its name=systemd one on hybrid and v1 hosts)? */
-static bool holder_at(const struct cgroup *cg)
+static bool holder_at(const struct cgroup *cg, struct werror *err)
 {
 	char buf[8192];
 	size_t plen = strlen(cg->path);
 
-	if (!cg_proc_cgroup(cg->holder, buf, sizeof(buf)))
+	if (!cg_proc_cgroup(cg->holder, buf, sizeof(buf), err))
 		return false;
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
 		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
@@ -280,25 +281,27 @@ static bool holder_at(const struct cgroup *cg)
 	return false;
 }
 
-int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l)
+int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l,
+                         struct werror *err)
 {
 	if (cg->unit == NULL)
 		return 0;
-	if ((cg->holder = holder_spawn()) < 0) {
+	if ((cg->holder = holder_spawn(err)) < 0) {
 		cg->holder = 0;
 		return -1;
 	}
 	if (sd_unit_start(cg->unit, cg->slice, id, cg->holder, l ? l->resources : NULL,
-	                  cg->layout == CG_V2) < 0) {
+	                  cg->layout == CG_V2, err) < 0) {
 		cgroup_release_holder(cg);
 		return -1;
 	}
 	/* Where systemd put the scope (a drop-in's Slice=, a nested systemd)
 	 * must be where ward makes the container's cgroup. */
-	if (!holder_at(cg)) {
+	if (!holder_at(cg, err)) {
 		cgroup_release_holder(cg);
-		sd_unit_stop(cg->unit);
-		return werr(EXDEV, "systemd put %s elsewhere than %s: refused", cg->unit, cg->path);
+		sd_unit_stop(cg->unit, err);
+		return werr(err, EXDEV, "systemd put %s elsewhere than %s: refused", cg->unit,
+		            cg->path);
 	}
 	return 0;
 }
@@ -315,9 +318,9 @@ static void open_dirs(const struct cgroup *cg)
 		}
 }
 
-int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id)
+int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id, struct werror *err)
 {
-	if (cgroup_init(cg, cgroups_path, id) < 0)
+	if (cgroup_init(cg, cgroups_path, id, err) < 0)
 		return -1;
 	open_dirs(cg);
 	return 0;
@@ -349,7 +352,7 @@ void cgroup_free(struct cgroup *cg)
 	errno = e;
 }
 
-int cgroup_unified_fd(const struct cgroup *cg)
+int cgroup_unified_fd(const struct cgroup *cg, struct werror *err)
 {
 	const struct cg_hier *h = cg->unified;
 	int fd;
@@ -357,9 +360,9 @@ int cgroup_unified_fd(const struct cgroup *cg)
 	if (h == NULL)
 		return -1;
 	if (h->fd < 0)
-		return werr(h->err ? h->err : EBADF, "%s", h->name);
+		return werr(err, h->err ? h->err : EBADF, "%s", h->name);
 	fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
-	return fd < 0 ? werr(errno, "%s", h->name) : fd;
+	return fd < 0 ? werr(err, errno, "%s", h->name) : fd;
 }
 
 /* The hierarchy whose cgroup.procs lists the container's processes. */
@@ -379,7 +382,7 @@ bool cgroup_alive(const struct cgroup *cg)
 
 /* A recorded cgroup whose directory is now another one is not touched:
  * its fds are closed (as if gone) and it is marked stale. */
-static void verify_identity(struct cgroup *cg)
+static void verify_identity(struct cgroup *cg, struct werror *err)
 {
 	const struct cg_hier *h = cg_main_hier(cg);
 	struct cg_hier *x;
@@ -392,7 +395,7 @@ static void verify_identity(struct cgroup *cg)
 	 * systemd may keep an emptied scope running (seen with systemd 252
 	 * when the holder died just after the scope started). */
 	if (cg->unit && cg->pending) {
-		if (!cg_settles_empty(cg->unified, 2000))
+		if (!cg_settles_empty(cg->unified, 2000, err))
 			goto stale;
 		return;
 	}
@@ -428,19 +431,19 @@ void cgroup_record(const struct cgroup *cg, char *buf, size_t len)
 		snprintf(buf + n, len - n, "ino %llu\n", cg->ino);
 }
 
-int cgroup_pin(struct cgroup *cg)
+int cgroup_pin(struct cgroup *cg, struct werror *err)
 {
 	const struct cg_hier *h = cg_main_hier(cg);
 	struct stat st;
 
 	if (h == NULL || h->fd < 0 || fstat(h->fd, &st) < 0)
-		return werr(h && h->fd < 0 ? h->err : errno, "cgroup %s", cg->path);
+		return werr(err, h && h->fd < 0 ? h->err : errno, "cgroup %s", cg->path);
 	cg->ino = (unsigned long long)st.st_ino;
 	cg->pending = false;
 	return 0;
 }
 
-int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
+int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id, struct werror *err)
 {
 	char path[PATH_MAX];
 	size_t n = strcspn(rec, "\n");
@@ -448,11 +451,11 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 
 	if (n == 0 || n >= sizeof(path) || rec[n] != '\n') {
 		memset(cg, 0, sizeof(*cg));
-		return werr(EINVAL, "malformed cgroup record");
+		return werr(err, EINVAL, "malformed cgroup record");
 	}
 	memcpy(path, rec, n);
 	path[n] = '\0';
-	if (cgroup_init(cg, path, id) < 0)
+	if (cgroup_init(cg, path, id, err) < 0)
 		return -1;
 	for (rec += n + 1; *rec; rec += n + (rec[n] == '\n')) {
 		char *end;
@@ -474,11 +477,11 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 		if (n > 5 && strncmp(rec, "unit ", 5) == 0) {
 			free(cg->unit);
 			if ((cg->unit = strndup(rec + 5, n - 5)) == NULL)
-				return werr(ENOMEM, "out of memory");
+				return werr(err, ENOMEM, "out of memory");
 			continue;
 		}
 		if (end == rec || *end != ' ')
-			return werr(EINVAL, "malformed cgroup record");
+			return werr(err, EINVAL, "malformed cgroup record");
 		end++;
 		for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 			if (strlen(h->mnt) == (size_t)(rec + n - end) &&
@@ -486,6 +489,6 @@ int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id)
 				h->kept = (unsigned)k;
 	}
 	open_dirs(cg);
-	verify_identity(cg);
+	verify_identity(cg, err);
 	return 0;
 }

@@ -10,6 +10,8 @@
 #ifndef WARD_CGROUP_H
 #define WARD_CGROUP_H
 
+#include "lib/error.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,27 +66,29 @@ static inline struct cg_hier *cg_nth(const struct cgroup *cg, size_t i)
 /* Find the hierarchies and compute the path (cgroupsPath or the default).
  * No directory is opened. cg is overwritten; free it with cgroup_free
  * whether this succeeds or not. */
-int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id);
+int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id, struct werror *err);
 /* cgroup_init for the systemd driver: cgroups_path is "slice:prefix:name"
  * (empty: system.slice:ward:ID); the path is the one systemd gives the
  * scope. */
-int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id);
+int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id,
+                        struct werror *err);
 /* The systemd driver, before cgroup_create: start the scope (its limits as
  * properties) with a holder process in it; the holder ends with
  * cgroup_release_holder, once the init is in the cgroup, or with
  * cgroup_free. No-op with cgroupfs. */
-int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l);
+int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l,
+                         struct werror *err);
 void cgroup_release_holder(struct cgroup *cg);
 /* After cgroup_create: record the cgroup's identity (cgroup_record then
  * writes it; cgroup_from_record checks it). */
-int cgroup_pin(struct cgroup *cg);
+int cgroup_pin(struct cgroup *cg, struct werror *err);
 /* The recorded cgroup is there and is still the container's. */
 bool cgroup_alive(const struct cgroup *cg);
 /* update: the systemd unit's properties (if any), then cgroup_apply. */
-int cgroup_update(const struct cgroup *cg, const struct oci_linux *l);
+int cgroup_update(const struct cgroup *cg, const struct oci_linux *l, struct werror *err);
 /* cgroup_init, then open the cgroup's existing directories (one missing
  * makes its file accesses fail as they would by path). */
-int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id);
+int cgroup_open(struct cgroup *cg, const char *cgroups_path, const char *id, struct werror *err);
 /* Close the directory fds and free the strings; cg is {0} afterwards. */
 void cgroup_free(struct cgroup *cg);
 /* Close the directory fds only (a child process that must not keep them). */
@@ -96,40 +100,41 @@ void cgroup_plan(struct cgroup *cg);
 /* Make the cgroup in every hierarchy (joining an existing one only if it
  * is not frozen, and has no process unless shared_ok: then a warning), and
  * open its directories. */
-int cgroup_create(struct cgroup *cg, bool shared_ok);
+int cgroup_create(struct cgroup *cg, bool shared_ok, struct werror *err);
 /* Remove the cgroup where it is empty (and the empty parents above it
  * that ward makes), never signalling anything; how many stayed. */
 int cgroup_remove_empty(const struct cgroup *cg);
 /* An O_PATH fd of the cgroup2 directory for clone3(CLONE_INTO_CGROUP),
  * the caller's to close, or -1 when there is no cgroup2 hierarchy. */
-int cgroup_unified_fd(const struct cgroup *cg);
+int cgroup_unified_fd(const struct cgroup *cg, struct werror *err);
 /* Write pid into every v1 hierarchy (and cgroup2 when !in_unified). */
-int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified);
+int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified, struct werror *err);
 /* exec's runc-style --cgroup arguments, [CONTROLLER[,...]:]PATH (PATH plain
  * names below the container's cgroup, "/" the cgroup itself): their form
  * alone, before anything is started. */
-int cgroup_sub_check(char *const *args, size_t n);
+int cgroup_sub_check(char *const *args, size_t n, struct werror *err);
 /* Write pid into every hierarchy: the sub-cgroup args give it (the one
  * naming one of its controllers, else the plain one), else the container's
  * cgroup; on cgroup2 without args, where the container's cgroup takes no
  * process (EBUSY: a domain controller is on), the init's sub-cgroup, as
  * runc does. */
-int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n, pid_t init);
+int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n, pid_t init,
+                struct werror *err);
 /* linux.resources (and, with device rules, the devices every container
  * needs: the default nodes and linux.devices). */
-int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l);
+int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l, struct werror *err);
 /* Every process of the cgroup (the caller frees *pids). */
-int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n);
-int cgroup_signal_all(const struct cgroup *cg, int sig);
-int cgroup_freeze(const struct cgroup *cg, bool freeze);
-bool cgroup_is_frozen(const struct cgroup *cg);
+int cgroup_pids(const struct cgroup *cg, pid_t **pids, size_t *n, struct werror *err);
+int cgroup_signal_all(const struct cgroup *cg, int sig, struct werror *err);
+int cgroup_freeze(const struct cgroup *cg, bool freeze, struct werror *err);
+bool cgroup_is_frozen(const struct cgroup *cg, struct werror *err);
 /* "path\n" then "kept dir\n" per hierarchy, to keep in the state dir;
  * and back (opening the directories, as cgroup_open). */
 void cgroup_record(const struct cgroup *cg, char *buf, size_t len);
-int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id);
+int cgroup_from_record(struct cgroup *cg, const char *rec, const char *id, struct werror *err);
 /* Kill what is left and remove the cgroup, and the parents create made,
  * from every hierarchy. */
-int cgroup_destroy(const struct cgroup *cg);
+int cgroup_destroy(const struct cgroup *cg, struct werror *err);
 
 /* Does h's directory, or a cgroup below it, hold a process other than
  * except? (true too when that cannot be read: fail closed) */
@@ -143,6 +148,6 @@ const struct cg_hier *cg_v1(const struct cgroup *cg, const char *controller);
  * cgroup2 (pure v2 hosts, or a hybrid host's unified hierarchy when it runs
  * v2name); NULL if none. */
 const struct cg_hier *cg_controller(const struct cgroup *cg, const char *v1name, const char *v2name,
-                                    bool *is_v2);
+                                    bool *is_v2, struct werror *err);
 
 #endif

@@ -76,7 +76,7 @@ static int bpf(int cmd, union bpf_attr *a)
 	return (int)syscall(SYS_bpf, cmd, a, sizeof(*a));
 }
 
-static int load(const struct cg_dev_rule *rules, size_t n)
+static int load(const struct cg_dev_rule *rules, size_t n, struct werror *err)
 {
 	size_t max = sizeof(prologue) / sizeof(prologue[0]) + n * 8 + 2, len;
 	struct bpf_insn *prog = calloc(max, sizeof(*prog));
@@ -85,7 +85,7 @@ static int load(const struct cg_dev_rule *rules, size_t n)
 	int fd;
 
 	if (prog == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	memcpy(prog, prologue, sizeof(prologue));
 	len = sizeof(prologue) / sizeof(prologue[0]);
 	for (size_t i = n; i-- > 0;)
@@ -109,7 +109,8 @@ static int load(const struct cg_dev_rule *rules, size_t n)
 	}
 	free(prog);
 	if (fd < 0)
-		return werr(errno, "loading the eBPF device program%s%s", log[0] ? ": " : "", log);
+		return werr(err, errno, "loading the eBPF device program%s%s", log[0] ? ": " : "",
+		            log);
 	return fd;
 }
 
@@ -147,7 +148,7 @@ static void detach(int cgfd, uint32_t id)
 	close(fd);
 }
 
-int cg2_devices(const struct cg_res *x)
+int cg2_devices(const struct cg_res *x, struct werror *err)
 {
 	struct cg_dev_rule *rules = NULL;
 	uint32_t old[64], n_old = 64;
@@ -155,11 +156,11 @@ int cg2_devices(const struct cg_res *x)
 	size_t n = 0;
 	int cgfd, prog, r = -1;
 
-	if (cg_device_rules(x->r, x->l, &rules, &n) < 0)
+	if (cg_device_rules(x->r, x->l, &rules, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (rules[i].major > INT32_MAX || rules[i].minor > INT32_MAX) {
-			werr(ERANGE, "%s[%zu]: device number out of range", rules[i].field,
+			werr(err, ERANGE, "%s[%zu]: device number out of range", rules[i].field,
 			     rules[i].index);
 			free(rules);
 			return -1;
@@ -168,9 +169,9 @@ int cg2_devices(const struct cg_res *x)
 	cgfd = x->h->fd;
 	if (cgfd < 0) {
 		free(rules);
-		return werr(x->h->err ? x->h->err : EBADF, "%s", x->h->name);
+		return werr(err, x->h->err ? x->h->err : EBADF, "%s", x->h->name);
 	}
-	prog = load(rules, n);
+	prog = load(rules, n, err);
 	free(rules);
 	if (prog < 0)
 		goto out;
@@ -182,7 +183,7 @@ int cg2_devices(const struct cg_res *x)
 	a.attach_type = BPF_CGROUP_DEVICE;
 	a.attach_flags = BPF_F_ALLOW_MULTI;
 	if (bpf(BPF_PROG_ATTACH, &a) < 0) {
-		werr(errno, "attaching the eBPF device program to %s", x->h->name);
+		werr(err, errno, "attaching the eBPF device program to %s", x->h->name);
 		goto out;
 	}
 	/* The new program is in force: now drop the ones it replaces. */
@@ -192,5 +193,5 @@ int cg2_devices(const struct cg_res *x)
 out:
 	if (prog >= 0)
 		close(prog);
-	return r < 0 ? werr_ctx("linux.resources.devices") : 0;
+	return r < 0 ? werr_ctx(err, "linux.resources.devices") : 0;
 }

@@ -32,7 +32,8 @@ static void sleep_ms(int ms)
  * point, leaving h->fd on the leaf. v1 cpuset: a new cgroup starts with no
  * CPUs and no memory nodes, so each level copies its parent's. cgroup2:
  * the parent delegates its controllers to the new level. */
-static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed)
+static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed,
+                           struct werror *err)
 {
 	char sofar[PATH_MAX] = "", buf[PATH_MAX];
 	unsigned level = 0;
@@ -45,7 +46,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 		close(h->fd);
 	h->fd = -1;
 	if (dfd < 0)
-		return werr(errno, "creating cgroup %s", h->name);
+		return werr(err, errno, "creating cgroup %s", h->name);
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
 		char parent[PATH_MAX * 2], full[PATH_MAX * 2];
@@ -58,7 +59,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 		if (v2) {
 			char ctl[256], add[300] = "";
 
-			if (cg_read_at(dfd, "cgroup.controllers", ctl, sizeof(ctl)) == 0)
+			if (cg_read_at(dfd, "cgroup.controllers", ctl, sizeof(ctl), err) == 0)
 				for (char *s2 = NULL, *c = strtok_r(ctl, " \n", &s2); c;
 				     c = strtok_r(NULL, " \n", &s2)) {
 					if (strlen(add) + strlen(c) + 3 < sizeof(add)) {
@@ -68,7 +69,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 				}
 			/* Best effort: a controller in use elsewhere may refuse. */
 			if (add[0])
-				cg_write_at(dfd, parent, "cgroup.subtree_control", add);
+				cg_write_at(dfd, parent, "cgroup.subtree_control", add, err);
 		}
 		level++;
 		made = mkdirat(dfd, t, 0755) == 0;
@@ -83,7 +84,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 			int e = errno;
 
 			close(dfd);
-			return werr(e, "creating cgroup %s", full);
+			return werr(err, e, "creating cgroup %s", full);
 		}
 		if (cpuset) {
 			char v[4096];
@@ -91,12 +92,12 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 			for (int k = 0; k < 2; k++) {
 				const char *f = k ? "cpuset.mems" : "cpuset.cpus";
 
-				if (cg_read_at(sub, f, v, sizeof(v)) == 0 && v[0] == '\n' &&
-				    cg_read_at(dfd, f, v, sizeof(v)) == 0 &&
-				    cg_write_at(sub, full, f, v) < 0) {
+				if (cg_read_at(sub, f, v, sizeof(v), err) == 0 && v[0] == '\n' &&
+				    cg_read_at(dfd, f, v, sizeof(v), err) == 0 &&
+				    cg_write_at(sub, full, f, v, err) < 0) {
 					close(sub);
 					close(dfd);
-					return werr_ctx("cpuset of %s", full);
+					return werr_ctx(err, "cpuset of %s", full);
 				}
 			}
 		}
@@ -111,15 +112,16 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 /* A parent that was there (EEXIST) can be gone a moment later: another
  * container's delete removes the parents its create made once they are
  * empty ("/ward" itself). The path is then made again, a few times. */
-static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed)
+static int mkdir_path(const char *path, struct cg_hier *h, bool cpuset, bool v2, bool *existed,
+                      struct werror *err)
 {
 	int r = -1;
 
 	for (int i = 0; i < 5; i++) {
 		if (i)
-			werr_clear();
-		r = mkdir_path_once(path, h, cpuset, v2, existed);
-		if (r == 0 || werr_errno() != ENOENT)
+			werr_clear(err);
+		r = mkdir_path_once(path, h, cpuset, v2, existed, err);
+		if (r == 0 || werr_errno(err) != ENOENT)
 			break;
 	}
 	return r;
@@ -180,7 +182,7 @@ void cgroup_plan(struct cgroup *cg)
  * in the slice of a v1 hierarchy it has not realized the scope in yet.)
  * The level's name goes to out. */
 static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holder, char *out,
-                          size_t len)
+                          size_t len, struct werror *err)
 {
 	char buf[PATH_MAX], sofar[PATH_MAX] = "";
 	unsigned level = 0, levels = 0;
@@ -203,10 +205,10 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 		if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
 		/* All of it: a busy level has any number of processes. */
-		r = read_fd(fd, f, 1 << 24, &procs, &n_procs);
+		r = read_fd(fd, f, 1 << 24, &procs, &n_procs, err);
 		close(fd);
 		if (r < 0) {
-			werr_clear();
+			werr_clear(err);
 			continue;
 		}
 		for (char *p = procs, *end; *p; p = end + (*end != '\0')) {
@@ -225,7 +227,7 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 	return false;
 }
 
-static int rmdir_in(const struct cg_hier *h);
+static int rmdir_in(const struct cg_hier *h, struct werror *err);
 
 /* What this create made, to undo on failure. */
 struct made {
@@ -233,32 +235,30 @@ struct made {
 	bool unified;
 };
 
-static void undo(const struct cgroup *cg, const struct made *m)
+static void undo(const struct cgroup *cg, const struct made *m, struct werror *err)
 {
 	for (size_t i = 0; i < cg->n_v1; i++)
 		if (m->v1[i])
-			rmdir_in(&cg->v1[i]);
+			rmdir_in(&cg->v1[i], err);
 	if (m->unified)
-		rmdir_in(cg->unified);
+		rmdir_in(cg->unified, err);
 }
 
-int cgroup_create(struct cgroup *cg, bool shared_ok)
+int cgroup_create(struct cgroup *cg, bool shared_ok, struct werror *err)
 {
 	struct made m = {0};
 	const struct cg_hier *h;
 	bool existed_any = false, existed;
-	char msg[WERR_MAX];
-	int e;
 
 	for (size_t i = 0; i < cg->n_v1; i++) {
 		if (mkdir_path(cg->path, &cg->v1[i], strstr(cg->v1[i].opts, "cpuset") != NULL,
-		               false, &existed) < 0)
+		               false, &existed, err) < 0)
 			goto fail;
 		m.v1[i] = !existed;
 		existed_any = existed_any || existed;
 	}
 	if (cg->unified) {
-		if (mkdir_path(cg->path, cg->unified, false, true, &existed) < 0)
+		if (mkdir_path(cg->path, cg->unified, false, true, &existed, err) < 0)
 			goto fail;
 		m.unified = !existed;
 		existed_any = existed_any || existed;
@@ -274,9 +274,9 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 	if ((h = cg_main_hier(cg)) != NULL) {
 		char above[PATH_MAX * 2];
 
-		if (busy_ancestor(h, cg->path, cg->holder, above, sizeof(above))) {
+		if (busy_ancestor(h, cg->path, cg->holder, above, sizeof(above), err)) {
 			if (!shared_ok) {
-				werr(EBUSY,
+				werr(err, EBUSY,
 				     "cgroup %s: %s above it has processes of its own (another "
 				     "container's or a service's cgroup)",
 				     h->name, above);
@@ -298,7 +298,7 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 		if (!busy && cg->unified && cg_subtree_busy(cg->unified, cg->holder))
 			busy = cg->unified;
 		if (busy && !shared_ok) {
-			werr(EBUSY, "cgroup %s already has processes", busy->name);
+			werr(err, EBUSY, "cgroup %s already has processes", busy->name);
 			goto fail;
 		}
 		cg->shared = busy != NULL;
@@ -307,19 +307,18 @@ int cgroup_create(struct cgroup *cg, bool shared_ok)
 			         "(container's cgroup is not empty)",
 			         busy->name);
 		/* A frozen one would hang the container: refuse, do not wait. */
-		if (cgroup_is_frozen(cg)) {
-			werr(0, "cgroup %s is frozen: container's cgroup unexpectedly frozen",
+		if (cgroup_is_frozen(cg, err)) {
+			werr(err, 0, "cgroup %s is frozen: container's cgroup unexpectedly frozen",
 			     cg->path);
 			goto fail;
 		}
 	}
 	return 0;
 fail:
-	/* Only the leaves made here: a cgroup that was there stays. */
-	e = werr_errno();
-	snprintf(msg, sizeof(msg), "%s", werr_msg());
-	undo(cg, &m);
-	return werr_set(e, msg);
+	/* Only the leaves made here: a cgroup that was there stays. What
+	 * the undo meets is not the error being returned. */
+	undo(cg, &m, NULL);
+	return -1;
 }
 
 /* A cgroup empties a moment after its last process dies. */
@@ -370,7 +369,7 @@ static int rmdir_below(int dfd, int depth)
 	return r;
 }
 
-static int rmdir_in(const struct cg_hier *h)
+static int rmdir_in(const struct cg_hier *h, struct werror *err)
 {
 	int dfd = open(h->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
@@ -382,11 +381,11 @@ static int rmdir_in(const struct cg_hier *h)
 
 		close(dfd);
 		if (r < 0)
-			return werr(e, "removing the cgroups below %s", h->name);
+			return werr(err, e, "removing the cgroups below %s", h->name);
 	}
 	if (rmdir_at(AT_FDCWD, h->name) == 0)
 		return 0;
-	return werr(errno, "removing cgroup %s", h->name);
+	return werr(err, errno, "removing cgroup %s", h->name);
 }
 
 /* The parents create made, deepest first (the leaf is already gone). */
@@ -409,7 +408,7 @@ static void rmdir_parents(const struct cgroup *cg, const struct cg_hier *h)
 	}
 }
 
-int cgroup_destroy(const struct cgroup *cg)
+int cgroup_destroy(const struct cgroup *cg, struct werror *err)
 {
 	const struct cg_hier *h;
 	pid_t *pids = NULL;
@@ -424,17 +423,18 @@ int cgroup_destroy(const struct cgroup *cg)
 	/* Usually empty by now (the init is dead): no freeze round then. A
 	 * scope recorded as pending was found empty (verify_identity): there
 	 * is nothing of the container's to kill in it. */
-	if (!cg->pending && (cgroup_pids(cg, &pids, &n) < 0 || n > 0))
-		cgroup_signal_all(cg, SIGKILL);
+	if (!cg->pending && (cgroup_pids(cg, &pids, &n, err) < 0 || n > 0))
+		cgroup_signal_all(cg, SIGKILL, err);
 	free(pids);
 	/* systemd removes the scope's directories; then ward the rest. A
 	 * scope already collected (the name may be another's by now) is not
 	 * asked for again, nor a pending one that is no longer empty. */
-	if (cg->unit && cgroup_alive(cg) && (!cg->pending || cg_settles_empty(cg->unified, 0)) &&
-	    sd_unit_stop(cg->unit) < 0)
+	if (cg->unit && cgroup_alive(cg) &&
+	    (!cg->pending || cg_settles_empty(cg->unified, 0, err)) &&
+	    sd_unit_stop(cg->unit, err) < 0)
 		r = -1;
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
-		if (rmdir_in(h) < 0)
+		if (rmdir_in(h, err) < 0)
 			r = -1;
 		else
 			rmdir_parents(cg, h);

@@ -63,8 +63,8 @@ static const struct controller {
 	const char *v1, *v2; /* controller names; v2 NULL: v1 only */
 	const char *field;
 	bool (*wanted)(const struct oci_resources *);
-	int (*apply_v1)(const struct cg_res *);
-	int (*apply_v2)(const struct cg_res *);
+	int (*apply_v1)(const struct cg_res *, struct werror *err);
+	int (*apply_v2)(const struct cg_res *, struct werror *err);
 } controllers[] = {
     {"memory", "memory", "memory", want_memory, cg1_memory, cg2_memory},
     {"cpu", "cpu", "cpu", want_cpu, cg1_cpu, cg2_cpu},
@@ -77,20 +77,22 @@ static const struct controller {
     {"rdma", "rdma", "rdma", want_rdma, cg_rdma, cg_rdma},
 };
 
-static int apply_controller(const struct cgroup *cg, const struct controller *c, struct cg_res *x)
+static int apply_controller(const struct cgroup *cg, const struct controller *c, struct cg_res *x,
+                            struct werror *err)
 {
 	bool v2;
 
-	x->h = cg_controller(cg, c->v1, c->v2, &v2);
+	x->h = cg_controller(cg, c->v1, c->v2, &v2, err);
 	if (x->h)
-		return v2 ? c->apply_v2(x) : c->apply_v1(x);
+		return v2 ? c->apply_v2(x, err) : c->apply_v1(x, err);
 	if (c->v2 == NULL && cg->layout == CG_V2)
-		return werr(0, "linux.resources.%s: cgroup2 has no %s controller", c->field, c->v1);
-	return werr(ENOENT, "linux.resources.%s: the %s cgroup controller is not available",
+		return werr(err, 0, "linux.resources.%s: cgroup2 has no %s controller", c->field,
+		            c->v1);
+	return werr(err, ENOENT, "linux.resources.%s: the %s cgroup controller is not available",
 	            c->field, c->v1);
 }
 
-int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
+int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l, struct werror *err)
 {
 	/* No resources at all still gets runc's default device rules. */
 	static const struct oci_resources none;
@@ -102,37 +104,38 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l)
 		log_warn("linux.resources.memory.kernel/kernelTCP ignored: cgroup2 accounts "
 		         "kernel memory with memory");
 	for (size_t i = 0; i < sizeof(controllers) / sizeof(controllers[0]); i++)
-		if (controllers[i].wanted(r) && apply_controller(cg, &controllers[i], &x) < 0)
+		if (controllers[i].wanted(r) && apply_controller(cg, &controllers[i], &x, err) < 0)
 			return -1;
 	if (r->n_unified) {
 		if (!cg->unified)
-			return werr(0,
+			return werr(err, 0,
 			            "linux.resources.unified: this host has no cgroup2 hierarchy");
 		x.h = cg->unified;
-		if (cg2_unified(&x) < 0)
+		if (cg2_unified(&x, err) < 0)
 			return -1;
 	}
 	if (!r->skip_devices) {
 		const struct cg_hier *d1 = cg->layout == CG_V2 ? NULL : cg_v1(cg, "devices");
 
 		if (d1 == NULL && !cg->unified)
-			return werr(ENOENT, "linux.resources.devices: no devices cgroup controller "
-			                    "and no cgroup2 hierarchy");
-		if (d1 && (x.h = d1, cg1_devices(&x) < 0))
+			return werr(err, ENOENT,
+			            "linux.resources.devices: no devices cgroup controller "
+			            "and no cgroup2 hierarchy");
+		if (d1 && (x.h = d1, cg1_devices(&x, err) < 0))
 			return -1;
-		if (cg->unified && (x.h = cg->unified, cg2_devices(&x) < 0))
+		if (cg->unified && (x.h = cg->unified, cg2_devices(&x, err) < 0))
 			return -1;
 	}
 	return 0;
 }
 
-int cgroup_update(const struct cgroup *cg, const struct oci_linux *l)
+int cgroup_update(const struct cgroup *cg, const struct oci_linux *l, struct werror *err)
 {
 	/* A unit is changed only while its cgroup is still the container's:
 	 * the name of one systemd collected may be another's by now. */
 	if (cg->unit && !cgroup_alive(cg))
-		return werr(ESTALE, "cgroup %s is no longer the container's", cg->path);
-	if (cg->unit && sd_unit_set(cg->unit, l->resources, cg->layout == CG_V2) < 0)
+		return werr(err, ESTALE, "cgroup %s is no longer the container's", cg->path);
+	if (cg->unit && sd_unit_set(cg->unit, l->resources, cg->layout == CG_V2, err) < 0)
 		return -1;
-	return cgroup_apply(cg, l);
+	return cgroup_apply(cg, l, err);
 }

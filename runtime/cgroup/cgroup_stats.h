@@ -1,15 +1,17 @@
 #ifndef WARD_CGROUP_STATS_H
 #define WARD_CGROUP_STATS_H
 
+#include "lib/error.h"
+
 #include <stdint.h>
 #include <yajl/yajl_gen.h>
 
 #include "cgroup/cgroup.h"
 
 /* The "data" object of a runc stats event. */
-int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g);
+int cgroup_stats_gen(const struct cgroup *cg, yajl_gen g, struct werror *err);
 /* How many processes the OOM killer took in the cgroup so far. */
-uint64_t cgroup_oom_kills(const struct cgroup *cg);
+uint64_t cgroup_oom_kills(const struct cgroup *cg, struct werror *err);
 
 /* What a run used, for the run report (issue #14). */
 struct cg_figures {
@@ -20,6 +22,6 @@ struct cg_figures {
 	/* The limits in force, read back from the cgroup (0: none). */
 	uint64_t memory_limit, pids_limit, cpu_quota_us, cpu_period_us;
 };
-void cgroup_figures(const struct cgroup *cg, struct cg_figures *f);
+void cgroup_figures(const struct cgroup *cg, struct cg_figures *f, struct werror *err);
 
 #endif

@@ -15,8 +15,8 @@
 
 #define W(file, v, field)                                                                          \
 	do {                                                                                       \
-		if (cg_write_i64(x, file, (int64_t)(v)) < 0)                                       \
-			return werr_ctx("linux.resources.%s", field);                              \
+		if (cg_write_i64(x, file, (int64_t)(v), err) < 0)                                  \
+			return werr_ctx(err, "linux.resources.%s", field);                         \
 	} while (0)
 
 /* Two files the kernel checks against each other (memory <= memory+swap; a
@@ -26,11 +26,12 @@
  * order works depends on whether the values go up or down (as runc does,
  * e.g. memory -1 with a limited memsw, a shorter period inside a pod). */
 static int write_pair(const struct cg_res *x, const char *f1, bool has1, int64_t v1,
-                      const char *field1, const char *f2, bool has2, int64_t v2, const char *field2)
+                      const char *field1, const char *f2, bool has2, int64_t v2, const char *field2,
+                      struct werror *err)
 {
-	if (has1 && cg_write_i64(x, f1, v1) < 0) {
-		if (!has2 || werr_errno() != EINVAL)
-			return werr_ctx("linux.resources.%s", field1);
+	if (has1 && cg_write_i64(x, f1, v1, err) < 0) {
+		if (!has2 || werr_errno(err) != EINVAL)
+			return werr_ctx(err, "linux.resources.%s", field1);
 		W(f2, v2, field2);
 		W(f1, v1, field1);
 		return 0;
@@ -40,7 +41,7 @@ static int write_pair(const struct cg_res *x, const char *f1, bool has1, int64_t
 	return 0;
 }
 
-int cg1_memory(const struct cg_res *x)
+int cg1_memory(const struct cg_res *x, struct werror *err)
 {
 	const struct oci_memory *m = x->r->memory;
 
@@ -61,14 +62,14 @@ int cg1_memory(const struct cg_res *x)
 	}
 	/* OCI swap is memory+swap, as memsw in v1. */
 	if (write_pair(x, "memory.limit_in_bytes", m->has_limit, m->limit, "memory.limit",
-	               "memory.memsw.limit_in_bytes", has_swap, swap, "memory.swap") < 0)
+	               "memory.memsw.limit_in_bytes", has_swap, swap, "memory.swap", err) < 0)
 		return -1;
 	if (m->has_reservation)
 		W("memory.soft_limit_in_bytes", m->reservation, "memory.reservation");
 	/* Kernel memory: written where the kernel still has the files (the
 	 * kmem limit is accepted and ignored since 5.16; the TCP one works). */
-	if (m->has_kernel && cg_write_i64(x, "memory.kmem.limit_in_bytes", m->kernel) < 0)
-		log_warn("linux.resources.memory.kernel ignored: %s", werr_msg());
+	if (m->has_kernel && cg_write_i64(x, "memory.kmem.limit_in_bytes", m->kernel, err) < 0)
+		log_warn("linux.resources.memory.kernel ignored: %s", werr_msg(err));
 	if (m->has_kernel_tcp)
 		W("memory.kmem.tcp.limit_in_bytes", m->kernel_tcp, "memory.kernelTCP");
 	if (m->has_swappiness)
@@ -82,20 +83,20 @@ int cg1_memory(const struct cg_res *x)
 	return 0;
 }
 
-int cg1_cpu(const struct cg_res *x)
+int cg1_cpu(const struct cg_res *x, struct werror *err)
 {
 	const struct oci_cpu *c = x->r->cpu;
 
 	if (c->has_shares)
 		W("cpu.shares", c->shares, "cpu.shares");
 	if (write_pair(x, "cpu.cfs_period_us", c->has_period, (int64_t)c->period, "cpu.period",
-	               "cpu.cfs_quota_us", c->has_quota, c->quota, "cpu.quota") < 0)
+	               "cpu.cfs_quota_us", c->has_quota, c->quota, "cpu.quota", err) < 0)
 		return -1;
 	if (c->has_burst)
 		W("cpu.cfs_burst_us", c->burst, "cpu.burst");
 	if (write_pair(x, "cpu.rt_period_us", c->has_realtime_period, (int64_t)c->realtime_period,
 	               "cpu.realtimePeriod", "cpu.rt_runtime_us", c->has_realtime_runtime,
-	               c->realtime_runtime, "cpu.realtimeRuntime") < 0)
+	               c->realtime_runtime, "cpu.realtimeRuntime", err) < 0)
 		return -1;
 	if (c->has_idle)
 		W("cpu.idle", c->idle, "cpu.idle");
@@ -104,15 +105,15 @@ int cg1_cpu(const struct cg_res *x)
 
 /* "maj:min value" lines, one write each (the kernel takes one per write). */
 static int dev_lines(const struct cg_res *x, const char *file, const struct oci_throttle_device *t,
-                     size_t n, const char *field)
+                     size_t n, const char *field, struct werror *err)
 {
 	char line[96];
 
 	for (size_t i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %" PRIu64, t[i].major,
 		         t[i].minor, t[i].rate);
-		if (cg_write(x->h, file, line) < 0)
-			return werr_ctx("linux.resources.blockIO.%s[%zu]", field, i);
+		if (cg_write(x->h, file, line, err) < 0)
+			return werr_ctx(err, "linux.resources.blockIO.%s[%zu]", field, i);
 	}
 	return 0;
 }
@@ -124,15 +125,15 @@ static const char *weight_file(const struct cg_res *x, const char *cfq, const ch
 	return x->h->fd >= 0 && faccessat(x->h->fd, cfq, F_OK, 0) == 0 ? cfq : bfq;
 }
 
-int cg1_blkio(const struct cg_res *x)
+int cg1_blkio(const struct cg_res *x, struct werror *err)
 {
 	const struct oci_blockio *b = x->r->block_io;
 
 	if (b->has_weight &&
-	    cg_write_i64(x, weight_file(x, "blkio.weight", "blkio.bfq.weight"), b->weight) < 0)
-		return werr_ctx("linux.resources.blockIO.weight");
-	if (b->has_leaf_weight && cg_write_i64(x, "blkio.leaf_weight", b->leaf_weight) < 0)
-		return werr_ctx("linux.resources.blockIO.leafWeight");
+	    cg_write_i64(x, weight_file(x, "blkio.weight", "blkio.bfq.weight"), b->weight, err) < 0)
+		return werr_ctx(err, "linux.resources.blockIO.weight");
+	if (b->has_leaf_weight && cg_write_i64(x, "blkio.leaf_weight", b->leaf_weight, err) < 0)
+		return werr_ctx(err, "linux.resources.blockIO.leafWeight");
 	for (size_t i = 0; i < b->n_weight_device; i++) {
 		const struct oci_weight_device *w = &b->weight_device[i];
 		char line[96];
@@ -143,41 +144,43 @@ int cg1_blkio(const struct cg_res *x)
 			if (cg_write(
 			        x->h,
 			        weight_file(x, "blkio.weight_device", "blkio.bfq.weight_device"),
-			        line) < 0)
-				return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
+			        line, err) < 0)
+				return werr_ctx(err, "linux.resources.blockIO.weightDevice[%zu]",
+				                i);
 		}
 		if (w->has_leaf_weight) {
 			snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %u", w->major,
 			         w->minor, w->leaf_weight);
-			if (cg_write(x->h, "blkio.leaf_weight_device", line) < 0)
-				return werr_ctx("linux.resources.blockIO.weightDevice[%zu]", i);
+			if (cg_write(x->h, "blkio.leaf_weight_device", line, err) < 0)
+				return werr_ctx(err, "linux.resources.blockIO.weightDevice[%zu]",
+				                i);
 		}
 	}
 	if (dev_lines(x, "blkio.throttle.read_bps_device", b->throttle_read_bps,
-	              b->n_throttle_read_bps, "throttleReadBpsDevice") < 0 ||
+	              b->n_throttle_read_bps, "throttleReadBpsDevice", err) < 0 ||
 	    dev_lines(x, "blkio.throttle.write_bps_device", b->throttle_write_bps,
-	              b->n_throttle_write_bps, "throttleWriteBpsDevice") < 0 ||
+	              b->n_throttle_write_bps, "throttleWriteBpsDevice", err) < 0 ||
 	    dev_lines(x, "blkio.throttle.read_iops_device", b->throttle_read_iops,
-	              b->n_throttle_read_iops, "throttleReadIOPSDevice") < 0 ||
+	              b->n_throttle_read_iops, "throttleReadIOPSDevice", err) < 0 ||
 	    dev_lines(x, "blkio.throttle.write_iops_device", b->throttle_write_iops,
-	              b->n_throttle_write_iops, "throttleWriteIOPSDevice") < 0)
+	              b->n_throttle_write_iops, "throttleWriteIOPSDevice", err) < 0)
 		return -1;
 	return 0;
 }
 
-int cg1_hugetlb(const struct cg_res *x)
+int cg1_hugetlb(const struct cg_res *x, struct werror *err)
 {
-	return cg_hugetlb(x, "limit_in_bytes");
+	return cg_hugetlb(x, "limit_in_bytes", err);
 }
 
-int cg1_net_cls(const struct cg_res *x)
+int cg1_net_cls(const struct cg_res *x, struct werror *err)
 {
-	if (cg_write_i64(x, "net_cls.classid", x->r->network->class_id) < 0)
-		return werr_ctx("linux.resources.network.classID");
+	if (cg_write_i64(x, "net_cls.classid", x->r->network->class_id, err) < 0)
+		return werr_ctx(err, "linux.resources.network.classID");
 	return 0;
 }
 
-int cg1_net_prio(const struct cg_res *x)
+int cg1_net_prio(const struct cg_res *x, struct werror *err)
 {
 	const struct oci_network *n = x->r->network;
 
@@ -186,19 +189,19 @@ int cg1_net_prio(const struct cg_res *x)
 
 		snprintf(line, sizeof(line), "%s %u", n->priorities[i].name,
 		         n->priorities[i].priority);
-		if (cg_write(x->h, "net_prio.ifpriomap", line) < 0)
-			return werr_ctx("linux.resources.network.priorities[%zu]", i);
+		if (cg_write(x->h, "net_prio.ifpriomap", line, err) < 0)
+			return werr_ctx(err, "linux.resources.network.priorities[%zu]", i);
 	}
 	return 0;
 }
 
-int cg1_devices(const struct cg_res *x)
+int cg1_devices(const struct cg_res *x, struct werror *err)
 {
 	struct cg_dev_rule *rules = NULL;
 	size_t n = 0;
 	int r = 0;
 
-	if (cg_device_rules(x->r, x->l, &rules, &n) < 0)
+	if (cg_device_rules(x->r, x->l, &rules, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct cg_dev_rule *d = &rules[i];
@@ -215,17 +218,17 @@ int cg1_devices(const struct cg_res *x)
 			         d->access & CG_DEV_READ ? "r" : "",
 			         d->access & CG_DEV_WRITE ? "w" : "",
 			         d->access & CG_DEV_MKNOD ? "m" : "");
-		r = cg_write(x->h, d->allow ? "devices.allow" : "devices.deny", line);
+		r = cg_write(x->h, d->allow ? "devices.allow" : "devices.deny", line, err);
 		/* v1 never lets a cgroup allow what its parent denies (EPERM): a
 		 * default the parent keeps out stays out, which is stricter. */
-		if (r < 0 && d->allow && d->is_default && werr_errno() == EPERM) {
+		if (r < 0 && d->allow && d->is_default && werr_errno(err) == EPERM) {
 			log_debug("cgroup devices: %s stays denied (the parent cgroup denies it)",
 			          line);
-			werr_clear();
+			werr_clear(err);
 			r = 0;
 		}
 		if (r < 0)
-			werr_ctx("%s[%zu]", d->field, d->index);
+			werr_ctx(err, "%s[%zu]", d->field, d->index);
 	}
 	free(rules);
 	return r;

@@ -31,14 +31,14 @@ static const struct {
                        {'c', 10, 200, RWM}};
 
 int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
-                    struct cg_dev_rule **out, size_t *n)
+                    struct cg_dev_rule **out, size_t *n, struct werror *err)
 {
 	size_t nd = sizeof(default_allowed) / sizeof(default_allowed[0]);
 	size_t max = 1 + r->n_devices + nd + (l ? l->n_devices : 0), k = 0;
 	struct cg_dev_rule *v = calloc(max ? max : 1, sizeof(*v));
 
 	if (v == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	/* No rules at all: everything denied but the defaults, as runc does
 	 * (an image's /dev/mem or the host's serial port never opens). */
 	if (r->n_devices == 0)

@@ -3,6 +3,8 @@
 #ifndef WARD_DEV_RULES_H
 #define WARD_DEV_RULES_H
 
+#include "lib/error.h"
+
 #include "oci/config.h"
 
 #include <stdbool.h>
@@ -29,6 +31,6 @@ struct cg_dev_rule {
  * when r->allow_listed:
  * the full list (the caller frees *out). */
 int cg_device_rules(const struct oci_resources *r, const struct oci_linux *l,
-                    struct cg_dev_rule **out, size_t *n);
+                    struct cg_dev_rule **out, size_t *n, struct werror *err);
 
 #endif

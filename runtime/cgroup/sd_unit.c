@@ -47,7 +47,7 @@ static struct {
 	SD_FUNCS(SD_MEMBER)
 } lib;
 
-static int lib_load(void)
+static int lib_load(struct werror *err)
 {
 	static void *h;
 	void *p;
@@ -55,11 +55,11 @@ static int lib_load(void)
 	if (h)
 		return 0;
 	if ((p = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL)) == NULL)
-		return werr(ENOTSUP, "the systemd cgroup manager needs libsystemd.so.0: %s",
+		return werr(err, ENOTSUP, "the systemd cgroup manager needs libsystemd.so.0: %s",
 		            dlerror());
 #define SD_LOAD(f)                                                                                 \
 	if ((*(void **)&lib.f = dlsym(p, #f)) == NULL) {                                           \
-		werr(ENOTSUP, "libsystemd.so.0 lacks %s: systemd >= 244 is needed", #f);           \
+		werr(err, ENOTSUP, "libsystemd.so.0 lacks %s: systemd >= 244 is needed", #f);      \
 		dlclose(p);                                                                        \
 		return -1;                                                                         \
 	}
@@ -92,12 +92,12 @@ static void msg_unref(sd_bus_message **m)
 
 /* The system bus, else systemd's own socket (a host without a bus daemon:
  * systemctl does the same). */
-static int bus_connect(sd_bus **bus)
+static int bus_connect(sd_bus **bus, struct werror *err)
 {
 	sd_bus *b = NULL;
 	int r, r2;
 
-	if (lib_load() < 0)
+	if (lib_load(err) < 0)
 		return -1;
 	if ((r = lib.sd_bus_open_system(bus)) >= 0)
 		return 0;
@@ -112,18 +112,18 @@ static int bus_connect(sd_bus **bus)
 		return 0;
 	}
 	lib.sd_bus_unref(b);
-	return werr(-r,
+	return werr(err, -r,
 	            "the systemd cgroup manager cannot reach systemd (the system bus: %s; "
 	            "/run/systemd/private: %s): is systemd the init of this host?",
 	            strerror(-r), strerror(-r2));
 }
 
-bool sd_available(void)
+bool sd_available(struct werror *err)
 {
 	_cleanup_bus_ sd_bus *bus = NULL;
-	bool ok = bus_connect(&bus) == 0;
+	bool ok = bus_connect(&bus, err) == 0;
 
-	werr_clear();
+	werr_clear(err);
 	return ok;
 }
 
@@ -158,9 +158,10 @@ static uint64_t now_us(void)
 
 /* Send m (a call that answers with a job's object path) and wait for that
  * job to end. A unit systemd does not know is *gone when gone is given. */
-static int call_job(sd_bus *bus, sd_bus_message *m, const char *what, const char *unit, bool *gone)
+static int call_job(sd_bus *bus, sd_bus_message *m, const char *what, const char *unit, bool *gone,
+                    struct werror *err)
 {
-	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_error bus_err = SD_BUS_ERROR_NULL;
 	_cleanup_msg_ sd_bus_message *reply = NULL;
 	sd_bus_slot *slot = NULL;
 	struct job j = {0};
@@ -173,26 +174,28 @@ static int call_job(sd_bus *bus, sd_bus_message *m, const char *what, const char
 	r = lib.sd_bus_match_signal(bus, &slot, lib.sd_bus_is_bus_client(bus) > 0 ? SD_DEST : NULL,
 	                            SD_PATH, SD_MGR, "JobRemoved", on_job_removed, &j);
 	if (r < 0)
-		return werr(-r, "systemd: watching the job of %s", unit);
-	r = lib.sd_bus_call(bus, m, SD_JOB_TIMEOUT_US, &err, &reply);
+		return werr(err, -r, "systemd: watching the job of %s", unit);
+	r = lib.sd_bus_call(bus, m, SD_JOB_TIMEOUT_US, &bus_err, &reply);
 	if (r < 0) {
 		if (gone &&
-		    lib.sd_bus_error_has_name(&err, "org.freedesktop.systemd1.NoSuchUnit")) {
+		    lib.sd_bus_error_has_name(&bus_err, "org.freedesktop.systemd1.NoSuchUnit")) {
 			*gone = true;
 			r = 0;
-		} else if (lib.sd_bus_error_has_name(&err, "org.freedesktop.systemd1.UnitExists")) {
-			r = werr(EEXIST, "systemd: %s %s: the unit already exists", what, unit);
+		} else if (lib.sd_bus_error_has_name(&bus_err,
+		                                     "org.freedesktop.systemd1.UnitExists")) {
+			r = werr(err, EEXIST, "systemd: %s %s: the unit already exists", what,
+			         unit);
 		} else {
-			r = werr(-r, "systemd: %s %s: %s", what, unit,
-			         err.message ? err.message : strerror(-r));
+			r = werr(err, -r, "systemd: %s %s: %s", what, unit,
+			         bus_err.message ? bus_err.message : strerror(-r));
 		}
-		lib.sd_bus_error_free(&err);
+		lib.sd_bus_error_free(&bus_err);
 		lib.sd_bus_slot_unref(slot);
 		return r;
 	}
 	if ((r = lib.sd_bus_message_read(reply, "o", &path)) < 0) {
 		lib.sd_bus_slot_unref(slot);
-		return werr(-r, "systemd: %s %s: no job in the answer", what, unit);
+		return werr(err, -r, "systemd: %s %s: no job in the answer", what, unit);
 	}
 	snprintf(j.path, sizeof(j.path), "%s", path);
 	while (!j.done) {
@@ -207,12 +210,13 @@ static int call_job(sd_bus *bus, sd_bus_message *m, const char *what, const char
 			r = lib.sd_bus_wait(bus, deadline - t);
 		if (r < 0 && r != -EINTR) {
 			lib.sd_bus_slot_unref(slot);
-			return werr(-r, "systemd: waiting for the job of %s %s", what, unit);
+			return werr(err, -r, "systemd: waiting for the job of %s %s", what, unit);
 		}
 	}
 	lib.sd_bus_slot_unref(slot);
 	if (strcmp(j.result, "done") != 0)
-		return werr(EIO, "systemd: %s %s: the job ended \"%s\" (journalctl -u %s says why)",
+		return werr(err, EIO,
+		            "systemd: %s %s: the job ended \"%s\" (journalctl -u %s says why)",
 		            what, unit, j.result, unit);
 	return 0;
 }
@@ -239,7 +243,7 @@ static int append_props(sd_bus_message *m, const struct sd_props *p)
 }
 
 int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid,
-                  const struct oci_resources *res, bool v2)
+                  const struct oci_resources *res, bool v2, struct werror *err)
 {
 	_cleanup_bus_ sd_bus *bus = NULL;
 	_cleanup_msg_ sd_bus_message *m = NULL;
@@ -247,9 +251,9 @@ int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid
 	char desc[320];
 	int r;
 
-	if (sd_props_from_resources(res, v2, true, &p) < 0)
+	if (sd_props_from_resources(res, v2, true, &p, err) < 0)
 		return -1;
-	if (bus_connect(&bus) < 0) {
+	if (bus_connect(&bus, err) < 0) {
 		sd_props_free(&p);
 		return -1;
 	}
@@ -278,24 +282,24 @@ int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid
 		r = lib.sd_bus_message_append(m, "a(sa(sv))", 0);
 	sd_props_free(&p);
 	if (r < 0)
-		return werr(-r, "systemd: building the request for %s", unit);
+		return werr(err, -r, "systemd: building the request for %s", unit);
 	log_debug("systemd: starting %s in %s", unit, slice);
-	return call_job(bus, m, "starting", unit, NULL);
+	return call_job(bus, m, "starting", unit, NULL, err);
 }
 
-int sd_unit_set(const char *unit, const struct oci_resources *res, bool v2)
+int sd_unit_set(const char *unit, const struct oci_resources *res, bool v2, struct werror *err)
 {
 	_cleanup_bus_ sd_bus *bus = NULL;
 	_cleanup_msg_ sd_bus_message *m = NULL;
-	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_error bus_err = SD_BUS_ERROR_NULL;
 	struct sd_props p;
 	int r;
 
-	if (sd_props_from_resources(res, v2, false, &p) < 0)
+	if (sd_props_from_resources(res, v2, false, &p, err) < 0)
 		return -1;
 	if (p.n == 0)
 		return 0;
-	if (bus_connect(&bus) < 0) {
+	if (bus_connect(&bus, err) < 0) {
 		sd_props_free(&p);
 		return -1;
 	}
@@ -311,31 +315,31 @@ int sd_unit_set(const char *unit, const struct oci_resources *res, bool v2)
 		r = lib.sd_bus_message_close_container(m);
 	sd_props_free(&p);
 	if (r < 0)
-		return werr(-r, "systemd: building the request for %s", unit);
-	r = lib.sd_bus_call(bus, m, SD_JOB_TIMEOUT_US, &err, NULL);
+		return werr(err, -r, "systemd: building the request for %s", unit);
+	r = lib.sd_bus_call(bus, m, SD_JOB_TIMEOUT_US, &bus_err, NULL);
 	if (r < 0) {
-		r = werr(-r, "systemd: setting the limits of %s: %s", unit,
-		         err.message ? err.message : strerror(-r));
-		lib.sd_bus_error_free(&err);
+		r = werr(err, -r, "systemd: setting the limits of %s: %s", unit,
+		         bus_err.message ? bus_err.message : strerror(-r));
+		lib.sd_bus_error_free(&bus_err);
 	}
 	return r;
 }
 
-int sd_unit_stop(const char *unit)
+int sd_unit_stop(const char *unit, struct werror *err)
 {
 	_cleanup_bus_ sd_bus *bus = NULL;
 	_cleanup_msg_ sd_bus_message *m = NULL;
 	bool gone = false;
 	int r;
 
-	if (bus_connect(&bus) < 0)
+	if (bus_connect(&bus, err) < 0)
 		return -1;
 	r = lib.sd_bus_message_new_method_call(bus, &m, SD_DEST, SD_PATH, SD_MGR, "StopUnit");
 	if (r >= 0)
 		r = lib.sd_bus_message_append(m, "ss", unit, "replace");
 	if (r < 0)
-		return werr(-r, "systemd: building the request for %s", unit);
-	r = call_job(bus, m, "stopping", unit, &gone);
+		return werr(err, -r, "systemd: building the request for %s", unit);
+	r = call_job(bus, m, "stopping", unit, &gone, err);
 	/* A scope killed by its processes' signal ends "failed" and would stay
 	 * listed until reset. */
 	lib.sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MGR, "ResetFailedUnit", NULL, NULL, "s",
@@ -347,8 +351,9 @@ int sd_unit_stop(const char *unit)
 
 static int unavailable(void)
 {
-	return werr(ENOTSUP, "the systemd cgroup manager is unavailable: this ward was built "
-	                     "without libsystemd (install libsystemd-dev and run configure again)");
+	return werr(err, ENOTSUP,
+	            "the systemd cgroup manager is unavailable: this ward was built "
+	            "without libsystemd (install libsystemd-dev and run configure again)");
 }
 
 bool sd_available(void)

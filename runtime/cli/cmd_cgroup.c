@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int pause_or_resume(struct globals *g, int argc, char **argv, bool pause)
+static int pause_or_resume(struct globals *g, int argc, char **argv, bool pause, struct werror *err)
 {
 	struct container c;
 	char *pos[1];
@@ -21,27 +21,28 @@ static int pause_or_resume(struct globals *g, int argc, char **argv, bool pause)
 	int r;
 
 	if (cli_open_container(g, pause ? "pause" : "resume", argc, argv, NULL, 0, pos, 1, &n_pos,
-	                       true, &c) < 0)
+	                       true, &c, err) < 0)
 		return -1;
-	r = container_pause(&c, pause);
+	r = container_pause(&c, pause, err);
 	store_close(&c);
 	return r;
 }
 
-int cmd_pause(struct globals *g, int argc, char **argv)
+int cmd_pause(struct globals *g, int argc, char **argv, struct werror *err)
 {
-	return pause_or_resume(g, argc, argv, true);
+	return pause_or_resume(g, argc, argv, true, err);
 }
 
-int cmd_resume(struct globals *g, int argc, char **argv)
+int cmd_resume(struct globals *g, int argc, char **argv, struct werror *err)
 {
-	return pause_or_resume(g, argc, argv, false);
+	return pause_or_resume(g, argc, argv, false, err);
 }
 
 /* As runc's table: the output of ps (default "ps -ef", or the ps options
  * given after the id), its header and the lines of the container's
  * processes, found by the PID column. */
-static int ps_table(char *const *ps_args, size_t n_args, const pid_t *pids, size_t n)
+static int ps_table(char *const *ps_args, size_t n_args, const pid_t *pids, size_t n,
+                    struct werror *err)
 {
 	char *argv[64] = {"ps"};
 	char line[4096];
@@ -56,10 +57,10 @@ static int ps_table(char *const *ps_args, size_t n_args, const pid_t *pids, size
 		argv[argc++] = ps_args[i];
 	argv[argc] = NULL;
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return werr(errno, "ps: pipe");
+		return werr(err, errno, "ps: pipe");
 	child = fork();
 	if (child < 0)
-		return werr(errno, "ps: fork");
+		return werr(err, errno, "ps: fork");
 	if (child == 0) {
 		dup2(fds[1], STDOUT_FILENO);
 		execvp("ps", argv);
@@ -95,13 +96,13 @@ static int ps_table(char *const *ps_args, size_t n_args, const pid_t *pids, size
 		close(fds[0]);
 	waitpid(child, &status, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return werr(0, "ps: ps %s failed", n_args ? "with these options" : "-ef");
+		return werr(err, 0, "ps: ps %s failed", n_args ? "with these options" : "-ef");
 	if (col < 0)
-		return werr(0, "ps: no PID column in ps's output");
+		return werr(err, 0, "ps: no PID column in ps's output");
 	return 0;
 }
 
-int cmd_ps(struct globals *g, int argc, char **argv)
+int cmd_ps(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "table";
 	const struct opt opts[] = {{"format", 'f', OPT_STR, &format}};
@@ -114,19 +115,19 @@ int cmd_ps(struct globals *g, int argc, char **argv)
 	/* As runc: what follows the id is ps's options. */
 	c.dirfd = -1;
 	c.id = NULL;
-	if (cli_parse(argc, argv, opts, 1, pos, 32, &n_pos, true) < 0)
+	if (cli_parse(argc, argv, opts, 1, pos, 32, &n_pos, true, err) < 0)
 		return -1;
 	if (n_pos < 1)
-		return werr(0, "ps: expects a container id (see ward --help)");
-	if (cli_root(g) < 0 || store_open(g->rootfd, pos[0], true, &c) < 0) {
+		return werr_k(err, WERR_INVALID, 0, "ps: expects a container id (see ward --help)");
+	if (cli_root(g, err) < 0 || store_open(g->rootfd, pos[0], true, &c, err) < 0) {
 		store_close(&c);
 		return -1;
 	}
 	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0) {
 		store_close(&c);
-		return werr(0, "ps: --format must be table or json (got \"%s\")", format);
+		return werr(err, 0, "ps: --format must be table or json (got \"%s\")", format);
 	}
-	r = container_pids(&c, &pids, &n);
+	r = container_pids(&c, &pids, &n, err);
 	if (r == 0 && strcmp(format, "json") == 0) {
 		/* As runc: a JSON array of host pids. */
 		printf("[");
@@ -135,7 +136,7 @@ int cmd_ps(struct globals *g, int argc, char **argv)
 		printf("]\n");
 	} else if (r == 0) {
 		fflush(stdout);
-		r = ps_table(pos + 1, n_pos - 1, pids, n);
+		r = ps_table(pos + 1, n_pos - 1, pids, n, err);
 	}
 	free(pids);
 	store_close(&c);

@@ -13,7 +13,7 @@
 
 #define EXIT_BADINPUT 2
 
-int cmd_check(struct globals *g, int argc, char **argv)
+int cmd_check(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "text", *profile = g->profile, *bundle_opt = NULL;
 	const struct opt opts[] = {{"profile", 0, OPT_STR, &profile},
@@ -23,28 +23,28 @@ int cmd_check(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int rc;
 
-	if (cli_parse(argc, argv, opts, 3, pos, 1, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 3, pos, 1, &n_pos, false, err) < 0)
 		goto bad;
 	/* --bundle DIR as every other command takes it, or the directory as
 	 * the one argument; not both. */
 	if (bundle_opt && n_pos == 0)
 		pos[n_pos++] = (char *)bundle_opt;
 	else if (bundle_opt) {
-		werr(0, "check: give the bundle with --bundle or as the argument, not both");
+		werr(err, 0, "check: give the bundle with --bundle or as the argument, not both");
 		goto bad;
 	}
 	if (n_pos != 1) {
-		werr(0, "check: give one bundle directory (--bundle DIR, or DIR)");
+		werr(err, 0, "check: give one bundle directory (--bundle DIR, or DIR)");
 		goto bad;
 	}
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
-		werr(0, "check: --format must be text or json");
+		werr(err, 0, "check: --format must be text or json");
 		goto bad;
 	}
-	rc = query_check(g, pos[0], profile, strcmp(format, "json") == 0);
+	rc = query_check(g, pos[0], profile, strcmp(format, "json") == 0, err);
 	if (rc >= 0)
 		return rc;
 bad:
-	log_fatal(werr_msg());
+	log_fatal(werr_msg(err));
 	return EXIT_BADINPUT;
 }

@@ -3,7 +3,7 @@
 #include "container/query/query.h"
 #include "container/store.h"
 
-int cmd_events(struct globals *g, int argc, char **argv)
+int cmd_events(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool stats = false;
 	long ms = 5000;
@@ -13,9 +13,10 @@ int cmd_events(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 	int r;
 
-	if (cli_open_container(g, "events", argc, argv, opts, 2, pos, 1, &n_pos, false, &c) < 0)
+	if (cli_open_container(g, "events", argc, argv, opts, 2, pos, 1, &n_pos, false, &c, err) <
+	    0)
 		return -1;
-	r = query_events(&c, stats, ms);
+	r = query_events(&c, stats, ms, err);
 	store_close(&c);
 	return r;
 }

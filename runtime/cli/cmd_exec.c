@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_exec(struct globals *g, int argc, char **argv)
+int cmd_exec(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct exec_request ec = {0};
 	const struct opt opts[] = {
@@ -38,18 +38,18 @@ int cmd_exec(struct globals *g, int argc, char **argv)
 	 * the --profile given until the container's own record says. */
 	if (g->profile && strcmp(g->profile, "compat") == 0)
 		g->fail_status = 255;
-	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 4096, &n_pos, true) <
-	    0)
+	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 4096, &n_pos, true,
+	              err) < 0)
 		goto out;
 	if (n_pos < 1) {
-		werr(0, "exec: expects a container id (see ward --help)");
+		werr_k(err, WERR_INVALID, 0, "exec: expects a container id (see ward --help)");
 		goto out;
 	}
 	ec.id = pos[0];
 	ec.args = pos + 1;
 	ec.n_args = n_pos - 1;
 	pos[n_pos] = NULL;
-	r = ops_exec(g, &ec);
+	r = ops_exec(g, &ec, err);
 out:
 	free(ec.env.v);
 	free(ec.caps.v);

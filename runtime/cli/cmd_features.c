@@ -2,12 +2,12 @@
 #include "cli/commands.h"
 #include "container/query/query.h"
 
-int cmd_features(struct globals *g, int argc, char **argv)
+int cmd_features(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	size_t n_pos;
 
 	(void)g;
-	if (cli_parse(argc, argv, NULL, 0, NULL, 0, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, NULL, 0, NULL, 0, &n_pos, false, err) < 0)
 		return -1;
-	return query_features();
+	return query_features(err);
 }

@@ -18,16 +18,16 @@
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
-int cmd_state(struct globals *g, int argc, char **argv)
+int cmd_state(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct container c;
 	char *pos[1];
 	size_t n_pos;
 	int r;
 
-	if (cli_open_container(g, "state", argc, argv, NULL, 0, pos, 1, &n_pos, false, &c) < 0)
+	if (cli_open_container(g, "state", argc, argv, NULL, 0, pos, 1, &n_pos, false, &c, err) < 0)
 		return -1;
-	r = query_state(&c);
+	r = query_state(&c, err);
 	store_close(&c);
 	return r;
 }
@@ -68,7 +68,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int cmd_list(struct globals *g, int argc, char **argv)
+int cmd_list(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool quiet = false;
 	const char *format = "table";
@@ -81,14 +81,14 @@ int cmd_list(struct globals *g, int argc, char **argv)
 	DIR *d;
 	int fd, r = 0;
 
-	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false, err) < 0)
 		return -1;
 	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
-		return werr(0, "list: --format must be table or json (got \"%s\")", format);
-	if (cli_root(g) < 0)
+		return werr(err, 0, "list: --format must be table or json (got \"%s\")", format);
+	if (cli_root(g, err) < 0)
 		return -1;
 	if ((fd = dup(g->rootfd)) < 0 || (d = fdopendir(fd)) == NULL)
-		return werr(errno, "listing %s", g->root);
+		return werr(err, errno, "listing %s", g->root);
 	if (strcmp(format, "json") == 0) {
 		gen = yajl_gen_alloc(NULL);
 		yajl_gen_array_open(gen);
@@ -105,7 +105,7 @@ int cmd_list(struct globals *g, int argc, char **argv)
 		v = n_ids == cap ? realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids)) : ids;
 		if (v == NULL || (v[n_ids] = strdup(de->d_name)) == NULL) {
 			ids = v ? v : ids;
-			r = werr(ENOMEM, "out of memory");
+			r = werr(err, ENOMEM, "out of memory");
 			break;
 		}
 		ids = v;
@@ -119,9 +119,9 @@ int cmd_list(struct globals *g, int argc, char **argv)
 		/* A container whose state cannot be read is listed all the same,
 		 * status unknown with the reason: hidden, it would be forgotten
 		 * with its processes and cgroups. */
-		if (store_open_any(g->rootfd, ids[i], false, &c) == 0) {
+		if (store_open_any(g->rootfd, ids[i], false, &c, err) == 0) {
 			if (gen && c.st)
-				oci_state_gen(gen, c.st, false);
+				oci_state_gen(gen, c.st, false, err);
 			else if (gen)
 				gen_unreadable(gen, &c);
 			else if (quiet)
@@ -130,8 +130,8 @@ int cmd_list(struct globals *g, int argc, char **argv)
 				print_table_row(&c);
 		} else {
 			/* Not even openable (not a container directory at all). */
-			fprintf(stderr, "ward: list: %s\n", werr_msg());
-			werr_clear();
+			fprintf(stderr, "ward: list: %s\n", werr_msg(err));
+			werr_clear(err);
 		}
 		store_close(&c);
 	}
@@ -151,7 +151,7 @@ int cmd_list(struct globals *g, int argc, char **argv)
 	return r;
 }
 
-int cmd_report(struct globals *g, int argc, char **argv)
+int cmd_report(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "text";
 	bool list = false;
@@ -160,13 +160,13 @@ int cmd_report(struct globals *g, int argc, char **argv)
 	char *pos[1];
 	size_t n_pos;
 
-	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false, err) < 0)
 		return -1;
 	if (list && n_pos == 0)
-		return query_report_list(g);
+		return query_report_list(g, err);
 	if (n_pos != 1 || list)
-		return werr(0, "report: needs a container id (or --list, alone)");
+		return werr(err, 0, "report: needs a container id (or --list, alone)");
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
-		return werr(0, "--format: must be text or json (got \"%s\")", format);
-	return query_report(g, pos[0], strcmp(format, "json") == 0);
+		return werr_k(err, WERR_INVALID, 0, "--format: must be text or json (got \"%s\")", format);
+	return query_report(g, pos[0], strcmp(format, "json") == 0, err);
 }

@@ -2,7 +2,7 @@
 #include "container/ops/ops.h"
 #include "lib/error.h"
 
-int cmd_run(struct globals *g, int argc, char **argv)
+int cmd_run(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct create_request cc = {.bundle = "."};
 	const struct opt opts[] = {
@@ -15,13 +15,14 @@ int cmd_run(struct globals *g, int argc, char **argv)
 	char *pos[1];
 	size_t n_pos;
 
-	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false) <
-	        0 ||
-	    cli_one_id("run", n_pos) < 0)
+	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false,
+	              err) < 0 ||
+	    cli_one_id("run", n_pos, err) < 0)
 		return -1;
 	if (cc.report && cc.detach)
-		return werr(0, "--report: the report is written when the run ends, which a "
-		               "detached run does not wait for (use ward report ID)");
+		return werr_k(err, WERR_INVALID, 0,
+		            "--report: the report is written when the run ends, which a "
+		            "detached run does not wait for (use ward report ID)");
 	cc.id = pos[0];
-	return ops_run(g, &cc);
+	return ops_run(g, &cc, err);
 }

@@ -1,7 +1,7 @@
 #include "cli/commands.h"
 #include "container/query/query.h"
 
-int cmd_spec(struct globals *g, int argc, char **argv)
+int cmd_spec(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *bundle = ".";
 	bool rootless = false;
@@ -10,7 +10,7 @@ int cmd_spec(struct globals *g, int argc, char **argv)
 	size_t n_pos;
 
 	(void)g;
-	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, 2, NULL, 0, &n_pos, false, err) < 0)
 		return -1;
-	return query_spec(bundle, rootless);
+	return query_spec(bundle, rootless, err);
 }

@@ -23,7 +23,7 @@ struct update_cli {
 };
 
 /* "123", "64k", "512m", "2g"; -1 for unlimited. */
-static int parse_size(const char *s, const char *opt, int64_t *out)
+static int parse_size(const char *s, const char *opt, int64_t *out, struct werror *err)
 {
 	char *end;
 	long long v;
@@ -31,7 +31,7 @@ static int parse_size(const char *s, const char *opt, int64_t *out)
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (errno || end == s)
-		return werr(0, "update: --%s \"%s\" is not a size", opt, s);
+		return werr(err, 0, "update: --%s \"%s\" is not a size", opt, s);
 	switch (*end) {
 	case 'k':
 	case 'K':
@@ -54,24 +54,24 @@ static int parse_size(const char *s, const char *opt, int64_t *out)
 	if (*end == 'b' || *end == 'B')
 		end++;
 	if (*end)
-		return werr(0, "update: --%s \"%s\" is not a size", opt, s);
+		return werr(err, 0, "update: --%s \"%s\" is not a size", opt, s);
 	*out = v;
 	return 0;
 }
 
-static int read_resources(const char *path, struct oci_resources **out)
+static int read_resources(const char *path, struct oci_resources **out, struct werror *err)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 
-	if (read_input(path, UPDATE_MAX_JSON, &buf, &len) < 0)
-		return werr_ctx("update: --resources");
+	if (read_input(path, UPDATE_MAX_JSON, &buf, &len, err) < 0)
+		return werr_ctx(err, "update: --resources");
 	*out = jdecode_document(&oci_resources_schema, buf, len, OCI_MAX_DEPTH,
-	                        strcmp(path, "-") == 0 ? "resources (stdin)" : path);
+	                        strcmp(path, "-") == 0 ? "resources (stdin)" : path, err);
 	return *out ? 0 : -1;
 }
 
-static int apply_flags(const struct update_cli *u, struct oci_resources *r)
+static int apply_flags(const struct update_cli *u, struct oci_resources *r, struct werror *err)
 {
 	int64_t v;
 
@@ -80,38 +80,39 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 		if (r->memory == NULL)
 			r->memory = calloc(1, sizeof(*r->memory));
 		if (r->memory == NULL)
-			return werr(ENOMEM, "out of memory");
-		if (u->memory && (parse_size(u->memory, "memory", &v) < 0 ||
+			return werr(err, ENOMEM, "out of memory");
+		if (u->memory && (parse_size(u->memory, "memory", &v, err) < 0 ||
 		                  (r->memory->limit = v, r->memory->has_limit = true, 0)))
 			return -1;
-		if (u->memory_swap && (parse_size(u->memory_swap, "memory-swap", &v) < 0 ||
+		if (u->memory_swap && (parse_size(u->memory_swap, "memory-swap", &v, err) < 0 ||
 		                       (r->memory->swap = v, r->memory->has_swap = true, 0)))
 			return -1;
 		if (u->memory_reservation &&
-		    (parse_size(u->memory_reservation, "memory-reservation", &v) < 0 ||
+		    (parse_size(u->memory_reservation, "memory-reservation", &v, err) < 0 ||
 		     (r->memory->reservation = v, r->memory->has_reservation = true, 0)))
 			return -1;
-		if (u->kernel_memory && (parse_size(u->kernel_memory, "kernel-memory", &v) < 0 ||
-		                         (r->memory->kernel = v, r->memory->has_kernel = true, 0)))
+		if (u->kernel_memory &&
+		    (parse_size(u->kernel_memory, "kernel-memory", &v, err) < 0 ||
+		     (r->memory->kernel = v, r->memory->has_kernel = true, 0)))
 			return -1;
 		if (u->kernel_memory_tcp &&
-		    (parse_size(u->kernel_memory_tcp, "kernel-memory-tcp", &v) < 0 ||
+		    (parse_size(u->kernel_memory_tcp, "kernel-memory-tcp", &v, err) < 0 ||
 		     (r->memory->kernel_tcp = v, r->memory->has_kernel_tcp = true, 0)))
 			return -1;
 	}
 	if (u->pids_limit) {
 		if (r->pids == NULL && (r->pids = calloc(1, sizeof(*r->pids))) == NULL)
-			return werr(ENOMEM, "out of memory");
-		if (parse_size(u->pids_limit, "pids-limit", &r->pids->limit) < 0)
+			return werr(err, ENOMEM, "out of memory");
+		if (parse_size(u->pids_limit, "pids-limit", &r->pids->limit, err) < 0)
 			return -1;
 	}
 	if (u->blkio_weight) {
 		if (r->block_io == NULL && (r->block_io = calloc(1, sizeof(*r->block_io))) == NULL)
-			return werr(ENOMEM, "out of memory");
-		if (parse_size(u->blkio_weight, "blkio-weight", &v) < 0)
+			return werr(err, ENOMEM, "out of memory");
+		if (parse_size(u->blkio_weight, "blkio-weight", &v, err) < 0)
 			return -1;
 		if (v < 10 || v > 1000)
-			return werr(0, "update: --blkio-weight %s: must be 10 to 1000",
+			return werr(err, 0, "update: --blkio-weight %s: must be 10 to 1000",
 			            u->blkio_weight);
 		r->block_io->weight = (uint32_t)v;
 		r->block_io->has_weight = true;
@@ -119,25 +120,26 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 	if (u->cpu_shares || u->cpu_quota || u->cpu_period || u->cpuset_cpus || u->cpuset_mems ||
 	    u->cpu_rt_period || u->cpu_rt_runtime || u->cpu_idle) {
 		if (r->cpu == NULL && (r->cpu = calloc(1, sizeof(*r->cpu))) == NULL)
-			return werr(ENOMEM, "out of memory");
-		if (u->cpu_shares && (parse_size(u->cpu_shares, "cpu-shares", &v) < 0 ||
+			return werr(err, ENOMEM, "out of memory");
+		if (u->cpu_shares && (parse_size(u->cpu_shares, "cpu-shares", &v, err) < 0 ||
 		                      (r->cpu->shares = (uint64_t)v, r->cpu->has_shares = true, 0)))
 			return -1;
-		if (u->cpu_quota && (parse_size(u->cpu_quota, "cpu-quota", &v) < 0 ||
+		if (u->cpu_quota && (parse_size(u->cpu_quota, "cpu-quota", &v, err) < 0 ||
 		                     (r->cpu->quota = v, r->cpu->has_quota = true, 0)))
 			return -1;
-		if (u->cpu_period && (parse_size(u->cpu_period, "cpu-period", &v) < 0 ||
+		if (u->cpu_period && (parse_size(u->cpu_period, "cpu-period", &v, err) < 0 ||
 		                      (r->cpu->period = (uint64_t)v, r->cpu->has_period = true, 0)))
 			return -1;
-		if (u->cpu_rt_period && (parse_size(u->cpu_rt_period, "cpu-rt-period", &v) < 0 ||
-		                         (r->cpu->realtime_period = (uint64_t)v,
-		                          r->cpu->has_realtime_period = true, 0)))
+		if (u->cpu_rt_period &&
+		    (parse_size(u->cpu_rt_period, "cpu-rt-period", &v, err) < 0 ||
+		     (r->cpu->realtime_period = (uint64_t)v, r->cpu->has_realtime_period = true,
+		      0)))
 			return -1;
 		if (u->cpu_rt_runtime &&
-		    (parse_size(u->cpu_rt_runtime, "cpu-rt-runtime", &v) < 0 ||
+		    (parse_size(u->cpu_rt_runtime, "cpu-rt-runtime", &v, err) < 0 ||
 		     (r->cpu->realtime_runtime = v, r->cpu->has_realtime_runtime = true, 0)))
 			return -1;
-		if (u->cpu_idle && (parse_size(u->cpu_idle, "cpu-idle", &v) < 0 ||
+		if (u->cpu_idle && (parse_size(u->cpu_idle, "cpu-idle", &v, err) < 0 ||
 		                    (r->cpu->idle = v, r->cpu->has_idle = true, 0)))
 			return -1;
 		/* Borrowed strings: cleared before the struct is freed. */
@@ -149,7 +151,7 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r)
 	return 0;
 }
 
-int cmd_update(struct globals *g, int argc, char **argv)
+int cmd_update(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct update_cli u = {0};
 	const struct opt opts[] = {
@@ -179,18 +181,19 @@ int cmd_update(struct globals *g, int argc, char **argv)
 	int ret = -1;
 
 	if (cli_open_container(g, "update", argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos,
-	                       1, &n_pos, true, &c) < 0)
+	                       1, &n_pos, true, &c, err) < 0)
 		goto out;
 	if (c.status != ST_CREATED && c.status != ST_RUNNING && c.status != ST_PAUSED) {
-		werr(0, "container \"%s\" is %s: only a live container can be updated", c.id,
+		werr(err, 0, "container \"%s\" is %s: only a live container can be updated", c.id,
 		     status_name(c.status));
 		goto out;
 	}
-	if (u.resources ? read_resources(u.resources, &r) < 0 : (r = calloc(1, sizeof(*r))) == NULL)
+	if (u.resources ? read_resources(u.resources, &r, err) < 0
+	                : (r = calloc(1, sizeof(*r))) == NULL)
 		goto out;
-	if (apply_flags(&u, r) < 0)
+	if (apply_flags(&u, r, err) < 0)
 		goto out;
-	ret = ops_update(&c, r);
+	ret = ops_update(&c, r, err);
 out:
 	if (r && r->cpu) {
 		if (r->cpu->cpus == u.cpuset_cpus)

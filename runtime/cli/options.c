@@ -22,12 +22,12 @@ static const struct opt *find_opt(const struct opt *opts, size_t n, const char *
 	return NULL;
 }
 
-static int set_opt(const struct opt *o, const char *val, bool has_val)
+static int set_opt(const struct opt *o, const char *val, bool has_val, struct werror *err)
 {
 	switch (o->kind) {
 	case OPT_FLAG:
 		if (has_val && strcmp(val, "true") != 0 && strcmp(val, "false") != 0)
-			return werr(0, "--%s takes no value (or =true/=false)", o->name);
+			return werr_k(err, WERR_INVALID, 0, "--%s takes no value (or =true/=false)", o->name);
 		*(bool *)o->dst = !has_val || strcmp(val, "true") == 0;
 		return 0;
 	case OPT_STR:
@@ -38,7 +38,7 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 		char **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
 
 		if (nv == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		nv[l->n++] = (char *)val;
 		l->v = nv;
 		return 0;
@@ -50,7 +50,8 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 		errno = 0;
 		v = strtol(val, &end, 10);
 		if (errno || *end || end == val || v < 0 || v > INT_MAX)
-			return werr(0, "--%s: \"%s\" is not a non-negative integer", o->name, val);
+			return werr_k(err, WERR_INVALID, 0, "--%s: \"%s\" is not a non-negative integer", o->name,
+			            val);
 		*(int *)o->dst = (int)v;
 		return 0;
 	}
@@ -58,7 +59,7 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 		long long ms;
 
 		if (duration_parse_ms(val, &ms) < 0)
-			return werr(0, "--%s: \"%s\" %s", o->name, val,
+			return werr_k(err, WERR_INVALID, 0, "--%s: \"%s\" %s", o->name, val,
 			            errno == ERANGE ? "is too short" : "is not a duration");
 		*(long *)o->dst = (long)ms;
 		return 0;
@@ -68,7 +69,7 @@ static int set_opt(const struct opt *o, const char *val, bool has_val)
 }
 
 int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char **pos,
-              size_t max_pos, size_t *n_pos, bool stop_at_positional)
+              size_t max_pos, size_t *n_pos, bool stop_at_positional, struct werror *err)
 {
 	bool only_pos = false;
 
@@ -82,7 +83,7 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 
 		if (only_pos || a[0] != '-' || a[1] == '\0') {
 			if (*n_pos >= max_pos)
-				return werr(0, "%s: unexpected argument \"%s\"", argv[0], a);
+				return werr(err, 0, "%s: unexpected argument \"%s\"", argv[0], a);
 			pos[(*n_pos)++] = argv[i];
 			if (stop_at_positional)
 				only_pos = true;
@@ -98,50 +99,50 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 		is_short = a[1] != '-';
 		o = find_opt(opts, n_opts, name, len, is_short);
 		if (o == NULL)
-			return werr(0, "%s: unknown option \"%s\"", argv[0], a);
+			return werr_k(err, WERR_INVALID, 0, "%s: unknown option \"%s\"", argv[0], a);
 		if (eq) {
-			if (set_opt(o, eq + 1, true) < 0)
+			if (set_opt(o, eq + 1, true, err) < 0)
 				return -1;
 		} else if (o->kind == OPT_FLAG) {
-			if (set_opt(o, NULL, false) < 0)
+			if (set_opt(o, NULL, false, err) < 0)
 				return -1;
 		} else {
 			if (i + 1 >= argc)
-				return werr(0, "%s: option %s needs a value", argv[0], a);
-			if (set_opt(o, argv[++i], true) < 0)
+				return werr_k(err, WERR_INVALID, 0, "%s: option %s needs a value", argv[0], a);
+			if (set_opt(o, argv[++i], true, err) < 0)
 				return -1;
 		}
 	}
 	return 0;
 }
 
-int cli_one_id(const char *cmd, size_t n_pos)
+int cli_one_id(const char *cmd, size_t n_pos, struct werror *err)
 {
 	if (n_pos != 1)
-		return werr(0, "%s: expects exactly one container id (see ward --help)", cmd);
+		return werr(err, 0, "%s: expects exactly one container id (see ward --help)", cmd);
 	return 0;
 }
 
 int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv,
                        const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
-                       size_t *n_pos, bool lock, struct container *c)
+                       size_t *n_pos, bool lock, struct container *c, struct werror *err)
 {
 	memset(c, 0, sizeof(*c));
 	c->dirfd = -1;
-	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false) < 0)
+	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false, err) < 0)
 		return -1;
 	if (*n_pos < 1)
-		return werr(0, "%s: expects a container id (see ward --help)", cmd);
-	if (cli_root(g) < 0)
+		return werr_k(err, WERR_INVALID, 0, "%s: expects a container id (see ward --help)", cmd);
+	if (cli_root(g, err) < 0)
 		return -1;
-	if (store_open(g->rootfd, pos[0], lock, c) < 0) {
+	if (store_open(g->rootfd, pos[0], lock, c, err) < 0) {
 		store_close(c);
 		return -1;
 	}
 	return 0;
 }
 
-int cli_root(struct globals *g)
+int cli_root(struct globals *g, struct werror *err)
 {
-	return ops_root(g);
+	return ops_root(g, err);
 }

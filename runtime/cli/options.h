@@ -3,6 +3,8 @@
 #ifndef WARD_CLI_OPTIONS_H
 #define WARD_CLI_OPTIONS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,11 +25,11 @@ struct opt {
  * pos[] (up to max_pos). stop_at_positional: everything after the first
  * positional is positional too (for commands that take a command line). */
 int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char **pos,
-              size_t max_pos, size_t *n_pos, bool stop_at_positional);
+              size_t max_pos, size_t *n_pos, bool stop_at_positional, struct werror *err);
 /* Exactly one positional: the container id. */
-int cli_one_id(const char *cmd, size_t n_pos);
+int cli_one_id(const char *cmd, size_t n_pos, struct werror *err);
 /* The state root fd (ops_root). */
-int cli_root(struct globals *g);
+int cli_root(struct globals *g, struct werror *err);
 
 struct container;
 /* What every command on one container does first: parse the options, take
@@ -35,6 +37,6 @@ struct container;
  * the container, locked if lock. On failure c is closed. */
 int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv,
                        const struct opt *opts, size_t n_opts, char **pos, size_t max_pos,
-                       size_t *n_pos, bool lock, struct container *c);
+                       size_t *n_pos, bool lock, struct container *c, struct werror *err);
 
 #endif

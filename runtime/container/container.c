@@ -69,7 +69,7 @@ static int clone_flags(const struct oci_config *c)
  * one the policy judged (the host facts' fd) is the one joined: the path
  * is not looked up again. */
 static int open_joined(const struct oci_config *c, const struct host_facts *h, struct init_args *a,
-                       bool userns_entered)
+                       bool userns_entered, struct werror *err)
 {
 	const struct oci_linux *l = c->linux;
 
@@ -87,13 +87,14 @@ static int open_joined(const struct oci_config *c, const struct host_facts *h, s
 			else
 				fd = open(n->path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
-				return werr(errno, "config.json: .linux.namespaces[%zu].path %s", i,
+				return werr_k(err, WERR_INVALID, errno,
+				            "config.json: .linux.namespaces[%zu].path %s", i,
 				            n->path);
 			type = ioctl(fd, NS_GET_NSTYPE);
 			if (type != n->flag) {
 				close(fd);
-				return werr(
-				    0,
+				return werr_k(
+				    err, WERR_INVALID, 0,
 				    "config.json: .linux.namespaces[%zu].path: %s is not a %s "
 				    "namespace",
 				    i, n->path, n->type);
@@ -103,7 +104,7 @@ static int open_joined(const struct oci_config *c, const struct host_facts *h, s
 
 				close(fd);
 				if (r < 0)
-					return werr(errno,
+					return werr(err, errno,
 					            "config.json: .linux.namespaces[%zu]: "
 					            "joining %s",
 					            i, n->path);
@@ -133,16 +134,16 @@ static void close_joined(struct init_args *a)
 
 static int record_state(struct container *c, const struct create_opts *o,
                         const struct oci_config *cfg, const char *rootfs, pid_t pid,
-                        const char *cgroup_path)
+                        const char *cgroup_path, struct werror *err)
 {
 	struct oci_state *s = calloc(1, sizeof(*s));
 
 	if (s == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	c->st = s;
 	s->pid = pid;
-	if (proc_stat(pid, &s->pid_start, NULL) < 0)
-		return werr_ctx("container init");
+	if (proc_stat(pid, &s->pid_start, NULL, err) < 0)
+		return werr_ctx(err, "container init");
 	s->oci_version = strdup(cfg->oci_version);
 	s->id = strdup(o->id);
 	s->bundle = strdup(o->bundle);
@@ -158,15 +159,15 @@ static int record_state(struct container *c, const struct create_opts *o,
 	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
 	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||
 	    !s->annotations || (cgroup_path && !s->cgroup_path))
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < cfg->n_annotations; i++) {
 		s->annotations[i].key = strdup(cfg->annotations[i].key);
 		s->annotations[i].value = strdup(cfg->annotations[i].value);
 		s->n_annotations = i + 1;
 		if (!s->annotations[i].key || !s->annotations[i].value)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 	}
-	return store_save(c);
+	return store_save(c, err);
 }
 
 /* The state hooks and seccomp agents see while the container is created. */
@@ -185,7 +186,7 @@ static struct oci_state creating_state(const struct create_opts *o, const struct
 /* With its mounts done the init asks for prestart and createRuntime, which
  * run here, in the runtime namespace; the answer tells it its host pid. */
 static int run_create_hooks(int sock, const struct create_opts *o, const struct oci_config *cfg,
-                            pid_t pid)
+                            pid_t pid, struct werror *err)
 {
 	struct oci_state st = creating_state(o, cfg, pid);
 	struct oci_state pre = st;
@@ -195,23 +196,24 @@ static int run_create_hooks(int sock, const struct create_opts *o, const struct 
 	/* prestart (deprecated) sees "created", as crun shows it and the
 	 * runtime-tools suite checks; createRuntime "creating" (spec). */
 	pre.status = "created";
-	if (sync_expect(sock, SYNC_HOOKS) < 0 || hooks_run(cfg, HOOK_PRESTART, &pre) < 0 ||
-	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st) < 0)
+	if (sync_expect(sock, SYNC_HOOKS, err) < 0 ||
+	    hooks_run(cfg, HOOK_PRESTART, &pre, err) < 0 ||
+	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st, err) < 0)
 		return -1;
-	return sync_send_num(sock, SYNC_HOOKS_DONE, pid);
+	return sync_send_num(sock, SYNC_HOOKS_DONE, pid, err);
 }
 
 /* The init sends its seccomp listener before READY; hand it to the agent. */
 static int forward_listener(int sock, const struct create_opts *o, const struct oci_config *cfg,
-                            pid_t pid)
+                            pid_t pid, struct werror *err)
 {
 	struct oci_state st = creating_state(o, cfg, pid);
 
-	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st);
+	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st, err);
 }
 
 static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2],
-                        const struct cgroup *cg, int cgroup_fd)
+                        const struct cgroup *cg, int cgroup_fd, struct werror *err)
 {
 	/* Into its cgroup2 cgroup from the first instruction (Linux ≥ 5.7). */
 	struct clone_args ca = {
@@ -223,14 +225,14 @@ static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int cl
 	pid_t pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
 
 	if (pid < 0)
-		return werr(errno, "clone3 of the container init");
+		return werr(err, errno, "clone3 of the container init");
 	if (pid == 0) {
 		/* The state lock must not outlive ward: init keeps nothing of ours
 		 * beyond the sync socket and the fifo. */
 		close(close_in_child[0]);
 		close(close_in_child[1]);
 		cgroup_close_fds(cg);
-		init_run(a);
+		init_run(a, err);
 	}
 	return pid;
 }
@@ -244,10 +246,11 @@ static void kill_and_reap(int pidfd)
 		;
 }
 
-int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog)
+int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog,
+                           struct werror *err)
 {
 	int cache = store_cache_dir(rootfd, "seccomp");
-	int r = filter_compile_cached(sc, cache, prog);
+	int r = filter_compile_cached(sc, cache, prog, err);
 
 	if (cache >= 0)
 		close(cache);
@@ -255,7 +258,7 @@ int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filt
 }
 
 int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
-                            struct filter_prog *prog, bool *supervised)
+                            struct filter_prog *prog, bool *supervised, struct werror *err)
 {
 	struct oci_seccomp own = *l->seccomp;
 
@@ -263,7 +266,7 @@ int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
 	memset(prog, 0, sizeof(*prog));
 	if (l->seccomp_base == NULL) {
 		own.supervised = *supervised = record;
-		return container_seccomp_prog(rootfd, &own, prog);
+		return container_seccomp_prog(rootfd, &own, prog, err);
 	}
 	/* ward's filter first, then the config's stacked after it: only one
 	 * filter of a chain may have a listener (EBUSY), so the supervisor's
@@ -277,29 +280,29 @@ int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
 			base.supervised = record;
 		else
 			own.supervised = record;
-		if (container_seccomp_prog(rootfd, &base, prog) < 0)
+		if (container_seccomp_prog(rootfd, &base, prog, err) < 0)
 			return -1;
 	}
 	prog->next = calloc(1, sizeof(*prog->next));
 	if (prog->next == NULL)
-		return werr(ENOMEM, "out of memory");
-	return container_seccomp_prog(rootfd, &own, prog->next);
+		return werr(err, ENOMEM, "out of memory");
+	return container_seccomp_prog(rootfd, &own, prog->next, err);
 }
 
 /* What the policy decided (exec applies it again to the saved config) and
  * the audit log of what it changed. */
-static int save_policy(struct container *c, const struct create_opts *o)
+static int save_policy(struct container *c, const struct create_opts *o, struct werror *err)
 {
 	const struct policy_ctx *x = o->policy;
 	int fd, r;
 
-	if (store_write(c, POLICY_RECORD_FILE, o->policy_record, o->policy_record_len) < 0)
+	if (store_write(c, POLICY_RECORD_FILE, o->policy_record, o->policy_record_len, err) < 0)
 		return -1;
 	fd = openat(c->dirfd, AUDIT_FILE, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
 	            0600);
 	if (fd < 0)
-		return werr(errno, "audit log of \"%s\"", c->id);
-	r = policy_audit_write(x, fd);
+		return werr(err, errno, "audit log of \"%s\"", c->id);
+	r = policy_audit_write(x, fd, err);
 	close(fd);
 	return r;
 }
@@ -307,22 +310,22 @@ static int save_policy(struct container *c, const struct create_opts *o)
 /* The supervisor, and its identity in the state dir (pid and start time:
  * start and delete find it by them, never by a recycled pid). */
 static int start_supervisor(struct container *c, int rootfd, const struct create_opts *o, int pidfd,
-                            const struct sup_fds *fds, int *sup_pidfd)
+                            const struct sup_fds *fds, int *sup_pidfd, struct werror *err)
 {
 	uint64_t start, gstart = 0;
 	char rec[96];
 	struct sup_proc sp;
 
-	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, fds, o->sup, &sp) < 0)
+	if (sup_spawn(rootfd, c->dirfd, o->id, pidfd, fds, o->sup, &sp, err) < 0)
 		return -1;
 	*sup_pidfd = sp.pidfd;
 	/* Start times read after the pidfd pinned the supervisor (its guard,
 	 * its child, lives until it is told to end). */
-	if (proc_stat(sp.pid, &start, NULL) < 0 || proc_stat(sp.guard, &gstart, NULL) < 0)
-		return werr_ctx("the run supervisor (pid %d)", (int)sp.pid);
+	if (proc_stat(sp.pid, &start, NULL, err) < 0 || proc_stat(sp.guard, &gstart, NULL, err) < 0)
+		return werr_ctx(err, "the run supervisor (pid %d)", (int)sp.pid);
 	snprintf(rec, sizeof(rec), "%d %llu %d %llu\n", (int)sp.pid, (unsigned long long)start,
 	         (int)sp.guard, (unsigned long long)gstart);
-	return store_write(c, SUPERVISOR_FILE, rec, strlen(rec));
+	return store_write(c, SUPERVISOR_FILE, rec, strlen(rec), err);
 }
 
 /* systemd's scope starts around a holder process, which counts against
@@ -346,7 +349,7 @@ static bool holder_limits(const struct oci_linux *l, struct oci_linux *ls, struc
  * mount changes nothing, and the init never looks a host path up again);
  * the binds' when the init mounts them (tree_server.h: config.json order). */
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
-                     struct container *c, int *pidfd_out)
+                     struct container *c, int *pidfd_out, struct werror *err)
 {
 	char rootfs[PATH_MAX];
 	int sv[2] = {-1, -1}, fifo = -1, pidfd = -1, console = -1, cgfd = -1, notify = -1;
@@ -369,8 +372,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 
 	memset(c, 0, sizeof(*c));
 	c->dirfd = -1;
-	if (support_check(cfg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0 ||
-	    support_rootfs(cfg, o->bundle, rootfs) < 0)
+	if (support_check(cfg, !o->policy || o->policy->profile == PROFILE_COMPAT, err) < 0 ||
+	    support_rootfs(cfg, o->bundle, rootfs, err) < 0)
 		return -1;
 	/* Compiled before the clone: the init inherits the program. With the
 	 * supervisor recording denials, the default action goes to it. */
@@ -378,7 +381,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		bool supervised;
 
 		if (container_seccomp_chain(rootfd, cfg->linux, o->sup && o->sup->record_denied,
-		                            &prog, &supervised) < 0) {
+		                            &prog, &supervised, err) < 0) {
 			filter_prog_free(&prog);
 			return -1;
 		}
@@ -387,28 +390,28 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	/* Egress rules (issue 26): loaded now, attached once the cgroup is
 	 * made (egress_load says why not in between). */
 	if (o->policy && o->policy->egress.enforce) {
-		if (egress_load(&o->policy->egress, o->sup != NULL, &eg) < 0) {
+		if (egress_load(&o->policy->egress, o->sup != NULL, &eg, err) < 0) {
 			filter_prog_free(&prog);
 			return -1;
 		}
 		trace_mark("create: egress programs loaded");
 	}
-	if (store_create(rootfd, o->id, c) < 0) {
+	if (store_create(rootfd, o->id, c, err) < 0) {
 		filter_prog_free(&prog);
 		egress_unload(&eg);
 		return -1;
 	}
-	if (o->lease && id_lease_commit(o->lease, c->dirfd) < 0)
+	if (o->lease && id_lease_commit(o->lease, c->dirfd, err) < 0)
 		goto fail;
-	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len) < 0)
+	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len, err) < 0)
 		goto fail;
-	if (o->policy && save_policy(c, o) < 0)
+	if (o->policy && save_policy(c, o, err) < 0)
 		goto fail;
 	/* The cgroup and its limits exist before the init does (a rootless
 	 * container may have none: rootless_cgroup_decide). */
 	if (!o->no_cgroup) {
 		if ((o->systemd_cgroup ? cgroup_init_systemd : cgroup_init)(
-		        &cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id) < 0)
+		        &cg, cfg->linux ? cfg->linux->cgroups_path : NULL, o->id, err) < 0)
 			goto fail;
 		/* Until systemd has made the scope, a unit of that name is nobody's
 		 * to stop (delete --force of a create killed now leaves it alone). */
@@ -422,18 +425,18 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			char rec[PATH_MAX * 2 + 4];
 
 			cgroup_record(&cg, rec, sizeof(rec));
-			if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+			if (store_write(c, CGROUP_FILE, rec, strlen(rec), err) < 0)
 				goto fail;
 		}
 		/* The systemd driver: the scope, with its limits, made by systemd. */
-		if (cgroup_systemd_start(&cg, o->id, lin) < 0)
+		if (cgroup_systemd_start(&cg, o->id, lin, err) < 0)
 			goto fail;
 		have_cg = cg.unit != NULL;
 		/* compat joins a populated cgroup with a warning, as runc does. */
-		if (cgroup_create(&cg, !o->policy || o->policy->profile == PROFILE_COMPAT) < 0)
+		if (cgroup_create(&cg, !o->policy || o->policy->profile == PROFILE_COMPAT, err) < 0)
 			goto fail;
 		have_cg = true;
-		if (cgroup_pin(&cg) < 0)
+		if (cgroup_pin(&cg, err) < 0)
 			goto fail;
 		/* Recorded again with what create found (the same, unless another
 		 * create made a shared parent meanwhile). */
@@ -441,14 +444,14 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 			char rec[PATH_MAX * 2 + 4];
 
 			cgroup_record(&cg, rec, sizeof(rec));
-			if (store_write(c, CGROUP_FILE, rec, strlen(rec)) < 0)
+			if (store_write(c, CGROUP_FILE, rec, strlen(rec), err) < 0)
 				goto fail;
 		}
 		trace_mark("create: cgroup made");
-		if (cgroup_apply(&cg, lin) < 0)
+		if (cgroup_apply(&cg, lin, err) < 0)
 			goto fail;
 		trace_mark("create: cgroup limits written");
-		cgfd = cgroup_unified_fd(&cg);
+		cgfd = cgroup_unified_fd(&cg, err);
 		if (cg.unified && cgfd < 0)
 			goto fail;
 	}
@@ -456,17 +459,17 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	 * of the container ever runs unfiltered. */
 	if (eg.skel) {
 		if (cgfd < 0) {
-			werr(EOPNOTSUPP,
+			werr_k(err, WERR_UNSUPPORTED, EOPNOTSUPP,
 			     "egress rules need the container's cgroup2 node (none here)");
 			goto fail;
 		}
-		if (egress_attach(cgfd, &eg, &efds) < 0)
+		if (egress_attach(cgfd, &eg, &efds, err) < 0)
 			goto fail;
 		trace_mark("create: egress programs attached");
 	}
 	if (o->console_fd)
 		console = *o->console_fd;
-	else if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
+	else if (o->console_socket && (console = console_connect(o->console_socket, err)) < 0)
 		goto fail;
 	{
 		/* Mounts that travel back to the host's: compat only, never
@@ -479,22 +482,22 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                         .with_layers = o->policy && !compat};
 		int not_its[] = {rootfd, c->dirfd, console, cgfd, root_tree};
 
-		if (parent_trees(cfg, o->facts, o->bundle, &root_tree, plan.with_layers) < 0)
+		if (parent_trees(cfg, o->facts, o->bundle, &root_tree, plan.with_layers, err) < 0)
 			goto fail;
 		not_its[4] = root_tree;
 		/* Attached in the host's mount namespace: detached at delete. */
 		if (!oci_config_namespace(cfg, CLONE_NEWNS) &&
-		    host_mount_record(c, root_tree, rootfs) < 0)
+		    host_mount_record(c, root_tree, rootfs, err) < 0)
 			goto fail;
 		/* Before a user namespace is joined below: the server stays
 		 * privileged over the host's mount namespace. */
 		tree_server = tree_server_start(&plan, &tree_end, not_its,
-		                                sizeof(not_its) / sizeof(not_its[0]));
+		                                sizeof(not_its) / sizeof(not_its[0]), err);
 		if (tree_server < 0)
 			goto fail;
 	}
 	if (mkfifoat(c->dirfd, EXEC_FIFO, 0600) < 0) {
-		werr(errno, "creating the start fifo");
+		werr(err, errno, "creating the start fifo");
 		goto fail;
 	}
 	/* O_RDWR: opening never blocks, and the init (which inherits it) stays
@@ -502,7 +505,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	fifo = openat(c->dirfd, EXEC_FIFO, O_RDWR | O_CLOEXEC);
 
 	if (fifo < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		werr(errno, "creating the start channel");
+		werr(err, errno, "creating the start channel");
 		goto fail;
 	}
 	{
@@ -525,7 +528,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		a.join_user_fd = -1;
-		if (open_joined(cfg, o->facts, &a, o->userns_entered) < 0) {
+		if (open_joined(cfg, o->facts, &a, o->userns_entered, err) < 0) {
 			close_joined(&a);
 			goto fail;
 		}
@@ -533,12 +536,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		 * opened, idmapped trees made). What remains for this process -
 		 * state files, the pid file - is owner-permitted to uid 0. */
 		if (a.join_user_fd >= 0 && setns(a.join_user_fd, CLONE_NEWUSER) < 0) {
-			werr(errno, "config.json: joining the user namespace");
+			werr(err, errno, "config.json: joining the user namespace");
 			close_joined(&a);
 			goto fail;
 		}
 		trace_mark("create: trees cloned, cloning the init");
-		pid = spawn_init(&a, cflags, &pidfd, close_in_child, &cg, cgfd);
+		pid = spawn_init(&a, cflags, &pidfd, close_in_child, &cg, cgfd, err);
 		close_joined(&a);
 	}
 	if (pid < 0)
@@ -557,64 +560,64 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	log_debug("container %s: init is pid %d", o->id, (int)pid);
 	/* v1 hierarchies: before the init may run anything (it waits for
 	 * MAPPED). */
-	if (cgroup_add_pid(&cg, pid, cgfd >= 0) < 0)
+	if (cgroup_add_pid(&cg, pid, cgfd >= 0, err) < 0)
 		goto fail;
 	cgroup_release_holder(&cg);
 	if (lin == &lin_start) {
 		struct oci_resources r = {.pids = cfg->linux->resources->pids};
 		struct oci_linux l = {.resources = &r};
 
-		if (cgroup_update(&cg, &l) < 0)
+		if (cgroup_update(&cg, &l, err) < 0)
 			goto fail;
 	}
 	if (cgfd >= 0)
 		close(cgfd);
 	cgfd = -1;
-	if ((cflags & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux) < 0)
+	if ((cflags & CLONE_NEWUSER) && userns_write_maps(pid, cfg->linux, err) < 0)
 		goto fail;
 	/* Sysctls of the pid namespace (vm.memfd_noexec): only the host's
 	 * root can write them, before the init runs anything. */
-	if (sysctl_apply_pidns(pidfd, cfg) < 0)
+	if (sysctl_apply_pidns(pidfd, cfg, err) < 0)
 		goto fail;
 	trace_mark("create: init in its cgroups");
-	if (sync_send(sv[0], SYNC_MAPPED) < 0)
+	if (sync_send(sv[0], SYNC_MAPPED, err) < 0)
 		goto fail;
-	if (run_create_hooks(sv[0], o, cfg, pid) < 0)
+	if (run_create_hooks(sv[0], o, cfg, pid, err) < 0)
 		goto fail;
 	if (filter_prog_listens(&prog) && !(o->sup && o->sup->record_denied) &&
-	    forward_listener(sv[0], o, cfg, pid) < 0)
+	    forward_listener(sv[0], o, cfg, pid, err) < 0)
 		goto fail;
 	/* The supervisor's listener: kept for it, and meanwhile answering
 	 * the init's own last calls that the filter denies. */
 	if (filter_prog_listens(&prog) && o->sup && o->sup->record_denied) {
-		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &notify) < 0)
+		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &notify, err) < 0)
 			goto fail;
-		if (sup_await_ready(sv[0], notify, o->sup->errno_ret) < 0)
+		if (sup_await_ready(sv[0], notify, o->sup->errno_ret, err) < 0)
 			goto fail;
-	} else if (sync_expect(sv[0], SYNC_READY) < 0)
+	} else if (sync_expect(sv[0], SYNC_READY, err) < 0)
 		goto fail;
 	trace_mark("create: init ready (rootfs built)");
 	/* Mounts done: the init has closed its end. */
 	tree_server_stop(tree_server);
 	tree_server = -1;
-	if (record_state(c, o, cfg, rootfs, pid, cg.path) < 0)
+	if (record_state(c, o, cfg, rootfs, pid, cg.path, err) < 0)
 		goto fail;
 	trace_mark("create: state recorded");
 	if (o->sup) {
 		struct sup_fds f = {notify, efds.events, efds.counters};
 
-		if (start_supervisor(c, rootfd, o, pidfd, &f, &sup_pidfd) < 0)
+		if (start_supervisor(c, rootfd, o, pidfd, &f, &sup_pidfd, err) < 0)
 			goto fail;
 	}
 	if (notify >= 0)
 		close(notify);
 	notify = -1;
-	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
+	if (o->pid_file && pid_file_write(o->pid_file, pid, err) < 0)
 		goto fail;
 	/* Wait for the init to drop its parent-death signal (it then closes
 	 * the channel): exiting earlier would kill it. */
 	trace_mark("create: supervisor and pid file done");
-	if (sync_send(sv[0], SYNC_ACK) < 0 || sync_expect(sv[0], SYNC_EOF) < 0)
+	if (sync_send(sv[0], SYNC_ACK, err) < 0 || sync_expect(sv[0], SYNC_EOF, err) < 0)
 		goto fail;
 	trace_mark("create: init released");
 	close(sv[0]);
@@ -630,10 +633,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		close(pidfd);
 	return 0;
 fail : {
-	int e = werr_errno();
-	char msg[WERR_MAX];
+	/* The undo's own failures are not the error being returned. */
+	_cleanup_werror_ struct werror undo_err = WERROR_INIT;
 
-	snprintf(msg, sizeof(msg), "%s", werr_msg());
 	if (pidfd >= 0) {
 		kill_and_reap(pidfd);
 		close(pidfd);
@@ -661,17 +663,16 @@ fail : {
 	if (o->pid_file && pid > 0)
 		unlink(o->pid_file);
 	/* The init is gone: what it attached on the host goes too. */
-	if (host_mount_release(c) < 0)
-		werr_clear();
+	host_mount_release(c, &undo_err);
 	if (cgfd >= 0)
 		close(cgfd);
 	egress_fds_close(&efds);
 	egress_unload(&eg);
 	if (have_cg)
-		cgroup_destroy(&cg);
+		cgroup_destroy(&cg, &undo_err);
 	filter_prog_free(&prog);
-	store_remove(c);
+	store_remove(c, &undo_err);
 	store_close(c);
-	return werr_set(e, msg);
+	return -1;
 }
 }

@@ -3,6 +3,8 @@
 #ifndef WARD_CONTAINER_H
 #define WARD_CONTAINER_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "idpool/lease.h"
@@ -52,26 +54,29 @@ struct create_opts {
  * c is open and locked; *pidfd (when pidfd != NULL) is a pidfd of the init,
  * whose parent is this process. On failure nothing is left behind. */
 int container_create(int rootfd, const struct create_opts *o, const struct oci_config *cfg,
-                     struct container *c, int *pidfd);
+                     struct container *c, int *pidfd, struct werror *err);
 /* Compile a seccomp section through the cache under the state root. */
-int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog);
+int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog,
+                           struct werror *err);
 /* The filters of the container's processes (l->seccomp set): the config's,
  * after ward's built-in one when the policy stacked it (seccomp_base).
  * record: the supervisor records denials; *supervised: whose default
  * action goes to it (ward's filter's when stacked). */
 int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
-                            struct filter_prog *prog, bool *supervised);
+                            struct filter_prog *prog, bool *supervised, struct werror *err);
 /* Release the init blocked on the start fifo. */
-int container_start(struct container *c);
+int container_start(struct container *c, struct werror *err);
+/* The profile create recorded for c (enum ward_profile); -1: none. */
+int container_profile(struct container *c);
 /* Signal the init (all: every process of the container). */
-int container_signal(struct container *c, int sig, bool all);
+int container_signal(struct container *c, int sig, bool all, struct werror *err);
 /* Kill (when force, or not yet started) and remove the container. */
-int container_destroy(struct container *c, bool force);
+int container_destroy(struct container *c, bool force, struct werror *err);
 /* Freeze or thaw every process of the container (its cgroup). */
-int container_pause(struct container *c, bool pause);
+int container_pause(struct container *c, bool pause, struct werror *err);
 /* Wait for the run supervisor (if any) to write its report and end; one
  * that does not is stopped. */
-void container_supervisor_wait(struct container *c);
+void container_supervisor_wait(struct container *c, struct werror *err);
 /* Stop the run supervisor (its pidfd, or -1: from the record) and its
  * guard, the guard first. */
 void container_supervisor_stop(struct container *c, int sup_pidfd);
@@ -79,6 +84,6 @@ void container_supervisor_stop(struct container *c, int sup_pidfd);
 struct cgroup;
 bool container_cgroup(struct container *c, struct cgroup *cg);
 /* Every process of the container, from its cgroup; caller frees *pids. */
-int container_pids(struct container *c, pid_t **pids, size_t *n);
+int container_pids(struct container *c, pid_t **pids, size_t *n, struct werror *err);
 
 #endif

@@ -46,7 +46,7 @@ struct exec_child {
 	const struct oci_linux *linux;
 };
 
-static _Noreturn void child(const struct exec_child *x)
+static _Noreturn void child(const struct exec_child *x, struct werror *err)
 {
 	struct prepare_args pa = {.proc = x->o->proc,
 	                          .linux = x->linux,
@@ -59,35 +59,36 @@ static _Noreturn void child(const struct exec_child *x)
 	char exe[PATH_MAX];
 
 	sig_reset_default();
-	if (attrs_initial_affinity(x->o->proc) < 0)
+	if (attrs_initial_affinity(x->o->proc, err) < 0)
 		goto fail;
 	/* Nothing runs before the parent has put us in the container's cgroups. */
-	if (sync_expect(x->sync_fd, SYNC_MAPPED) < 0)
+	if (sync_expect(x->sync_fd, SYNC_MAPPED, err) < 0)
 		goto fail;
 	/* All namespaces at once through the init's pidfd (Linux ≥ 5.8): the
 	 * kernel joins the user namespace first. The mount namespace brings the
 	 * container's root and cwd with it. */
 	if (x->ns_flags && setns(x->init_pidfd, x->ns_flags) < 0) {
-		werr(errno, "joining the container's namespaces");
+		werr(err, errno, "joining the container's namespaces");
 		goto fail;
 	}
 	close(x->init_pidfd);
 	/* Not dumpable until execve (CVE-2016-9962): the container's processes
 	 * must not ptrace us or read our /proc entries, fds included. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-		werr(errno, "PR_SET_DUMPABLE");
+		werr(err, errno, "PR_SET_DUMPABLE");
 		goto fail;
 	}
 	umask(022);
 	if (x->console_sock >= 0 && setsid() < 0) {
-		werr(errno, "setsid");
+		werr(err, errno, "setsid");
 		goto fail;
 	}
 	if (x->console_sock >= 0) {
 		/* Paths resolved inside the container's root: /dev/pts is theirs. */
 		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		int r = root < 0 ? werr(errno, "/")
-		                 : console_setup(root, x->console_sock, x->o->proc, 0, x->relayed);
+		int r = root < 0
+		            ? werr(err, errno, "/")
+		            : console_setup(root, x->console_sock, x->o->proc, 0, x->relayed, err);
 
 		if (root >= 0)
 			close(root);
@@ -95,11 +96,11 @@ static _Noreturn void child(const struct exec_child *x)
 			goto fail;
 		close(x->console_sock);
 	}
-	if (process_prepare(&pa, exe, &seccomp_loaded) < 0)
+	if (process_prepare(&pa, exe, &seccomp_loaded, err) < 0)
 		goto fail;
-	process_exec(x->o->proc, exe, seccomp_loaded ? NULL : x->seccomp);
+	process_exec(x->o->proc, exe, seccomp_loaded ? NULL : x->seccomp, err);
 fail:
-	sync_send_error(x->sync_fd);
+	sync_send_error(x->sync_fd, err);
 	_exit(1);
 }
 
@@ -112,7 +113,8 @@ static int ns_flags_of(const struct oci_config *cfg)
 	return flags;
 }
 
-int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o)
+int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o,
+                   struct werror *err)
 {
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 	struct filter_prog prog = {0};
@@ -126,38 +128,40 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 
 	if (c->status != ST_CREATED && c->status != ST_RUNNING &&
 	    !(c->status == ST_PAUSED && o->ignore_paused))
-		return werr(0, "container \"%s\" is %s: %s", c->id, status_name(c->status),
+		return werr(err, 0, "container \"%s\" is %s: %s", c->id, status_name(c->status),
 		            c->status == ST_PAUSED
 		                ? "cannot exec in a paused container (without --ignore-paused)"
 		                : "exec needs a created or running container");
-	if (cgroup_sub_check(o->sub_cgroups, o->n_sub_cgroups) < 0)
+	if (cgroup_sub_check(o->sub_cgroups, o->n_sub_cgroups, err) < 0)
 		return -1;
 	if (o->proc->terminal && !o->console_socket && !relayed)
-		return werr(0, "exec: a detached process with a terminal needs --console-socket");
+		return werr_k(err, WERR_INVALID, 0,
+		            "exec: a detached process with a terminal needs --console-socket");
 	if (!o->proc->terminal && o->console_socket)
-		return werr(0, "exec: --console-socket is for --tty");
-	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start);
+		return werr(err, 0, "exec: --console-socket is for --tty");
+	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);
 	if (init_pidfd < 0)
-		return werr_ctx("container \"%s\"", c->id);
+		return werr_ctx(err, "container \"%s\"", c->id);
 	/* Under a run supervisor that records denials, the exec'd process's
 	 * too (its filter is its own: nothing is inherited from the init). */
 	if (sc) {
 		struct sup_plan plan;
-		bool record = sup_plan_read(c->dirfd, &plan) == 0 && plan.record_denied;
+		bool record = sup_plan_read(c->dirfd, &plan, err) == 0 && plan.record_denied;
 
-		werr_clear();
-		if (container_seccomp_chain(c->rootfd, cfg->linux, record, &prog, &supervised) < 0)
+		werr_clear(err);
+		if (container_seccomp_chain(c->rootfd, cfg->linux, record, &prog, &supervised,
+		                            err) < 0)
 			goto out;
 	}
-	if (o->console_socket && (console = console_connect(o->console_socket)) < 0)
+	if (o->console_socket && (console = console_connect(o->console_socket, err)) < 0)
 		goto out;
 	if (relayed) {
-		if (console_pair(relay) < 0)
+		if (console_pair(relay, err) < 0)
 			goto out;
 		console = relay[1];
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		werr(errno, "socketpair");
+		werr(err, errno, "socketpair");
 		goto out;
 	}
 	/* Rootless: the container's user namespace (create made it; the saved
@@ -168,11 +172,11 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		 * CAP_SYS_PTRACE: not dumpable first (the child inherits it,
 		 * until its execve), as create (rootless_enter). */
 		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-			werr(errno, "PR_SET_DUMPABLE");
+			werr(err, errno, "PR_SET_DUMPABLE");
 			goto out;
 		}
 		if (setns(init_pidfd, CLONE_NEWUSER) < 0) {
-			werr(errno, "joining the container's user namespace");
+			werr(err, errno, "joining the container's user namespace");
 			goto out;
 		}
 		flags &= ~CLONE_NEWUSER;
@@ -180,7 +184,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	/* A pid namespace is entered by the children of whoever joins it: join
 	 * it here, so that the process is our own child, to wait for. */
 	if ((flags & CLONE_NEWPID) && setns(init_pidfd, CLONE_NEWPID) < 0) {
-		werr(errno, "joining the container's pid namespace");
+		werr(err, errno, "joining the container's pid namespace");
 		goto out;
 	}
 	fwd_block(&set, &old);
@@ -202,11 +206,11 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
 		if (pid == 0) {
 			close(sv[0]);
-			child(&x);
+			child(&x, err);
 		}
 	}
 	if (pid < 0) {
-		werr(errno, "clone3");
+		werr(err, errno, "clone3");
 		goto unblock;
 	}
 	close(sv[1]);
@@ -215,64 +219,60 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 	if (c->st->cgroup_path) {
 		_cleanup_cgroup_ struct cgroup cg = {0};
 
-		if (cgroup_open(&cg, c->st->cgroup_path, c->id) < 0 ||
-		    cgroup_join(&cg, pid, o->sub_cgroups, o->n_sub_cgroups, c->st->pid) < 0)
+		if (cgroup_open(&cg, c->st->cgroup_path, c->id, err) < 0 ||
+		    cgroup_join(&cg, pid, o->sub_cgroups, o->n_sub_cgroups, c->st->pid, err) < 0)
 			goto kill;
 	} else if (o->n_sub_cgroups) {
-		werr(0, "exec --cgroup: container \"%s\" has no cgroup", c->id);
+		werr(err, 0, "exec --cgroup: container \"%s\" has no cgroup", c->id);
 		goto kill;
 	}
 	trace_mark("exec: process in the container's cgroups");
-	if (sync_send(sv[0], SYNC_MAPPED) < 0)
+	if (sync_send(sv[0], SYNC_MAPPED, err) < 0)
 		goto kill;
 	if (filter_prog_listens(&prog) && supervised) {
 		int nfd;
 
 		/* Until the supervisor has it, the child's denied calls wait; if
 		 * it cannot be had, the exec fails (and its process is killed). */
-		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &nfd) < 0)
+		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &nfd, err) < 0)
 			goto kill;
-		r = sup_hand_listener(c->dirfd, nfd);
+		r = sup_hand_listener(c->dirfd, nfd, err);
 		close(nfd);
 		if (r < 0)
 			goto kill;
 		r = -1;
-	} else if (filter_prog_listens(&prog) && seccomp_notify_forward(sv[0], sc, c->st) < 0)
+	} else if (filter_prog_listens(&prog) && seccomp_notify_forward(sv[0], sc, c->st, err) < 0)
 		goto kill;
 	{
 		/* execve closes the child's end: EOF means it runs. */
 		struct sync_msg m;
 
-		if (sync_recv(sv[0], &m, NULL) < 0)
+		if (sync_recv(sv[0], &m, NULL, err) < 0)
 			goto kill;
 		if (m.type == SYNC_ERROR) {
-			werr_set(m.err, m.text);
+			werr_set(err, (enum werr_kind)m.kind, m.err, m.text);
 			goto kill;
 		}
 	}
 	trace_mark("exec: process executed");
 	log_debug("exec in %s: pid %d", c->id, (int)pid);
-	if (o->pid_file && pid_file_write(o->pid_file, pid) < 0)
+	if (o->pid_file && pid_file_write(o->pid_file, pid, err) < 0)
 		goto kill;
 	if (relayed) {
 		close(console);
 		console = -1;
-		master = console_take_master(relay[0]);
+		master = console_take_master(relay[0], err);
 		relay[0] = -1;
 		if (master < 0)
 			goto kill;
 	}
-	r = o->detach ? 0 : fwd_wait(pidfd, &set, master, false);
+	r = o->detach ? 0 : fwd_wait(pidfd, &set, master, false, err);
 	goto unblock;
 kill : {
-	char msg[WERR_MAX];
-	int e = werr_errno();
 	siginfo_t si;
 
-	snprintf(msg, sizeof(msg), "%s", werr_msg());
 	pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
 	waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
-	werr_set(e, msg);
 }
 unblock:
 	sigprocmask(SIG_SETMASK, &old, NULL);

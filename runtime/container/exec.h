@@ -2,6 +2,8 @@
 #ifndef WARD_EXEC_H
 #define WARD_EXEC_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "oci/config.h"
@@ -26,6 +28,7 @@ struct exec_opts {
 /* Start proc in every namespace of the container's init, under the
  * container's seccomp filter. Without detach, waits and returns the exit
  * status (128+N after signal N); with it, returns 0 once the process runs. */
-int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o);
+int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o,
+                   struct werror *err);
 
 #endif

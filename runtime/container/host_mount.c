@@ -38,7 +38,7 @@ static int mount_id(int fd, uint64_t *id, bool *is_root)
 	return 0;
 }
 
-int host_mount_record(struct container *c, int root_tree, const char *rootfs)
+int host_mount_record(struct container *c, int root_tree, const char *rootfs, struct werror *err)
 {
 	char rec[PATH_MAX + 32];
 	uint64_t id;
@@ -46,39 +46,39 @@ int host_mount_record(struct container *c, int root_tree, const char *rootfs)
 	int n;
 
 	if (mount_id(root_tree, &id, &root) < 0)
-		return werr(errno, "the rootfs tree's mount id");
+		return werr(err, errno, "the rootfs tree's mount id");
 	n = snprintf(rec, sizeof(rec), "%" PRIu64 " %s", id, rootfs);
 	if (n < 0 || (size_t)n >= sizeof(rec))
-		return werr(ENAMETOOLONG, "%s", rootfs);
-	return store_write(c, HOST_MOUNT_FILE, rec, (size_t)n);
+		return werr(err, ENAMETOOLONG, "%s", rootfs);
+	return store_write(c, HOST_MOUNT_FILE, rec, (size_t)n, err);
 }
 
-int host_mount_release(struct container *c)
+int host_mount_release(struct container *c, struct werror *err)
 {
 	char rec[PATH_MAX + 32], *path;
 	uint64_t want, id;
 	bool root;
 	int fd, r = 0;
 
-	if (store_read(c, HOST_MOUNT_FILE, rec, sizeof(rec)) < 0) {
+	if (store_read(c, HOST_MOUNT_FILE, rec, sizeof(rec), err) < 0) {
 		if (errno == ENOENT) {
-			werr_clear();
+			werr_clear(err);
 			return 0;
 		}
 		return -1;
 	}
 	want = strtoull(rec, &path, 10);
 	if (*path != ' ')
-		return werr(EINVAL, "%s: malformed", HOST_MOUNT_FILE);
+		return werr(err, EINVAL, "%s: malformed", HOST_MOUNT_FILE);
 	path++;
 	fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : werr(errno, "the container's rootfs %s", path);
+		return errno == ENOENT ? 0 : werr(err, errno, "the container's rootfs %s", path);
 	/* MNT_DETACH: the tree and every mount config.json put inside it;
 	 * by the fd's own path, the mount just checked. */
 	if (mount_id(fd, &id, &root) == 0 && root && id == want &&
 	    umount2(fd_path(fd).s, MNT_DETACH) < 0)
-		r = werr(errno, "detaching the container's rootfs %s", path);
+		r = werr(err, errno, "detaching the container's rootfs %s", path);
 	close(fd);
 	return r;
 }

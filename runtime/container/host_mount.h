@@ -6,12 +6,14 @@
 #ifndef WARD_CONTAINER_HOST_MOUNT_H
 #define WARD_CONTAINER_HOST_MOUNT_H
 
+#include "lib/error.h"
+
 #include "container/store.h"
 
 /* Record root_tree (the rootfs tree, before it is attached at rootfs). */
-int host_mount_record(struct container *c, int root_tree, const char *rootfs);
+int host_mount_record(struct container *c, int root_tree, const char *rootfs, struct werror *err);
 /* Detach it, if it is still what is mounted at the rootfs path (the same
  * mount by id: never whatever another mounted there since). */
-int host_mount_release(struct container *c);
+int host_mount_release(struct container *c, struct werror *err);
 
 #endif

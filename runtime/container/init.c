@@ -29,13 +29,13 @@
 /* A raw clone leaves glibc's cached thread id stale: never raise() or
  * abort() in here. Errors go to the parent, then _exit. */
 
-static int set_names(const struct oci_config *c)
+static int set_names(const struct oci_config *c, struct werror *err)
 {
 	if (c->hostname && c->hostname[0] && sethostname(c->hostname, strlen(c->hostname)) < 0)
-		return werr(errno, "config.json: .hostname \"%s\"", c->hostname);
+		return werr(err, errno, "config.json: .hostname \"%s\"", c->hostname);
 	if (c->domainname && c->domainname[0] &&
 	    setdomainname(c->domainname, strlen(c->domainname)) < 0)
-		return werr(errno, "config.json: .domainname \"%s\"", c->domainname);
+		return werr(err, errno, "config.json: .domainname \"%s\"", c->domainname);
 	return 0;
 }
 
@@ -55,7 +55,7 @@ static void hook_state(const struct init_args *a, const char *status, struct oci
 }
 
 /* A new time namespace, with its offsets: entered at execve. */
-static int time_namespace(const struct oci_config *c)
+static int time_namespace(const struct oci_config *c, struct werror *err)
 {
 	const struct oci_namespace *ns = oci_config_namespace(c, CLONE_NEWTIME);
 	const struct oci_time_offsets *t = c->linux ? c->linux->time_offsets : NULL;
@@ -65,7 +65,7 @@ static int time_namespace(const struct oci_config *c)
 	if (ns == NULL || (ns->path && ns->path[0]))
 		return 0;
 	if (unshare(CLONE_NEWTIME) < 0)
-		return werr(errno, "creating the time namespace");
+		return werr(err, errno, "creating the time namespace");
 	if (t == NULL)
 		return 0;
 	if (t->monotonic)
@@ -80,7 +80,7 @@ static int time_namespace(const struct oci_config *c)
 
 		if (fd >= 0)
 			close(fd);
-		return werr(e, "config.json: .linux.timeOffsets");
+		return werr(err, e, "config.json: .linux.timeOffsets");
 	}
 	close(fd);
 	return 0;
@@ -90,32 +90,33 @@ static int time_namespace(const struct oci_config *c)
  * then the parent runs prestart and createRuntime in the runtime namespace,
  * then createContainer hooks run here, in the container's namespaces, where
  * host paths still resolve. */
-static int before_pivot(void *arg, int rootfd)
+static int before_pivot(void *arg, int rootfd, struct werror *err)
 {
 	const struct init_args *a = arg;
 	struct sync_msg m;
 	struct oci_state st;
 
 	if (a->console_sock >= 0) {
-		if (console_setup(rootfd, a->console_sock, a->cfg->process, 1, a->relayed) < 0)
+		if (console_setup(rootfd, a->console_sock, a->cfg->process, 1, a->relayed, err) < 0)
 			return -1;
 		close(a->console_sock);
 	}
 	if (!hooks_create_round(a->cfg))
 		return 0;
-	if (sync_send(a->sync_fd, SYNC_HOOKS) < 0 ||
-	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m) < 0)
+	if (sync_send(a->sync_fd, SYNC_HOOKS, err) < 0 ||
+	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m, err) < 0)
 		return -1;
 	host_pid = m.err;
 	/* As runc: createContainer hooks run in the container's root
 	 * directory (not yet pivoted to), not in ward's. */
 	if (fchdir(rootfd) < 0)
-		return werr(errno, "chdir to the rootfs for the createContainer hooks");
+		return werr(err, errno, "chdir to the rootfs for the createContainer hooks");
 	hook_state(a, "creating", &st);
-	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st);
+	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st, err);
 }
 
-static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded)
+static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded,
+                 struct werror *err)
 {
 	const struct oci_config *c = a->cfg;
 	struct rootfs_args ra = {.cfg = c,
@@ -130,26 +131,26 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .before_pivot_arg = (void *)a};
 	struct rootfs_handles h = {.rootfd = -1};
 
-	if (time_namespace(c) < 0)
+	if (time_namespace(c, err) < 0)
 		return -1;
-	if (rootfs_open(&ra, &h) < 0) {
+	if (rootfs_open(&ra, &h, err) < 0) {
 		rootfs_handles_close(&h);
 		return -1;
 	}
 	/* From here on, files we create belong to the container's root. */
 	if (a->userns && (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)) {
 		rootfs_handles_close(&h);
-		return werr(errno, "becoming root in the user namespace");
+		return werr(err, errno, "becoming root in the user namespace");
 	}
 	/* Not dumpable: nothing in the container may ptrace us or open our
 	 * /proc entries (exe, fd, mem) before execve. */
 	if (setsid() < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
 		rootfs_handles_close(&h);
-		return werr(errno, "setsid/PR_SET_DUMPABLE");
+		return werr(err, errno, "setsid/PR_SET_DUMPABLE");
 	}
 	/* Device nodes and mount points get the modes asked for. */
 	umask(0);
-	if (rootfs_setup(&ra, &h) < 0 || set_names(c) < 0)
+	if (rootfs_setup(&ra, &h, err) < 0 || set_names(c, err) < 0)
 		return -1;
 	/* The createContainer hooks have run: their pinned files go now
 	 * (process_prepare closes every other fd of ward's as well). */
@@ -164,20 +165,20 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 		                          .preserve_fds = a->preserve_fds,
 		                          .pdeathsig = true};
 
-		return process_prepare(&pa, exe, seccomp_loaded);
+		return process_prepare(&pa, exe, seccomp_loaded, err);
 	}
 }
 
 /* The runtime-spec: a failing startContainer hook is an error, and the
  * container stops. `start` is still waiting on the fifo: the reason goes
  * there (it reads what is left once the init is gone) and start says it. */
-static _Noreturn void start_failed(const struct init_args *a, const char *what)
+static _Noreturn void start_failed(const struct init_args *a, const char *what, struct werror *err)
 {
-	dprintf(a->fifo_fd, "%s: %s", what, werr_msg());
+	dprintf(a->fifo_fd, "%s: %s", what, werr_msg(err));
 	_exit(1);
 }
 
-_Noreturn void init_run(const struct init_args *a)
+_Noreturn void init_run(const struct init_args *a, struct werror *err)
 {
 	bool seccomp_loaded = false;
 	char exe[PATH_MAX];
@@ -185,13 +186,13 @@ _Noreturn void init_run(const struct init_args *a)
 	ssize_t n;
 
 	sig_reset_default();
-	if (attrs_initial_affinity(a->cfg->process) < 0) {
-		sync_send_error(a->sync_fd);
+	if (attrs_initial_affinity(a->cfg->process, err) < 0) {
+		sync_send_error(a->sync_fd, err);
 		_exit(1);
 	}
 	/* Until the parent has saved our state, die with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (sync_expect(a->sync_fd, SYNC_MAPPED) < 0)
+	if (sync_expect(a->sync_fd, SYNC_MAPPED, err) < 0)
 		_exit(1);
 	/* In our cgroups everywhere by now (the parent saw to it before MAPPED). */
 	{
@@ -199,25 +200,26 @@ _Noreturn void init_run(const struct init_args *a)
 
 		cgroup_mount_note_self(cns != NULL);
 		if (cns && (!cns->path || !cns->path[0]) && unshare(CLONE_NEWCGROUP) < 0) {
-			werr(errno, "creating the cgroup namespace");
-			sync_send_error(a->sync_fd);
+			werr(err, errno, "creating the cgroup namespace");
+			sync_send_error(a->sync_fd, err);
 			_exit(1);
 		}
 	}
 	for (int i = 0; i < a->n_join; i++) {
 		if (setns(a->join_fd[i], a->join_flag[i]) < 0) {
-			werr(errno, "joining the %s namespace given by path",
+			werr(err, errno, "joining the %s namespace given by path",
 			     oci_ns_type(a->join_flag[i]));
-			sync_send_error(a->sync_fd);
+			sync_send_error(a->sync_fd, err);
 			_exit(1);
 		}
 		close(a->join_fd[i]);
 	}
-	if (setup(a, exe, &seccomp_loaded) < 0) {
-		sync_send_error(a->sync_fd);
+	if (setup(a, exe, &seccomp_loaded, err) < 0) {
+		sync_send_error(a->sync_fd, err);
 		_exit(1);
 	}
-	if (sync_send(a->sync_fd, SYNC_READY) < 0 || sync_expect(a->sync_fd, SYNC_ACK) < 0)
+	if (sync_send(a->sync_fd, SYNC_READY, err) < 0 ||
+	    sync_expect(a->sync_fd, SYNC_ACK, err) < 0)
 		_exit(1);
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
 	/* Closing tells the parent it may exit now without taking us along. */
@@ -235,12 +237,12 @@ _Noreturn void init_run(const struct init_args *a)
 		struct oci_state st;
 
 		/* As runc: the hooks run under the container's filter. */
-		if (!seccomp_loaded && a->seccomp && filter_load(a->seccomp, NULL) < 0)
-			start_failed(a, "loading the seccomp filter");
+		if (!seccomp_loaded && a->seccomp && filter_load(a->seccomp, NULL, err) < 0)
+			start_failed(a, "loading the seccomp filter", err);
 		seccomp_loaded = true;
 		hook_state(a, "running", &st);
-		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st) < 0)
-			start_failed(a, "error running hook");
+		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st, err) < 0)
+			start_failed(a, "error running hook", err);
 	}
-	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp);
+	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp, err);
 }

@@ -3,6 +3,8 @@
 #ifndef WARD_INIT_H
 #define WARD_INIT_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "oci/config.h"
@@ -30,6 +32,6 @@ struct init_args {
 	int join_user_fd; /* joined by the parent itself, before the clone */
 };
 
-_Noreturn void init_run(const struct init_args *a);
+_Noreturn void init_run(const struct init_args *a, struct werror *err);
 
 #endif

@@ -11,7 +11,7 @@
 #include <sys/pidfd.h>
 #include <unistd.h>
 
-int proc_stat(pid_t pid, uint64_t *start, char *state)
+int proc_stat(pid_t pid, uint64_t *start, char *state, struct werror *err)
 {
 	char path[64];
 	char buf[1024];
@@ -22,16 +22,16 @@ int proc_stat(pid_t pid, uint64_t *start, char *state)
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return werr(errno == ENOENT ? ESRCH : errno, "process %d", (int)pid);
+		return werr(err, errno == ENOENT ? ESRCH : errno, "process %d", (int)pid);
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return werr(n < 0 ? errno : ESRCH, "reading %s", path);
+		return werr(err, n < 0 ? errno : ESRCH, "reading %s", path);
 	buf[n] = '\0';
 	/* comm may hold spaces and ')': fields start after the last ')'. */
 	p = strrchr(buf, ')');
 	if (p == NULL || p[1] != ' ')
-		return werr(EINVAL, "%s: unexpected format", path);
+		return werr(err, EINVAL, "%s: unexpected format", path);
 	p += 2;
 	if (state)
 		*state = *p;
@@ -39,42 +39,42 @@ int proc_stat(pid_t pid, uint64_t *start, char *state)
 	for (int field = 3; field < 22; field++) {
 		p = strchr(p, ' ');
 		if (p == NULL)
-			return werr(EINVAL, "%s: unexpected format", path);
+			return werr(err, EINVAL, "%s: unexpected format", path);
 		p++;
 	}
 	*start = strtoull(p, NULL, 10);
 	return 0;
 }
 
-bool proc_alive(pid_t pid, uint64_t start)
+bool proc_alive(pid_t pid, uint64_t start, struct werror *err)
 {
 	uint64_t s;
 	char st;
 
-	if (pid <= 0 || proc_stat(pid, &s, &st) < 0)
+	if (pid <= 0 || proc_stat(pid, &s, &st, err) < 0)
 		return false;
 	return s == start && st != 'Z' && st != 'X';
 }
 
-int proc_pidfd(pid_t pid, uint64_t start)
+int proc_pidfd(pid_t pid, uint64_t start, struct werror *err)
 {
 	int fd;
 
 	if (pid <= 0)
-		return werr(ESRCH, "no process");
+		return werr(err, ESRCH, "no process");
 	fd = pidfd_open(pid, 0);
 	if (fd < 0)
-		return werr(errno, "pidfd_open %d", (int)pid);
+		return werr(err, errno, "pidfd_open %d", (int)pid);
 	/* Checked after opening: from here on the pidfd pins this process, so a
 	 * match cannot be a recycled pid. */
-	if (!proc_alive(pid, start)) {
+	if (!proc_alive(pid, start, err)) {
 		close(fd);
-		return werr(ESRCH, "process %d has exited", (int)pid);
+		return werr(err, ESRCH, "process %d has exited", (int)pid);
 	}
 	return fd;
 }
 
-int proc_wait_exit(int pidfd, int timeout_ms)
+int proc_wait_exit(int pidfd, int timeout_ms, struct werror *err)
 {
 	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
 	int r;
@@ -83,8 +83,8 @@ int proc_wait_exit(int pidfd, int timeout_ms)
 		r = poll(&pfd, 1, timeout_ms);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
-		return werr(errno, "waiting for process");
+		return werr(err, errno, "waiting for process");
 	if (r == 0)
-		return werr(ETIMEDOUT, "process did not exit within %d ms", timeout_ms);
+		return werr(err, ETIMEDOUT, "process did not exit within %d ms", timeout_ms);
 	return 0;
 }

@@ -18,7 +18,7 @@ extern char **environ;
 
 #define WANTED_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
-int reexec_sealed(char **argv, char **envp)
+int reexec_sealed(char **argv, char **envp, struct werror *err)
 {
 	struct stat st;
 	off_t off = 0;
@@ -26,7 +26,7 @@ int reexec_sealed(char **argv, char **envp)
 
 	self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (self < 0)
-		return werr(errno, "opening /proc/self/exe");
+		return werr(err, errno, "opening /proc/self/exe");
 	seals = fcntl(self, F_GET_SEALS);
 	if (seals >= 0 && (seals & WANTED_SEALS) == WANTED_SEALS) {
 		close(self);
@@ -38,7 +38,7 @@ int reexec_sealed(char **argv, char **envp)
 		mfd = memfd_create("ward", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (mfd < 0) {
 		close(self);
-		return werr(errno, "memfd_create");
+		return werr(err, errno, "memfd_create");
 	}
 	if (fstat(self, &st) < 0)
 		goto fail;
@@ -77,6 +77,6 @@ fail : {
 	if (self >= 0)
 		close(self);
 	close(mfd);
-	return werr(e, "re-executing from a sealed copy");
+	return werr(err, e, "re-executing from a sealed copy");
 }
 }

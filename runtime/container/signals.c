@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-int signal_parse(const char *s)
+int signal_parse(const char *s, struct werror *err)
 {
 	const char *given = s;
 	char *end;
@@ -18,7 +18,7 @@ int signal_parse(const char *s)
 	if (*s && *end == '\0' && errno == 0) {
 		/* 0: is it there? (kill(2)'s null signal, as runc takes it) */
 		if (n < 0 || n >= NSIG)
-			return werr(0, "invalid signal number %s", s);
+			return werr(err, 0, "invalid signal number %s", s);
 		return (int)n;
 	}
 	if (strncasecmp(s, "SIG", 3) == 0)
@@ -29,5 +29,5 @@ int signal_parse(const char *s)
 		if (abbrev && strcasecmp(abbrev, s) == 0)
 			return sig;
 	}
-	return werr(0, "unknown signal \"%s\"", given);
+	return werr(err, 0, "unknown signal \"%s\"", given);
 }

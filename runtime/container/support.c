@@ -11,23 +11,24 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NOT_YET(path, what) werr(0, "config.json: %s: %s is not supported by ward yet", path, what)
+#define NOT_YET(path, what)                                                                        \
+	werr_k(err, WERR_UNSUPPORTED, 0, "config.json: %s: %s is not supported by ward yet", path, what)
 
 /* Any filesystem type the kernel knows may be mounted, as with runc; a
  * non-bind mount must say which. */
-static int check_mounts(const struct oci_config *c)
+static int check_mounts(const struct oci_config *c, struct werror *err)
 {
 	for (size_t i = 0; i < c->n_mounts; i++) {
 		const struct oci_mount *m = &c->mounts[i];
 
 		if (!mount_is_bind(m) && (m->type == NULL || m->type[0] == '\0'))
-			return werr(0, "config.json: .mounts[%zu].type: required unless binding",
-			            i);
+			return werr_k(err, WERR_INVALID, 0,
+			            "config.json: .mounts[%zu].type: required unless binding", i);
 	}
 	return 0;
 }
 
-static int check_namespaces(const struct oci_config *c, bool compat)
+static int check_namespaces(const struct oci_config *c, bool compat, struct werror *err)
 {
 	const struct oci_linux *l = c->linux;
 	bool userns = oci_config_namespace(c, CLONE_NEWUSER) != NULL;
@@ -41,53 +42,61 @@ static int check_namespaces(const struct oci_config *c, bool compat)
 	if (userns && oci_config_namespace(c, CLONE_NEWUSER)->path &&
 	    oci_config_namespace(c, CLONE_NEWUSER)->path[0])
 		return (l->n_uid_mappings || l->n_gid_mappings)
-		           ? werr(0, "config.json: .linux.uidMappings: a user namespace joined "
-		                     "by path has its mappings already")
+		           ? werr_k(err, WERR_INVALID, 0,
+		                  "config.json: .linux.uidMappings: a user namespace joined "
+		                  "by path has its mappings already")
 		           : 0;
 	if (userns && (l->n_uid_mappings == 0 || l->n_gid_mappings == 0))
-		return werr(0, "config.json: .linux.uidMappings: a user namespace needs uid and "
-		               "gid mappings");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .linux.uidMappings: a user namespace needs uid and "
+		            "gid mappings");
 	if (!userns && l && (l->n_uid_mappings || l->n_gid_mappings))
-		return werr(0, "config.json: .linux.uidMappings: mappings need a \"user\" entry in "
-		               ".linux.namespaces");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .linux.uidMappings: mappings need a \"user\" entry in "
+		            ".linux.namespaces");
 	if ((c->hostname && c->hostname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
-		return werr(0, "config.json: .hostname: setting a hostname needs a \"uts\" "
-		               "namespace");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .hostname: setting a hostname needs a \"uts\" "
+		            "namespace");
 	if ((c->domainname && c->domainname[0]) && !oci_config_namespace(c, CLONE_NEWUTS))
-		return werr(0, "config.json: .domainname: setting a domain name needs a \"uts\" "
-		               "namespace");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .domainname: setting a domain name needs a \"uts\" "
+		            "namespace");
 	/* runc runs it in its own mount namespace (rootfs/rootfs.c); the
 	 * other profiles keep the mounts off the host's, whatever the policy
 	 * file allows. */
 	if (!compat && !oci_config_namespace(c, CLONE_NEWNS))
-		return werr(0, "config.json: .linux.namespaces: a \"mount\" namespace is required "
-		               "outside compat");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .linux.namespaces: a \"mount\" namespace is required "
+		            "outside compat");
 	return 0;
 }
 
-int support_check(const struct oci_config *c, bool compat)
+int support_check(const struct oci_config *c, bool compat, struct werror *err)
 {
 	const struct oci_linux *l = c->linux;
 
-	if (attrs_check(c) < 0)
+	if (attrs_check(c, err) < 0)
 		return -1;
 
-	if (sysctl_check(c) < 0)
+	if (sysctl_check(c, err) < 0)
 		return -1;
 
 	if (l && l->time_offsets &&
 	    (!oci_config_namespace(c, CLONE_NEWTIME) ||
 	     (oci_config_namespace(c, CLONE_NEWTIME)->path &&
 	      oci_config_namespace(c, CLONE_NEWTIME)->path[0])))
-		return werr(0, "config.json: .linux.timeOffsets: needs a new \"time\" namespace");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .linux.timeOffsets: needs a new \"time\" namespace");
 	if (l && l->intel_rdt)
 		return NOT_YET(".linux.intelRdt", "Intel RDT");
-	if (check_namespaces(c, compat) < 0 || check_mounts(c) < 0)
+	if (check_namespaces(c, compat, err) < 0 || check_mounts(c, err) < 0)
 		return -1;
 	return 0;
 }
 
-int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX])
+int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX],
+                   struct werror *err)
 {
 	char joined[PATH_MAX];
 	struct stat st;
@@ -96,10 +105,10 @@ int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH
 		snprintf(joined, sizeof(joined), "%s", c->root->path);
 	else if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", bundle, c->root->path) >=
 	         sizeof(joined))
-		return werr(ENAMETOOLONG, "config.json: .root.path");
+		return werr_k(err, WERR_INVALID, ENAMETOOLONG, "config.json: .root.path");
 	if (realpath(joined, out) == NULL)
-		return werr(errno, "config.json: .root.path: %s", joined);
+		return werr_k(err, WERR_INVALID, errno, "config.json: .root.path: %s", joined);
 	if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
-		return werr(ENOTDIR, "config.json: .root.path: %s", out);
+		return werr_k(err, WERR_INVALID, ENOTDIR, "config.json: .root.path: %s", out);
 	return 0;
 }

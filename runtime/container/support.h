@@ -4,15 +4,18 @@
 #ifndef WARD_SUPPORT_H
 #define WARD_SUPPORT_H
 
+#include "lib/error.h"
+
 #include <limits.h>
 #include <stdbool.h>
 
 #include "oci/config.h"
 
 /* compat: what runc runs, runs (a config without a mount namespace). */
-int support_check(const struct oci_config *c, bool compat);
+int support_check(const struct oci_config *c, bool compat, struct werror *err);
 /* root.path made absolute (relative paths are bundle-relative) and checked
  * to be a directory. */
-int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX]);
+int support_rootfs(const struct oci_config *c, const char *bundle, char out[PATH_MAX],
+                   struct werror *err);
 
 #endif

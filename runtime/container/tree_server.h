@@ -13,6 +13,8 @@
 #ifndef WARD_CONTAINER_TREE_SERVER_H
 #define WARD_CONTAINER_TREE_SERVER_H
 
+#include "lib/error.h"
+
 #include <sys/types.h>
 
 #include "container/trees.h"
@@ -21,7 +23,8 @@
  * the caller's until the init inherits it). keep_closed: fds of the
  * parent's the server must not hold (n of them, -1 skipped). The pid, or
  * -1 with werr. */
-pid_t tree_server_start(const struct tree_plan *p, int *init_end, const int *keep_closed, size_t n);
+pid_t tree_server_start(const struct tree_plan *p, int *init_end, const int *keep_closed, size_t n,
+                        struct werror *err);
 /* End and reap it (its work is done once the init reports READY, or failed). */
 void tree_server_stop(pid_t pid);
 

@@ -2,6 +2,8 @@
 #ifndef WARD_CONTAINER_TREES_H
 #define WARD_CONTAINER_TREES_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -12,7 +14,7 @@
  * and overlay layer (with_layers) checked to have been opened; for a user
  * namespace, the missing mount points are made first (as host root). */
 int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const char *bundle,
-                 int *root_tree, bool with_layers);
+                 int *root_tree, bool with_layers, struct werror *err);
 
 /* How the trees of one mount are made: the facts' fds, and what the
  * profile allows. */
@@ -26,6 +28,6 @@ struct tree_plan {
 /* The detached trees of mounts[i], cloned now: a bind's source (one), an
  * overlay's layers read-only in the order of its options, nothing for
  * other mounts. The count in *n, fds[] owned by the caller; -1 with werr. */
-int mount_trees(const struct tree_plan *p, size_t i, int **fds, size_t *n);
+int mount_trees(const struct tree_plan *p, size_t i, int **fds, size_t *n, struct werror *err);
 
 #endif

@@ -134,7 +134,7 @@ static void relay_end(struct relay *r)
 	close(r->master);
 }
 
-int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie)
+int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie, struct werror *err)
 {
 	int sfd = signalfd(-1, set, SFD_CLOEXEC);
 	struct relay r;
@@ -143,7 +143,7 @@ int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie)
 	if (sfd < 0) {
 		if (master >= 0)
 			close(master);
-		return werr(errno, "signalfd");
+		return werr(err, errno, "signalfd");
 	}
 	relay_begin(&r, master);
 	for (;;) {
@@ -164,7 +164,7 @@ int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie)
 				continue;
 			relay_end(&r);
 			close(sfd);
-			return werr(errno, "poll");
+			return werr(err, errno, "poll");
 		}
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo ssi;
@@ -189,7 +189,7 @@ int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie)
 	close(sfd);
 	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | (leave_zombie ? WNOWAIT : 0)) < 0)
 		if (errno != EINTR)
-			return werr(errno, "waiting for the process");
+			return werr(err, errno, "waiting for the process");
 	if (si.si_code == CLD_EXITED)
 		return si.si_status;
 	return 128 + si.si_status;

@@ -3,6 +3,8 @@
 #ifndef WARD_WAITFWD_H
 #define WARD_WAITFWD_H
 
+#include "lib/error.h"
+
 #include <signal.h>
 #include <stdbool.h>
 
@@ -16,6 +18,6 @@ void fwd_block(sigset_t *set, sigset_t *old);
  * of SIGWINCH. leave_zombie: not reaped (the caller reaps it later), so
  * that the run supervisor reads its status from /proc on kernels before
  * 6.15, which keep none for others once it is reaped. */
-int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie);
+int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie, struct werror *err);
 
 #endif

@@ -48,7 +48,7 @@ out:
 /* Each hook's program, opened and judged (hooks/hook_file.h); root and
  * ward's own user are the owners to trust. */
 static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg,
-                        const struct host_query *q)
+                        const struct host_query *q, struct werror *err)
 {
 	const char *bundle = q->bundle;
 	bool any = false;
@@ -65,16 +65,16 @@ static int gather_hooks(struct host_hooks *hk, const struct oci_config *cfg,
 			continue;
 		hk->file[p] = calloc(l->n, sizeof(*hk->file[p]));
 		if (hk->file[p] == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		hk->n[p] = l->n;
 		for (size_t i = 0; i < l->n; i++)
 			hk->file[p][i].fd = -1;
 		for (size_t i = 0; i < l->n; i++)
-			if (hook_file_open(l->hooks[i].path, geteuid(), &hk->file[p][i]) < 0)
+			if (hook_file_open(l->hooks[i].path, geteuid(), &hk->file[p][i], err) < 0)
 				return -1;
 		any = true;
 	}
-	return any ? hooks_dirs_load(q->hooks_dirs, q->n_hooks_dirs, &hk->dirs) : 0;
+	return any ? hooks_dirs_load(q->hooks_dirs, q->n_hooks_dirs, &hk->dirs, err) : 0;
 }
 
 /* ward's own oom_score_adj and hard limits (policy_caps.c compares the
@@ -102,7 +102,7 @@ void host_limits_gather(struct host_limits *l)
 }
 
 int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
-                      const struct host_query *q)
+                      const struct host_query *q, struct werror *err)
 {
 	const struct oci_linux *l = cfg->linux;
 	_cleanup_cgroup_ struct cgroup cg = {0};
@@ -111,7 +111,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 
 	memset(h, 0, sizeof(*h));
 	h->root.fd = -1;
-	h->cgroup_v1 = cgroup_init(&cg, NULL, "x") == 0 && cg.layout != CG_V2;
+	h->cgroup_v1 = cgroup_init(&cg, NULL, "x", err) == 0 && cg.layout != CG_V2;
 	h->cgroup2 = cg.unified != NULL;
 	/* The kernel has it, and create sets it from the parent (in a user
 	 * namespace the init cannot: linux/sysctl.h), which only the host's
@@ -128,7 +128,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	 * is needed with no mounts at all (absent, null and [] are valid). */
 	all = calloc(cfg->n_mounts + 1, sizeof(*all));
 	if (all == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	if (cfg->n_mounts) {
 		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));
 		for (size_t i = 0; h->mounts && i < cfg->n_mounts; i++)
@@ -138,7 +138,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		if (h->mounts == NULL || h->overlay == NULL || h->n_overlay == NULL) {
 			free(all);
 			host_facts_free(h);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 		h->n_mounts = cfg->n_mounts;
 	}
@@ -173,10 +173,10 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		if (h->overlay[i] == NULL) {
 			free(all);
 			host_facts_free(h);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 	}
-	if (host_paths_relate(h->sensitive, h->n_sensitive, all, n_all) < 0) {
+	if (host_paths_relate(h->sensitive, h->n_sensitive, all, n_all, err) < 0) {
 		free(all);
 		host_facts_free(h);
 		return -1;
@@ -194,11 +194,11 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		v = calloc(n, sizeof(*v));
 		if (v == NULL) {
 			host_facts_free(h);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 		for (size_t k = 0; k < n; k++)
 			v[k] = &h->overlay[i][k];
-		r = host_paths_relate(h->sensitive, h->n_sensitive, v, n);
+		r = host_paths_relate(h->sensitive, h->n_sensitive, v, n, err);
 		free(v);
 		if (r < 0) {
 			host_facts_free(h);
@@ -212,7 +212,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		h->ns_err = calloc(l->n_namespaces, sizeof(*h->ns_err));
 		if (!h->ns_host || !h->ns_owner || !h->ns_fd || !h->ns_err) {
 			host_facts_free(h);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 		h->n_ns = l->n_namespaces;
 	}
@@ -226,7 +226,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		h->ns_err[i] = h->ns_fd[i] < 0 ? errno : 0;
 		h->ns_host[i] = h->ns_owner[i] == NS_OWNER_HOST;
 	}
-	if (gather_hooks(&h->hooks, cfg, q) < 0) {
+	if (gather_hooks(&h->hooks, cfg, q, err) < 0) {
 		host_facts_free(h);
 		return -1;
 	}

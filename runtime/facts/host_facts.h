@@ -5,6 +5,8 @@
 #ifndef WARD_POLICY_HOST_FACTS_H
 #define WARD_POLICY_HOST_FACTS_H
 
+#include "lib/error.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -98,7 +100,7 @@ struct host_query {
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only
  * on ENOMEM (what cannot be resolved is a fact, not an error). */
 int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
-                      const struct host_query *q);
+                      const struct host_query *q, struct werror *err);
 void host_facts_free(struct host_facts *h);
 /* Only ward's own limits (exec judges its process with them). */
 void host_limits_gather(struct host_limits *l);

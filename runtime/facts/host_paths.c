@@ -307,9 +307,9 @@ static bool root_program(const struct stat *st)
 
 /* Whether a scan may pass by what it could not open: what ward (root, or
  * the rootless caller) may not search, the container may not either. */
-static bool unreachable(int err)
+static bool unreachable(int errnum)
 {
-	return err == EACCES || err == EPERM;
+	return errnum == EACCES || errnum == EPERM;
 }
 
 /* The first unix socket anywhere in the tree, and the first program owned
@@ -613,14 +613,14 @@ static void chains_of(const struct host_sensitive *s, size_t n_s, struct ident c
 }
 
 int host_paths_relate(const struct host_sensitive *s, size_t n_s, struct host_path **paths,
-                      size_t n)
+                      size_t n, struct werror *err)
 {
 	struct ident(*chains)[64] = calloc(HOST_MAX_SENSITIVE, sizeof(*chains));
 	size_t n_chain[HOST_MAX_SENSITIVE] = {0};
 	struct libmnt_table *tb;
 
 	if (chains == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	if (n_s > HOST_MAX_SENSITIVE)
 		n_s = HOST_MAX_SENSITIVE;
 	chains_of(s, n_s, chains, n_chain);

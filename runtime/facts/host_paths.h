@@ -3,6 +3,8 @@
 #ifndef WARD_POLICY_HOST_PATHS_H
 #define WARD_POLICY_HOST_PATHS_H
 
+#include "lib/error.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,6 +99,6 @@ void host_path_close(struct host_path *p);
 /* The relations (rel[], socket) of each resolved path to s[0..n_s); a path
  * that cannot be placed becomes unresolved (ESTALE). -1 only on ENOMEM. */
 int host_paths_relate(const struct host_sensitive *s, size_t n_s, struct host_path **paths,
-                      size_t n);
+                      size_t n, struct werror *err);
 
 #endif

@@ -10,6 +10,8 @@
 #ifndef WARD_IDPOOL_LEASE_H
 #define WARD_IDPOOL_LEASE_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,21 +36,23 @@ struct id_lease {
 
 /* Lease a free range of the pool for container id: ENOSPC reads "no free
  * host id range in the pool ..." naming the pool and what fills it. */
-int id_lease_take(const char *root, const char *id, const struct idpool *p, struct id_lease *l);
+int id_lease_take(const char *root, const char *id, const struct idpool *p, struct id_lease *l,
+                  struct werror *err);
 /* The range a create would take now (`ward check`): nothing is leased. */
-int id_lease_peek(const struct idpool *p, uint32_t *start);
+int id_lease_peek(const struct idpool *p, uint32_t *start, struct werror *err);
 /* Record the range in the container's state dir (statefd) and drop the
  * flock: from now on the record keeps the lease live. */
-int id_lease_commit(struct id_lease *l, int statefd);
+int id_lease_commit(struct id_lease *l, int statefd, struct werror *err);
 /* The create failed (keep not set): the lease is removed. Always closes. */
 void id_lease_drop(struct id_lease *l);
 /* delete: the lease the state dir's record names is removed, if it is
  * still this container's (its token). A state dir without a record has
  * none (not strict, rootless, or a create killed before the record). */
-int id_lease_release(int statefd);
+int id_lease_release(int statefd, struct werror *err);
 /* Unit tests: leases in dir instead of IDPOOL_DIR. */
 void id_lease_use_dir(const char *dir);
 /* The state dir's record: 0 and *r; -1 (no werr) when there is none. */
-int id_lease_record(int statefd, struct id_range *r, char token[IDPOOL_TOKEN + 1]);
+int id_lease_record(int statefd, struct id_range *r, char token[IDPOOL_TOKEN + 1],
+                    struct werror *err);
 
 #endif

@@ -30,18 +30,18 @@ static bool parse_u32(const char *s, size_t len, uint32_t *out)
 	return true;
 }
 
-static int add(struct id_range **v, size_t *n, uint32_t start, uint32_t size)
+static int add(struct id_range **v, size_t *n, uint32_t start, uint32_t size, struct werror *err)
 {
 	struct id_range *nv = realloc(*v, (*n + 1) * sizeof(**v));
 
 	if (nv == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	nv[(*n)++] = (struct id_range){start, size};
 	*v = nv;
 	return 0;
 }
 
-int subid_parse(const char *text, struct id_range **v, size_t *n)
+int subid_parse(const char *text, struct id_range **v, size_t *n, struct werror *err)
 {
 	for (const char *line = text; *line;) {
 		size_t len = strcspn(line, "\n");
@@ -55,7 +55,8 @@ int subid_parse(const char *text, struct id_range **v, size_t *n)
 		    parse_u32(c2 + 1, len - (size_t)(c2 + 1 - line), &count) && count > 0) {
 			uint64_t end = (uint64_t)start + count;
 
-			if (add(v, n, start, end > UINT32_MAX ? UINT32_MAX - start + 1 : count) < 0)
+			if (add(v, n, start, end > UINT32_MAX ? UINT32_MAX - start + 1 : count,
+			        err) < 0)
 				return -1;
 		}
 		line += len + (line[len] == '\n');
@@ -63,20 +64,20 @@ int subid_parse(const char *text, struct id_range **v, size_t *n)
 	return 0;
 }
 
-int subid_read(const char *const *files, struct id_range **v, size_t *n)
+int subid_read(const char *const *files, struct id_range **v, size_t *n, struct werror *err)
 {
 	for (size_t i = 0; files[i]; i++) {
 		_cleanup_free_ char *text = NULL;
 		size_t len;
 
-		if (read_file(files[i], SUBID_MAX_BYTES, &text, &len) < 0) {
-			if (werr_errno() == ENOENT) {
-				werr_clear();
+		if (read_file(files[i], SUBID_MAX_BYTES, &text, &len, err) < 0) {
+			if (werr_errno(err) == ENOENT) {
+				werr_clear(err);
 				continue;
 			}
-			return werr_ctx("the id pool keeps clear of subordinate ids");
+			return werr_ctx(err, "the id pool keeps clear of subordinate ids");
 		}
-		if (subid_parse(text, v, n) < 0)
+		if (subid_parse(text, v, n, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -11,6 +11,8 @@
 #ifndef WARD_LIB_CALLERFDS_H
 #define WARD_LIB_CALLERFDS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 /* The most fds ward records and passes: the range is 3..3+CALLERFDS_MAX-1. */
@@ -27,6 +29,6 @@ int callerfds_range(void);
 bool callerfds_passed(int fd);
 /* The command's own count (its --preserve-fds, plus LISTEN_FDS) lies within
  * the recorded range; else -1 with werr. */
-int callerfds_check(int n);
+int callerfds_check(int n, struct werror *err);
 
 #endif

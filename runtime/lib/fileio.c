@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n, mode_t mode,
-                    const char *what)
+                    const char *what, struct werror *err)
 {
 	char tmp[NAME_MAX + 1];
 	size_t want = 0;
@@ -23,10 +23,10 @@ int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n,
 	/* Hidden and per process: two writers never share a temp file. */
 	if ((size_t)snprintf(tmp, sizeof(tmp), ".%.200s.%d.tmp", name, (int)getpid()) >=
 	    sizeof(tmp))
-		return werr(ENAMETOOLONG, "%s", what);
+		return werr(err, ENAMETOOLONG, "%s", what);
 	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
-		return werr(errno, "%s", what);
+		return werr(err, errno, "%s", what);
 	for (int i = 0; i < n; i++)
 		want += iov[i].iov_len;
 	got = writev(fd, iov, n);
@@ -52,18 +52,18 @@ int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n,
 		int e = got < 0 ? errno : EIO;
 
 		unlinkat(dirfd, tmp, 0);
-		return werr(e, "%s", what);
+		return werr(err, e, "%s", what);
 	}
 	if (renameat(dirfd, tmp, dirfd, name) < 0) {
 		int e = errno;
 
 		unlinkat(dirfd, tmp, 0);
-		return werr(e, "%s", what);
+		return werr(err, e, "%s", what);
 	}
 	return 0;
 }
 
-int pid_file_write(const char *path, pid_t pid)
+int pid_file_write(const char *path, pid_t pid, struct werror *err)
 {
 	char dir[PATH_MAX], what[PATH_MAX + 16], buf[16];
 	const char *slash = strrchr(path, '/');
@@ -73,7 +73,7 @@ int pid_file_write(const char *path, pid_t pid)
 
 	snprintf(what, sizeof(what), "--pid-file %s", path);
 	if (base[0] == '\0' || strlen(path) >= sizeof(dir))
-		return werr(EINVAL, "%s", what);
+		return werr(err, EINVAL, "%s", what);
 	if (slash == path)
 		snprintf(dir, sizeof(dir), "/");
 	else if (slash)
@@ -82,9 +82,9 @@ int pid_file_write(const char *path, pid_t pid)
 		snprintf(dir, sizeof(dir), ".");
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
-		return werr(errno, "%s", what);
+		return werr(err, errno, "%s", what);
 	iov.iov_len = (size_t)snprintf(buf, sizeof(buf), "%d", (int)pid);
-	return atomic_write_at(dfd, base, &iov, 1, 0644, what);
+	return atomic_write_at(dfd, base, &iov, 1, 0644, what, err);
 }
 
 void write_all(int fd, const char *buf, size_t len)
@@ -101,7 +101,7 @@ void write_all(int fd, const char *buf, size_t len)
 	}
 }
 
-int read_file(const char *path, size_t max, char **out, size_t *out_len)
+int read_file(const char *path, size_t max, char **out, size_t *out_len, struct werror *err)
 {
 	struct stat st;
 	_cleanup_free_ char *buf = NULL;
@@ -109,23 +109,23 @@ int read_file(const char *path, size_t max, char **out, size_t *out_len)
 	size_t got = 0;
 
 	if (fd < 0)
-		return werr(errno, "cannot open %s", path);
+		return werr(err, errno, "cannot open %s", path);
 	if (fstat(fd, &st) < 0)
-		return werr(errno, "cannot stat %s", path);
+		return werr(err, errno, "cannot stat %s", path);
 	if (!S_ISREG(st.st_mode))
-		return werr(0, "%s: not a regular file", path);
+		return werr(err, 0, "%s: not a regular file", path);
 	if ((uint64_t)st.st_size > max)
-		return werr(0, "%s: larger than %zu bytes", path, max);
+		return werr(err, 0, "%s: larger than %zu bytes", path, max);
 	buf = malloc((size_t)st.st_size + 1);
 	if (buf == NULL)
-		return werr(ENOMEM, "reading %s", path);
+		return werr(err, ENOMEM, "reading %s", path);
 	while (got < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return werr(n < 0 ? errno : EIO, "reading %s", path);
+			return werr(err, n < 0 ? errno : EIO, "reading %s", path);
 		got += (size_t)n;
 	}
 	buf[got] = '\0';
@@ -134,13 +134,13 @@ int read_file(const char *path, size_t max, char **out, size_t *out_len)
 	return 0;
 }
 
-int read_fd(int fd, const char *what, size_t max, char **out, size_t *out_len)
+int read_fd(int fd, const char *what, size_t max, char **out, size_t *out_len, struct werror *err)
 {
 	size_t cap = 4096, len = 0;
 	_cleanup_free_ char *buf = malloc(cap);
 
 	if (buf == NULL)
-		return werr(ENOMEM, "reading %s", what);
+		return werr(err, ENOMEM, "reading %s", what);
 	for (;;) {
 		ssize_t n;
 
@@ -148,10 +148,10 @@ int read_fd(int fd, const char *what, size_t max, char **out, size_t *out_len)
 			char *nb;
 
 			if (cap > max)
-				return werr(0, "%s: larger than %zu bytes", what, max);
+				return werr(err, 0, "%s: larger than %zu bytes", what, max);
 			nb = realloc(buf, cap * 2);
 			if (nb == NULL)
-				return werr(ENOMEM, "reading %s", what);
+				return werr(err, ENOMEM, "reading %s", what);
 			buf = nb;
 			cap *= 2;
 		}
@@ -159,37 +159,38 @@ int read_fd(int fd, const char *what, size_t max, char **out, size_t *out_len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return werr(errno, "reading %s", what);
+			return werr(err, errno, "reading %s", what);
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
 	if (len > max)
-		return werr(0, "%s: larger than %zu bytes", what, max);
+		return werr(err, 0, "%s: larger than %zu bytes", what, max);
 	buf[len] = '\0';
 	*out_len = len;
 	*out = TAKE_PTR(buf);
 	return 0;
 }
 
-int read_input(const char *path, size_t max, char **out, size_t *out_len)
+int read_input(const char *path, size_t max, char **out, size_t *out_len, struct werror *err)
 {
 	struct stat st;
 	_cleanup_close_ int fd = -1;
 
 	if (strcmp(path, "-") == 0)
-		return read_fd(0, "stdin", max, out, out_len);
+		return read_fd(0, "stdin", max, out, out_len, err);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return werr(errno, "cannot open %s", path);
+		return werr(err, errno, "cannot open %s", path);
 	if (fstat(fd, &st) < 0)
-		return werr(errno, "cannot stat %s", path);
+		return werr(err, errno, "cannot stat %s", path);
 	if (S_ISFIFO(st.st_mode))
-		return read_fd(fd, path, max, out, out_len);
-	return read_file(path, max, out, out_len);
+		return read_fd(fd, path, max, out, out_len, err);
+	return read_file(path, max, out, out_len, err);
 }
 
-int read_fd_into(int fd, const char *what, char *buf, size_t len, size_t *out_len)
+int read_fd_into(int fd, const char *what, char *buf, size_t len, size_t *out_len,
+                 struct werror *err)
 {
 	size_t got = 0;
 
@@ -204,13 +205,13 @@ int read_fd_into(int fd, const char *what, char *buf, size_t len, size_t *out_le
 			continue;
 		if (n < 0) {
 			buf[got] = '\0';
-			return werr(errno, "reading %s", what);
+			return werr(err, errno, "reading %s", what);
 		}
 		if (n == 0)
 			break;
 		if (got == len - 1) {
 			buf[got] = '\0';
-			return werr(EFBIG, "%s: larger than %zu bytes", what, len - 1);
+			return werr(err, EFBIG, "%s: larger than %zu bytes", what, len - 1);
 		}
 		got += (size_t)n;
 	}

@@ -1,4 +1,6 @@
 #include "lib/jwalk.h"
+#include "lib/cleanup.h"
+#include "lib/xalloc.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -39,76 +41,80 @@ const char *jpath_str(const struct jpath *p, char *buf, size_t len)
 	return buf;
 }
 
-int jerr(const struct jpath *p, const char *fmt, ...)
+int jerr(struct werror *err, const struct jpath *p, const char *fmt, ...)
 {
 	char path[JPATH_MAX];
-	char msg[WERR_MAX];
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	return werr(0, "%s: %s", jpath_str(p, path, sizeof(path)), msg);
+	if (n < 0)
+		xalloc_die();
+	return werr_k(err, WERR_INVALID, 0, "%s: %s", jpath_str(p, path, sizeof(path)), msg);
 }
 
-int jget_str(yajl_val v, const struct jpath *p, bool nonempty, char **out)
+int jget_str(yajl_val v, const struct jpath *p, bool nonempty, char **out, struct werror *err)
 {
 	if (!YAJL_IS_STRING(v))
-		return jerr(p, nonempty ? "must be a non-empty string" : "must be a string");
+		return jerr(err, p, nonempty ? "must be a non-empty string" : "must be a string");
 	if (nonempty && v->u.string[0] == '\0')
-		return jerr(p, "must be a non-empty string");
+		return jerr(err, p, "must be a non-empty string");
 	*out = strdup(v->u.string);
 	if (*out == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	return 0;
 }
 
 /* yajl keeps the literal text of every number: convert from it so that values
  * beyond int64 (uint64 limits) and non-integers are judged exactly. */
-static int number_text(yajl_val v, const struct jpath *p, const char **txt)
+static int number_text(yajl_val v, const struct jpath *p, const char **txt, struct werror *err)
 {
 	const char *r;
 
 	if (!YAJL_IS_NUMBER(v))
-		return jerr(p, "must be an integer");
+		return jerr(err, p, "must be an integer");
 	r = v->u.number.r;
 	if (strpbrk(r, ".eE") != NULL)
-		return jerr(p, "must be an integer, not %s", r);
+		return jerr(err, p, "must be an integer, not %s", r);
 	*txt = r;
 	return 0;
 }
 
-int jget_u64(yajl_val v, const struct jpath *p, uint64_t max, uint64_t *out)
+int jget_u64(yajl_val v, const struct jpath *p, uint64_t max, uint64_t *out, struct werror *err)
 {
 	const char *r;
 	char *end;
 	unsigned long long x;
 
-	if (number_text(v, p, &r) < 0)
+	if (number_text(v, p, &r, err) < 0)
 		return -1;
 	if (r[0] == '-')
-		return jerr(p, "must not be negative (got %s)", r);
+		return jerr(err, p, "must not be negative (got %s)", r);
 	errno = 0;
 	x = strtoull(r, &end, 10);
 	if (errno == ERANGE || *end != '\0' || x > max)
-		return jerr(p, "out of range (got %s, maximum %" PRIu64 ")", r, max);
+		return jerr(err, p, "out of range (got %s, maximum %" PRIu64 ")", r, max);
 	*out = x;
 	return 0;
 }
 
-int jget_i64(yajl_val v, const struct jpath *p, int64_t min, int64_t max, int64_t *out)
+int jget_i64(yajl_val v, const struct jpath *p, int64_t min, int64_t max, int64_t *out,
+             struct werror *err)
 {
 	const char *r;
 	char *end;
 	long long x;
 
-	if (number_text(v, p, &r) < 0)
+	if (number_text(v, p, &r, err) < 0)
 		return -1;
 	errno = 0;
 	x = strtoll(r, &end, 10);
 	if (errno == ERANGE || *end != '\0' || x < min || x > max)
-		return jerr(p, "out of range (got %s, allowed %" PRId64 "..%" PRId64 ")", r, min,
-		            max);
+		return jerr(err, p, "out of range (got %s, allowed %" PRId64 "..%" PRId64 ")", r,
+		            min, max);
 	*out = x;
 	return 0;
 }
@@ -122,29 +128,31 @@ void jfree_strv(char **v)
 	free(v);
 }
 
-int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, size_t *n)
+int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, size_t *n,
+              struct werror *err)
 {
 	size_t len;
 	char **arr;
 
 	if (!YAJL_IS_ARRAY(v) || (nonempty && v->u.array.len == 0))
-		return jerr(p, nonempty ? "must be a non-empty array of strings"
-		                        : "must be an array of strings");
+		return jerr(err, p,
+		            nonempty ? "must be a non-empty array of strings"
+		                     : "must be an array of strings");
 	len = v->u.array.len;
 	arr = calloc(len + 1, sizeof(*arr));
 	if (arr == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < len; i++) {
 		struct jpath ep = {p, NULL, i};
 
 		if (!YAJL_IS_STRING(v->u.array.values[i])) {
 			jfree_strv(arr);
-			return jerr(&ep, "must be a string");
+			return jerr(err, &ep, "must be a string");
 		}
 		arr[i] = strdup(v->u.array.values[i]->u.string);
 		if (arr[i] == NULL) {
 			jfree_strv(arr);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 	}
 	*out = arr;
@@ -159,7 +167,7 @@ static int cmp_key(const void *a, const void *b)
 
 /* Refuse duplicate keys in O(n log n): an object with a million keys must
  * not turn into 10^12 comparisons. */
-static int check_unique_keys(yajl_val v, const struct jpath *p)
+static int check_unique_keys(yajl_val v, const struct jpath *p, struct werror *err)
 {
 	size_t n = v->u.object.len;
 	const char **keys;
@@ -169,74 +177,78 @@ static int check_unique_keys(yajl_val v, const struct jpath *p)
 		return 0;
 	keys = malloc(n * sizeof(*keys));
 	if (keys == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	memcpy(keys, v->u.object.keys, n * sizeof(*keys));
 	qsort(keys, n, sizeof(*keys), cmp_key);
 	for (size_t i = 1; i < n; i++)
 		if (strcmp(keys[i - 1], keys[i]) == 0) {
 			struct jpath kp = {p, keys[i], 0};
 
-			r = jerr(&kp, "duplicate key");
+			r = jerr(err, &kp, "duplicate key");
 			break;
 		}
 	free(keys);
 	return r;
 }
 
-static int decode_map(yajl_val v, const struct jpath *p, struct jkv **out, size_t *n)
+static int decode_map(yajl_val v, const struct jpath *p, struct jkv **out, size_t *n,
+                      struct werror *err)
 {
 	size_t len;
 	struct jkv *kv;
 
 	if (!YAJL_IS_OBJECT(v))
-		return jerr(p, "must be an object of strings");
+		return jerr(err, p, "must be an object of strings");
 	len = v->u.object.len;
 	kv = calloc(len ? len : 1, sizeof(*kv));
 	if (kv == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	*out = kv;
 	*n = 0;
-	if (check_unique_keys(v, p) < 0)
+	if (check_unique_keys(v, p, err) < 0)
 		return -1;
 	for (size_t i = 0; i < len; i++) {
 		struct jpath ep = {p, v->u.object.keys[i], 0};
 
-		if (jget_str(v->u.object.values[i], &ep, false, &kv[i].value) < 0)
+		if (jget_str(v->u.object.values[i], &ep, false, &kv[i].value, err) < 0)
 			return -1;
 		kv[i].key = strdup(v->u.object.keys[i]);
 		*n = i + 1;
 		if (kv[i].key == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }
 
-static int decode_array(const struct jfield *f, yajl_val v, const struct jpath *p, void *obj)
+static int decode_array(const struct jfield *f, yajl_val v, const struct jpath *p, void *obj,
+                        struct werror *err)
 {
 	const struct jschema *s = f->sub;
 	size_t len;
 	char *arr;
 
 	if (!YAJL_IS_ARRAY(v) || ((f->flags & JF_NONEMPTY) && v->u.array.len == 0))
-		return jerr(p, (f->flags & JF_NONEMPTY) ? "must be a non-empty array of objects"
-		                                        : "must be an array of objects");
+		return jerr(err, p,
+		            (f->flags & JF_NONEMPTY) ? "must be a non-empty array of objects"
+		                                     : "must be an array of objects");
 	len = v->u.array.len;
 	arr = calloc(len ? len : 1, s->size);
 	if (arr == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	*MEMBER(obj, f->off, void *) = arr;
 	for (size_t i = 0; i < len; i++) {
 		struct jpath ep = {p, NULL, i};
 
 		/* Count first: a failure must still free the partial element. */
 		*MEMBER(obj, f->n_off, size_t) = i + 1;
-		if (jwalk_object(s, v->u.array.values[i], &ep, arr + i * s->size) < 0)
+		if (jwalk_object(s, v->u.array.values[i], &ep, arr + i * s->size, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int decode_field(const struct jfield *f, yajl_val v, const struct jpath *p, void *obj)
+static int decode_field(const struct jfield *f, yajl_val v, const struct jpath *p, void *obj,
+                        struct werror *err)
 {
 	uint64_t u;
 	int64_t i;
@@ -244,49 +256,49 @@ static int decode_field(const struct jfield *f, yajl_val v, const struct jpath *
 
 	switch (f->kind) {
 	case JK_STR:
-		return jget_str(v, p, nonempty, MEMBER(obj, f->off, char *));
+		return jget_str(v, p, nonempty, MEMBER(obj, f->off, char *), err);
 	case JK_BOOL:
 		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
-			return jerr(p, "must be true or false");
+			return jerr(err, p, "must be true or false");
 		*MEMBER(obj, f->off, bool) = YAJL_IS_TRUE(v);
 		return 0;
 	case JK_U16:
 	case JK_U32:
-		if (jget_u64(v, p, f->kind == JK_U16 ? UINT16_MAX : UINT32_MAX, &u) < 0)
+		if (jget_u64(v, p, f->kind == JK_U16 ? UINT16_MAX : UINT32_MAX, &u, err) < 0)
 			return -1;
 		*MEMBER(obj, f->off, uint32_t) = (uint32_t)u;
 		return 0;
 	case JK_U64:
-		return jget_u64(v, p, UINT64_MAX, MEMBER(obj, f->off, uint64_t));
+		return jget_u64(v, p, UINT64_MAX, MEMBER(obj, f->off, uint64_t), err);
 	case JK_I32:
-		if (jget_i64(v, p, INT32_MIN, INT32_MAX, &i) < 0)
+		if (jget_i64(v, p, INT32_MIN, INT32_MAX, &i, err) < 0)
 			return -1;
 		*MEMBER(obj, f->off, int32_t) = (int32_t)i;
 		return 0;
 	case JK_I64:
-		return jget_i64(v, p, INT64_MIN, INT64_MAX, MEMBER(obj, f->off, int64_t));
+		return jget_i64(v, p, INT64_MIN, INT64_MAX, MEMBER(obj, f->off, int64_t), err);
 	case JK_STRV:
 		return jget_strv(v, p, nonempty, MEMBER(obj, f->off, char **),
-		                 MEMBER(obj, f->n_off, size_t));
+		                 MEMBER(obj, f->n_off, size_t), err);
 	case JK_MAP:
 		return decode_map(v, p, MEMBER(obj, f->off, struct jkv *),
-		                  MEMBER(obj, f->n_off, size_t));
+		                  MEMBER(obj, f->n_off, size_t), err);
 	case JK_OBJ: {
 		void *sub = calloc(1, f->sub->size);
 
 		if (sub == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		*MEMBER(obj, f->off, void *) = sub;
-		return jwalk_object(f->sub, v, p, sub);
+		return jwalk_object(f->sub, v, p, sub, err);
 	}
 	case JK_ARR:
-		return decode_array(f, v, p, obj);
+		return decode_array(f, v, p, obj, err);
 	case JK_CUSTOM:
-		return f->custom(v, p, MEMBER(obj, f->off, void));
+		return f->custom(v, p, MEMBER(obj, f->off, void), err);
 	case JK_REFUSE:
-		return jerr(p, "not supported by ward: %s", f->note);
+		return jerr(err, p, "not supported by ward: %s", f->note);
 	}
-	return jerr(p, "internal error: unknown field kind");
+	return jerr(err, p, "internal error: unknown field kind");
 }
 
 /* An empty object or array counts as absent for JK_REFUSE: engines often
@@ -298,11 +310,12 @@ static bool is_empty(yajl_val v)
 	       (YAJL_IS_STRING(v) && v->u.string[0] == '\0');
 }
 
-int jwalk_object(const struct jschema *s, yajl_val v, const struct jpath *p, void *obj)
+int jwalk_object(const struct jschema *s, yajl_val v, const struct jpath *p, void *obj,
+                 struct werror *err)
 {
 	if (!YAJL_IS_OBJECT(v))
-		return jerr(p, "must be an object");
-	if (check_unique_keys(v, p) < 0)
+		return jerr(err, p, "must be an object");
+	if (check_unique_keys(v, p, err) < 0)
 		return -1;
 	for (size_t k = 0; k < s->n_fields; k++) {
 		const struct jfield *f = &s->fields[k];
@@ -318,15 +331,15 @@ int jwalk_object(const struct jschema *s, yajl_val v, const struct jpath *p, voi
 		 * writes it for unset optional fields. */
 		if (fv == NULL || YAJL_IS_NULL(fv) || (f->kind == JK_REFUSE && is_empty(fv))) {
 			if (f->flags & JF_REQUIRED)
-				return jerr(&fp, "required field is missing");
+				return jerr(err, &fp, "required field is missing");
 			continue;
 		}
-		if (decode_field(f, fv, &fp, obj) < 0)
+		if (decode_field(f, fv, &fp, obj, err) < 0)
 			return -1;
 		if (f->has_off >= 0)
 			*MEMBER(obj, (size_t)f->has_off, bool) = true;
 	}
-	return s->check ? s->check(obj, p) : 0;
+	return s->check ? s->check(obj, p, err) : 0;
 }
 
 void jwalk_free(const struct jschema *s, void *obj)
@@ -378,7 +391,8 @@ void jwalk_free(const struct jschema *s, void *obj)
 	}
 }
 
-int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p)
+int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p,
+                      struct werror *err)
 {
 	if (!YAJL_IS_OBJECT(v))
 		return 0;
@@ -391,8 +405,9 @@ int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p
 			if (strcmp(s->fields[j].key, k) == 0)
 				f = &s->fields[j];
 		if (f == NULL)
-			return jerr(&kp, "unknown property");
-		if (f->kind == JK_OBJ && jcheck_known_keys(f->sub, v->u.object.values[i], &kp) < 0)
+			return jerr(err, &kp, "unknown property");
+		if (f->kind == JK_OBJ &&
+		    jcheck_known_keys(f->sub, v->u.object.values[i], &kp, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -422,20 +437,20 @@ const char *jpath_norm(const struct jpath *p, char *buf, size_t len)
 	return buf;
 }
 
-static int strv_push(char ***v, size_t *n, const char *s)
+static int strv_push(char ***v, size_t *n, const char *s, struct werror *err)
 {
 	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
 
 	if (nv == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	*v = nv;
 	if ((nv[*n] = strdup(s)) == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	(*n)++;
 	return 0;
 }
 
-static int collect_present(struct jkeys *k, const struct jpath *p)
+static int collect_present(struct jkeys *k, const struct jpath *p, struct werror *err)
 {
 	char norm[JPATH_MAX];
 
@@ -443,10 +458,11 @@ static int collect_present(struct jkeys *k, const struct jpath *p)
 	for (size_t i = 0; i < k->n_present; i++)
 		if (strcmp(k->present[i], norm) == 0)
 			return 0;
-	return strv_push(&k->present, &k->n_present, norm);
+	return strv_push(&k->present, &k->n_present, norm, err);
 }
 
-int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, struct jkeys *k)
+int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, struct jkeys *k,
+                  struct werror *err)
 {
 	if (!YAJL_IS_OBJECT(v))
 		return 0;
@@ -462,21 +478,21 @@ int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, st
 				f = &s->fields[j];
 		if (f == NULL) {
 			if (strv_push(&k->unknown, &k->n_unknown,
-			              jpath_str(&kp, path, sizeof(path))) < 0)
+			              jpath_str(&kp, path, sizeof(path)), err) < 0)
 				return -1;
 			continue;
 		}
 		if (fv == NULL || YAJL_IS_NULL(fv) || is_empty(fv))
 			continue;
-		if (collect_present(k, &kp) < 0)
+		if (collect_present(k, &kp, err) < 0)
 			return -1;
-		if (f->kind == JK_OBJ && jcollect_keys(f->sub, fv, &kp, k) < 0)
+		if (f->kind == JK_OBJ && jcollect_keys(f->sub, fv, &kp, k, err) < 0)
 			return -1;
 		for (size_t e = 0; f->kind == JK_ARR && YAJL_IS_ARRAY(fv) && e < fv->u.array.len;
 		     e++) {
 			struct jpath ep = {&kp, NULL, e};
 
-			if (jcollect_keys(f->sub, fv->u.array.values[e], &ep, k) < 0)
+			if (jcollect_keys(f->sub, fv->u.array.values[e], &ep, k, err) < 0)
 				return -1;
 		}
 	}
@@ -495,18 +511,18 @@ void jkeys_free(struct jkeys *k)
 }
 
 void *jdecode_document(const struct jschema *s, const char *buf, size_t len, unsigned max_depth,
-                       const char *what)
+                       const char *what, struct werror *err)
 {
-	yajl_val tree = jparse_document(buf, len, max_depth, what);
+	yajl_val tree = jparse_document(buf, len, max_depth, what, err);
 	void *obj;
 
 	if (tree == NULL)
 		return NULL;
 	obj = calloc(1, s->size);
 	if (obj == NULL) {
-		werr(ENOMEM, "out of memory");
-	} else if (jwalk_object(s, tree, NULL, obj) < 0) {
-		werr_ctx("%s", what);
+		werr(err, ENOMEM, "out of memory");
+	} else if (jwalk_object(s, tree, NULL, obj, err) < 0) {
+		werr_ctx(err, "%s", what);
 		jwalk_free(s, obj);
 		free(obj);
 		obj = NULL;
@@ -618,7 +634,8 @@ static size_t error_offset(const char *buf, size_t len)
 	return off;
 }
 
-yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what)
+yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what,
+                         struct werror *err)
 {
 	char at[64];
 	char errbuf[256];
@@ -631,7 +648,7 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 		size_t seq = utf8_seq((const unsigned char *)buf + i, len - i);
 
 		if (seq == 0) {
-			werr(0, "%s: %s: not UTF-8 (RFC 8259 requires it)", what,
+			werr_k(err, WERR_INVALID, 0, "%s: %s: not UTF-8 (RFC 8259 requires it)", what,
 			     where(buf, len, i, at, sizeof(at)));
 			return NULL;
 		}
@@ -641,7 +658,7 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 		}
 
 		if (c == '\0') {
-			werr(0, "%s: %s: NUL byte in JSON text", what,
+			werr_k(err, WERR_INVALID, 0, "%s: %s: NUL byte in JSON text", what,
 			     where(buf, len, i, at, sizeof(at)));
 			return NULL;
 		}
@@ -650,8 +667,9 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 				long u = buf[i + 1] == 'u' ? hex4(buf + i + 2, len - i - 2) : -1;
 
 				if (u == 0) {
-					werr(0, "%s: %s: strings must not contain NUL (\\u0000)",
-					     what, where(buf, len, i, at, sizeof(at)));
+					werr_k(err, WERR_INVALID, 0,
+					     "%s: %s: strings must not contain NUL (\\u0000)", what,
+					     where(buf, len, i, at, sizeof(at)));
 					return NULL;
 				}
 				/* A high surrogate escape must be followed by a low one;
@@ -665,8 +683,8 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 					continue;
 				}
 				if (u >= 0xd800 && u <= 0xdfff) {
-					werr(0, "%s: %s: a lone UTF-16 surrogate (\\u%04lx)", what,
-					     where(buf, len, i, at, sizeof(at)), u);
+					werr_k(err, WERR_INVALID, 0, "%s: %s: a lone UTF-16 surrogate (\\u%04lx)",
+					     what, where(buf, len, i, at, sizeof(at)), u);
 					return NULL;
 				}
 				i++;
@@ -679,7 +697,7 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 			in_str = true;
 		} else if (c == '[' || c == '{') {
 			if (++depth > max_depth) {
-				werr(0, "%s: %s: JSON nested deeper than %u levels", what,
+				werr_k(err, WERR_INVALID, 0, "%s: %s: JSON nested deeper than %u levels", what,
 				     where(buf, len, i, at, sizeof(at)), max_depth);
 				return NULL;
 			}
@@ -692,7 +710,7 @@ yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const 
 	if (tree == NULL) {
 		/* yajl's message spans lines; keep the first. */
 		errbuf[strcspn(errbuf, "\n")] = '\0';
-		werr(0, "%s: %s: invalid JSON: %s", what,
+		werr_k(err, WERR_INVALID, 0, "%s: %s: invalid JSON: %s", what,
 		     where(buf, len, error_offset(buf, len), at, sizeof(at)),
 		     errbuf[0] ? errbuf : "parse error");
 	}

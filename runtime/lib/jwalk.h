@@ -8,6 +8,8 @@
 #ifndef WARD_JWALK_H
 #define WARD_JWALK_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,8 +26,9 @@ struct jpath {
 #define JPATH_MAX 512
 /* Render as ".a.b[3].c" ("(top level)" for the root). */
 const char *jpath_str(const struct jpath *p, char *buf, size_t len);
-/* werr(EINVAL, "<path>: <message>"); returns -1. */
-int jerr(const struct jpath *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* werr(err, EINVAL, "<path>: <message>"); returns -1. */
+int jerr(struct werror *err, const struct jpath *p, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 enum jkind {
 	JK_STR,    /* char * */
@@ -56,7 +59,7 @@ struct jfield {
 	ssize_t has_off; /* offset of a bool set when present, or -1 */
 	size_t n_off;    /* count for JK_STRV / JK_ARR / JK_MAP */
 	const struct jschema *sub;
-	int (*custom)(yajl_val v, const struct jpath *p, void *dst);
+	int (*custom)(yajl_val v, const struct jpath *p, void *dst, struct werror *err);
 	const char *note; /* JK_REFUSE: why */
 };
 
@@ -65,7 +68,7 @@ struct jschema {
 	const struct jfield *fields;
 	size_t n_fields;
 	/* Cross-field checks after the fields are decoded. */
-	int (*check)(void *obj, const struct jpath *p);
+	int (*check)(void *obj, const struct jpath *p, struct werror *err);
 	/* Frees what custom fields allocated. */
 	void (*free_extra)(void *obj);
 };
@@ -76,21 +79,25 @@ struct jkv {
 };
 
 /* Decode object v into obj (zeroed, schema->size bytes). */
-int jwalk_object(const struct jschema *s, yajl_val v, const struct jpath *p, void *obj);
+int jwalk_object(const struct jschema *s, yajl_val v, const struct jpath *p, void *obj,
+                 struct werror *err);
 /* Free everything jwalk_object allocated inside obj (not obj itself). */
 void jwalk_free(const struct jschema *s, void *obj);
 
 /* Scalar decoders, also used by custom callbacks. */
-int jget_str(yajl_val v, const struct jpath *p, bool nonempty, char **out);
-int jget_u64(yajl_val v, const struct jpath *p, uint64_t max, uint64_t *out);
-int jget_i64(yajl_val v, const struct jpath *p, int64_t min, int64_t max, int64_t *out);
-int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, size_t *n);
+int jget_str(yajl_val v, const struct jpath *p, bool nonempty, char **out, struct werror *err);
+int jget_u64(yajl_val v, const struct jpath *p, uint64_t max, uint64_t *out, struct werror *err);
+int jget_i64(yajl_val v, const struct jpath *p, int64_t min, int64_t max, int64_t *out,
+             struct werror *err);
+int jget_strv(yajl_val v, const struct jpath *p, bool nonempty, char ***out, size_t *n,
+              struct werror *err);
 void jfree_strv(char **v);
 
 /* Refuse properties the schema does not know, recursively through JK_OBJ
  * fields (for ward's own files, where a typo must not go unnoticed; the
  * runtime-spec wants config.json's unknown properties ignored). */
-int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p);
+int jcheck_known_keys(const struct jschema *s, yajl_val v, const struct jpath *p,
+                      struct werror *err);
 
 /* What a document holds besides what the schema decodes (config.json's
  * unknown properties, which the runtime-spec wants ignored and ward reports),
@@ -104,7 +111,8 @@ struct jkeys {
 	                 * "linux.intelRdt", "mounts[].options" */
 	size_t n_present;
 };
-int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, struct jkeys *k);
+int jcollect_keys(const struct jschema *s, yajl_val v, const struct jpath *p, struct jkeys *k,
+                  struct werror *err);
 void jkeys_free(struct jkeys *k);
 /* Render p as "a.b[].c" (no leading dot, any index as "[]"). */
 const char *jpath_norm(const struct jpath *p, char *buf, size_t len);
@@ -113,7 +121,8 @@ const char *jpath_norm(const struct jpath *p, char *buf, size_t len);
  * safely: NUL bytes (yajl_tree reads a C string), \u0000 escapes (values
  * become C strings) and nesting deeper than max_depth (yajl_tree_free
  * recurses). what names the source in errors, e.g. "config.json". */
-yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what);
+yajl_val jparse_document(const char *buf, size_t len, unsigned max_depth, const char *what,
+                         struct werror *err);
 
 /* Is s (n bytes) UTF-8 as RFC 3629 has it (what JSON text must be)? */
 bool json_utf8_ok(const char *s, size_t n);
@@ -122,6 +131,6 @@ bool json_utf8_ok(const char *s, size_t n);
  * NULL with werr ("<what>: <path>: <problem>") on any error. Free with
  * jwalk_free + free. */
 void *jdecode_document(const struct jschema *s, const char *buf, size_t len, unsigned max_depth,
-                       const char *what);
+                       const char *what, struct werror *err);
 
 #endif

@@ -1,4 +1,6 @@
 #include "lib/log.h"
+#include "lib/cleanup.h"
+#include "lib/xalloc.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 
@@ -23,13 +25,15 @@ static enum log_level log_max = LOG_WARN;
 
 static const char *const level_names[] = {"error", "warning", "info", "debug"};
 
-int log_setup(const char *path, const char *format, const char *level, int debug)
+int log_setup(const char *path, const char *format, const char *level, int debug,
+              struct werror *err)
 {
 	if (format != NULL) {
 		if (strcmp(format, "json") == 0)
 			log_json = 1;
 		else if (strcmp(format, "text") != 0)
-			return werr(0, "--log-format: must be text or json (got \"%s\")", format);
+			return werr_k(err, WERR_INVALID, 0, "--log-format: must be text or json (got \"%s\")",
+			            format);
 	}
 	if (level != NULL) {
 		int found = 0;
@@ -41,7 +45,7 @@ int log_setup(const char *path, const char *format, const char *level, int debug
 				found = 1;
 			}
 		if (!found)
-			return werr(0, "--log-level: unknown level \"%s\"", level);
+			return werr_k(err, WERR_INVALID, 0, "--log-level: unknown level \"%s\"", level);
 	}
 	if (debug)
 		log_max = LOG_DEBUG;
@@ -49,7 +53,7 @@ int log_setup(const char *path, const char *format, const char *level, int debug
 		log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
 		log_had_file = 1;
 		if (log_fd < 0)
-			return werr(errno, "--log: cannot open %s", path);
+			return werr(err, errno, "--log: cannot open %s", path);
 	}
 	return 0;
 }
@@ -91,7 +95,10 @@ static int text_line(char *line, size_t size, const char *ts, enum log_level lvl
 
 static void emit(enum log_level lvl, const char *msg, int to_stderr)
 {
-	char line[WERR_MAX + 256];
+	/* Each character of msg takes at most two (escaped), the rest fits in
+	 * 128: nothing is cut. */
+	size_t size = 2 * strlen(msg) + 128;
+	_cleanup_free_ char *line = xmalloc(size);
 	char ts[64];
 	int n;
 
@@ -119,34 +126,36 @@ static void emit(enum log_level lvl, const char *msg, int to_stderr)
 			yajl_gen_free(g);
 		}
 	} else if (log_fd >= 0) {
-		n = text_line(line, sizeof(line), ts, lvl, msg);
+		n = text_line(line, size, ts, lvl, msg);
 		write_all(log_fd, line, (size_t)n);
 	}
 	if (to_stderr) {
 		/* Debug and info as runc writes them (its tests and tools grep
 		 * "level=debug"); warnings and errors in ward's own words. */
 		if (lvl >= LOG_INFO)
-			n = text_line(line, sizeof(line), ts, lvl, msg);
+			n = text_line(line, size, ts, lvl, msg);
 		else if (lvl == LOG_ERROR)
-			n = snprintf(line, sizeof(line), "ward: %s\n", msg);
+			n = snprintf(line, size, "ward: %s\n", msg);
 		else
-			n = snprintf(line, sizeof(line), "ward: %s: %s\n", level_names[lvl], msg);
+			n = snprintf(line, size, "ward: %s: %s\n", level_names[lvl], msg);
 		if (n > 0)
-			write_all(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+			write_all(2, line, (size_t)n < size ? (size_t)n : size - 1);
 	}
 }
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
-	char msg[WERR_MAX];
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
-	int saved = errno;
+	int saved = errno, n;
 
 	if (lvl > log_max)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		xalloc_die();
 	/* Without a log file, warnings and debug output go to stderr. */
 	if (!(log_fd < 0 && log_had_file))
 		emit(lvl, msg, log_fd < 0);

@@ -4,11 +4,14 @@
 #ifndef WARD_LOG_H
 #define WARD_LOG_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 
 enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
-int log_setup(const char *path, const char *format, const char *level, int debug);
+int log_setup(const char *path, const char *format, const char *level, int debug,
+              struct werror *err);
 void log_msg(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The one place an error reaches the user: stderr and the log file. */
 void log_fatal(const char *msg);

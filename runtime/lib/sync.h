@@ -22,25 +22,30 @@ enum sync_type {
 	SYNC_TREE_END, /* server → child: that was the last (or none) */
 };
 
+#define SYNC_TEXT_MAX 4096
+
 struct sync_msg {
 	uint32_t type;
 	int32_t err;
-	char text[WERR_MAX];
+	uint32_t kind; /* SYNC_ERROR: the error's enum werr_kind */
+	char text[SYNC_TEXT_MAX];
 };
 
-int sync_send(int fd, enum sync_type type);
+int sync_send(int fd, enum sync_type type, struct werror *err);
 /* With a number in the err field (SYNC_HOOKS_DONE carries a pid). */
-int sync_send_num(int fd, enum sync_type type, int32_t num);
+int sync_send_num(int fd, enum sync_type type, int32_t num, struct werror *err);
 /* sync_expect, giving back the message. */
-int sync_expect_msg(int fd, enum sync_type type, struct sync_msg *m);
-/* Send the current werr() message as SYNC_ERROR. */
-void sync_send_error(int fd);
+int sync_expect_msg(int fd, enum sync_type type, struct sync_msg *m, struct werror *err);
+/* Send err (message, errno and kind) as SYNC_ERROR; a message longer than
+ * the channel carries ends in "[...]". A failure to send is not recorded:
+ * err is what the caller reports either way. */
+void sync_send_error(int fd, struct werror *err);
 /* passfd: where an fd sent along is stored (-1 if none); NULL closes any. */
-int sync_recv(int fd, struct sync_msg *m, int *passfd);
-/* Receive and insist on one type; a SYNC_ERROR becomes the current error. */
-int sync_expect(int fd, enum sync_type type);
+int sync_recv(int fd, struct sync_msg *m, int *passfd, struct werror *err);
+/* Receive and insist on one type; a SYNC_ERROR becomes err. */
+int sync_expect(int fd, enum sync_type type, struct werror *err);
 /* The same, with one fd passed along (SCM_RIGHTS). */
-int sync_send_fd(int fd, enum sync_type type, int passfd);
-int sync_expect_fd(int fd, enum sync_type type, int *passfd);
+int sync_send_fd(int fd, enum sync_type type, int passfd, struct werror *err);
+int sync_expect_fd(int fd, enum sync_type type, int *passfd, struct werror *err);
 
 #endif

@@ -26,7 +26,7 @@ static int kernel_last_cap(void)
 	return last > 63 ? 63 : last;
 }
 
-int caps_drop_bounding(uint64_t keep)
+int caps_drop_bounding(uint64_t keep, struct werror *err)
 {
 	int last = kernel_last_cap();
 
@@ -35,13 +35,13 @@ int caps_drop_bounding(uint64_t keep)
 		if (keep & (1ULL << cap))
 			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-			return werr(errno, "dropping %s from the bounding set",
+			return werr(err, errno, "dropping %s from the bounding set",
 			            oci_cap_name(cap) ? oci_cap_name(cap) : "capability");
 	}
 	return 0;
 }
 
-int caps_set(const struct oci_caps *c)
+int caps_set(const struct oci_caps *c, struct werror *err)
 {
 	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
 	struct __user_cap_data_struct data[2] = {{0}};
@@ -55,9 +55,9 @@ int caps_set(const struct oci_caps *c)
 	data[0].inheritable = (uint32_t)inh;
 	data[1].inheritable = (uint32_t)(inh >> 32);
 	if (syscall(SYS_capset, &hdr, data) < 0)
-		return werr(errno, "capset");
+		return werr(err, errno, "capset");
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-		return werr(errno, "clearing ambient capabilities");
+		return werr(err, errno, "clearing ambient capabilities");
 	/* An ambient capability must be permitted and inheritable; runc and
 	 * crun go on (`runc spec` 1.1 lists ambient capabilities that
 	 * are not inheritable; runc 1.1 says nothing): a debug line. The profiles
@@ -72,7 +72,7 @@ int caps_set(const struct oci_caps *c)
 			continue;
 		}
 		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
-			return werr(errno, "raising ambient %s", oci_cap_name(cap));
+			return werr(err, errno, "raising ambient %s", oci_cap_name(cap));
 	}
 	return 0;
 }

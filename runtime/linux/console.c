@@ -20,34 +20,34 @@
 #define TIOCGPTPEER _IO('T', 0x41)
 #endif
 
-int console_connect(const char *path)
+int console_connect(const char *path, struct werror *err)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
-		return werr(ENAMETOOLONG, "--console-socket %s", path);
+		return werr(err, ENAMETOOLONG, "--console-socket %s", path);
 	strcpy(sa.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return werr(errno, "--console-socket");
+		return werr(err, errno, "--console-socket");
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		int e = errno;
 
 		close(fd);
-		return werr(e, "--console-socket %s", path);
+		return werr(err, e, "--console-socket %s", path);
 	}
 	return fd;
 }
 
-int console_pair(int ours[2])
+int console_pair(int ours[2], struct werror *err)
 {
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ours) < 0)
-		return werr(errno, "the terminal relay's socket");
+		return werr(err, errno, "the terminal relay's socket");
 	return 0;
 }
 
-int console_take_master(int sock)
+int console_take_master(int sock, struct werror *err)
 {
 	char name[64];
 	struct stat st;
@@ -57,30 +57,30 @@ int console_take_master(int sock)
 
 	close(sock);
 	if (n < 0 || master < 0)
-		return werr(n < 0 ? e : EPROTO, "receiving the container's terminal");
+		return werr(err, n < 0 ? e : EPROTO, "receiving the container's terminal");
 	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2)) {
 		close(master);
-		return werr(EPROTO, "the container's terminal is not a pty master");
+		return werr(err, EPROTO, "the container's terminal is not a pty master");
 	}
 	return master;
 }
 
-static int send_master(int sock, int master, const char *name)
+static int send_master(int sock, int master, const char *name, struct werror *err)
 {
 	if (fdpass_send(sock, name, strlen(name), master) < 0)
-		return werr(errno, "sending the terminal over --console-socket");
+		return werr(err, errno, "sending the terminal over --console-socket");
 	return 0;
 }
 
 /* CVE-2025-52565 class: /dev/console is created with O_EXCL|O_NOFOLLOW in a
  * /dev resolved inside the rootfs, and the pty bound onto it by fd. */
-static int bind_console(int rootfd, int peer)
+static int bind_console(int rootfd, int peer, struct werror *err)
 {
 	int devfd, dst, r;
 
 	devfd = root_open(rootfd, "/dev", O_RDONLY | O_DIRECTORY);
 	if (devfd < 0)
-		return werr(errno, "/dev");
+		return werr(err, errno, "/dev");
 	unlinkat(devfd, "console", 0);
 	dst = openat(devfd, "console", O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (dst >= 0) {
@@ -89,10 +89,10 @@ static int bind_console(int rootfd, int peer)
 	}
 	close(devfd);
 	if (dst < 0)
-		return werr(errno, "creating /dev/console");
-	r = mount_bind_fd(peer, dst, false, 0, 0);
+		return werr(err, errno, "creating /dev/console");
+	r = mount_bind_fd(peer, dst, false, 0, 0, err);
 	close(dst);
-	return r < 0 ? werr_ctx("/dev/console") : 0;
+	return r < 0 ? werr_ctx(err, "/dev/console") : 0;
 }
 
 int console_caller_size(struct winsize *ws)
@@ -101,7 +101,7 @@ int console_caller_size(struct winsize *ws)
 }
 
 int console_setup(int rootfd, int sock, const struct oci_process *p, int want_console,
-                  bool caller_size)
+                  bool caller_size, struct werror *err)
 {
 	struct winsize ws;
 	char name[32];
@@ -111,20 +111,21 @@ int console_setup(int rootfd, int sock, const struct oci_process *p, int want_co
 
 	master = root_open(rootfd, "/dev/pts/ptmx", O_RDWR | O_NOCTTY);
 	if (master < 0)
-		return werr(errno, "opening the container's /dev/pts/ptmx (is devpts mounted?)");
+		return werr(err, errno,
+		            "opening the container's /dev/pts/ptmx (is devpts mounted?)");
 	/* Only a real devpts multiplexer (5:2) may hand out our terminal. */
 	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2)) {
 		close(master);
-		return werr(EPERM, "the container's /dev/pts/ptmx is not a pty multiplexer");
+		return werr(err, EPERM, "the container's /dev/pts/ptmx is not a pty multiplexer");
 	}
 	if (ioctl(master, TIOCSPTLCK, &unlock) < 0 || ioctl(master, TIOCGPTN, &ptn) < 0) {
-		werr(errno, "setting up the pty");
+		werr(err, errno, "setting up the pty");
 		goto out;
 	}
 	/* The peer by fd, not by a path the container could swap. */
 	peer = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (peer < 0) {
-		werr(errno, "opening the pty peer");
+		werr(err, errno, "opening the pty peer");
 		goto out;
 	}
 	/* Sized before the process runs: a later change would send it a
@@ -132,29 +133,29 @@ int console_setup(int rootfd, int sock, const struct oci_process *p, int want_co
 	 * start would see 0x0). Still ours here: fds 0-2 are ward's. */
 	if (caller_size && console_caller_size(&ws) == 0) {
 		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
-			werr(errno, "sizing the pty");
+			werr(err, errno, "sizing the pty");
 			goto out_peer;
 		}
 	} else if (p->console_size) {
 		ws = (struct winsize){.ws_row = (unsigned short)p->console_size->height,
 		                      .ws_col = (unsigned short)p->console_size->width};
 		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
-			werr(errno, "process.consoleSize");
+			werr(err, errno, "process.consoleSize");
 			goto out_peer;
 		}
 	}
 	snprintf(name, sizeof(name), "/dev/pts/%d", ptn);
-	if (send_master(sock, master, name) < 0)
+	if (send_master(sock, master, name, err) < 0)
 		goto out_peer;
-	if (want_console && bind_console(rootfd, peer) < 0)
+	if (want_console && bind_console(rootfd, peer, err) < 0)
 		goto out_peer;
 	if (ioctl(peer, TIOCSCTTY, 0) < 0) {
-		werr(errno, "making the pty the controlling terminal");
+		werr(err, errno, "making the pty the controlling terminal");
 		goto out_peer;
 	}
 	for (int fd = 0; fd < 3; fd++)
 		if (dup2(peer, fd) < 0) {
-			werr(errno, "dup2 of the pty");
+			werr(err, errno, "dup2 of the pty");
 			goto out_peer;
 		}
 	r = 0;

@@ -4,20 +4,22 @@
 #ifndef WARD_CONSOLE_H
 #define WARD_CONSOLE_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <sys/ioctl.h>
 
 #include "oci/config.h"
 
 /* Connect to the console socket (a host path), in the parent. */
-int console_connect(const char *path);
+int console_connect(const char *path, struct werror *err);
 /* The terminal relay's own console socket (a foreground run or exec
  * without --console-socket): ours[0] is ward's end, ours[1] the one the
  * container's pty is sent over. */
-int console_pair(int ours[2]);
+int console_pair(int ours[2], struct werror *err);
 /* The pty master the container sent over sock (closed here), checked to be
  * a pty multiplexer's; -1 with werr if none came. */
-int console_take_master(int sock);
+int console_take_master(int sock, struct werror *err);
 /* The window size of ward's own terminal (stdin's, else stdout's) into ws:
  * 0, or -1 when neither is a terminal. */
 int console_caller_size(struct winsize *ws);
@@ -27,6 +29,6 @@ int console_caller_size(struct winsize *ws);
  * /dev/console (when bind_console), and make it fds 0-2 and the
  * controlling terminal. */
 int console_setup(int rootfd, int sock, const struct oci_process *p, int bind_console,
-                  bool caller_size);
+                  bool caller_size, struct werror *err);
 
 #endif

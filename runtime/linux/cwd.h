@@ -11,12 +11,14 @@
 #ifndef WARD_CWD_H
 #define WARD_CWD_H
 
+#include "lib/error.h"
+
 /* Enter cwd (absolute, inside the process's root). -1 with werr naming
  * what, errno kept from the failing call (EACCES: the caller may try again
  * as another user). */
-int cwd_enter(const char *what, const char *cwd);
+int cwd_enter(const char *what, const char *cwd, struct werror *err);
 /* The current directory lies below the process's root, in its mount
  * namespace; -1 with werr (EPERM) otherwise. */
-int cwd_check_inside(const char *what);
+int cwd_check_inside(const char *what, struct werror *err);
 
 #endif

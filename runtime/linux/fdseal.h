@@ -10,17 +10,19 @@
 #ifndef WARD_FDSEAL_H
 #define WARD_FDSEAL_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 
 /* Close every fd from 3 up except those in keep[] (negative entries are
  * ignored) and the caller's preserved range 3..3+preserve-1. */
-int fds_close_except(const int *keep, size_t n, int preserve);
+int fds_close_except(const int *keep, size_t n, int preserve, struct werror *err);
 /* Each fd of fds[] (negative entries ignored) is a socket or a fifo: fail
  * closed, naming it, if one is a directory, a file or anything else that a
  * path through /proc/self/fd could enter or execute. */
-int fds_check_channels(const int *fds, size_t n);
+int fds_check_channels(const int *fds, size_t n, struct werror *err);
 /* At execve exactly fds 0-2 and the caller's passed fds of
  * 3..3+preserve-1 stay open; everything else is made close-on-exec. */
-int fds_seal_for_exec(int preserve);
+int fds_seal_for_exec(int preserve, struct werror *err);
 
 #endif

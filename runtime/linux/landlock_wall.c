@@ -86,7 +86,7 @@ static void unescape(char *s)
 
 /* The mount table as this process sees it: each mount point, whether it
  * is writable, and its filesystem type. */
-static int read_mounts(struct mnt *m, size_t max, size_t *n)
+static int read_mounts(struct mnt *m, size_t max, size_t *n, struct werror *err)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL;
@@ -94,7 +94,7 @@ static int read_mounts(struct mnt *m, size_t max, size_t *n)
 
 	*n = 0;
 	if (f == NULL)
-		return werr(errno, "Landlock: /proc/self/mountinfo");
+		return werr(err, errno, "Landlock: /proc/self/mountinfo");
 	while (getline(&line, &cap, f) > 0) {
 		char point[4096], opts[256], type[32];
 		const char *dash = strstr(line, " - ");
@@ -102,7 +102,7 @@ static int read_mounts(struct mnt *m, size_t max, size_t *n)
 		if (*n >= max) {
 			free(line);
 			fclose(f);
-			return werr(0, "Landlock: more than %zu mounts", max);
+			return werr(err, 0, "Landlock: more than %zu mounts", max);
 		}
 		if (dash == NULL ||
 		    sscanf(line, "%*s %*s %*s %*s %4095s %255s", point, opts) != 2 ||
@@ -119,7 +119,7 @@ static int read_mounts(struct mnt *m, size_t max, size_t *n)
 	return 0;
 }
 
-static int add_rule(const struct walk *w, const char *path, uint64_t rights)
+static int add_rule(const struct walk *w, const char *path, uint64_t rights, struct werror *err)
 {
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
@@ -130,10 +130,11 @@ static int add_rule(const struct walk *w, const char *path, uint64_t rights)
 	long r;
 
 	if (fd < 0)
-		return errno == ENOENT || errno == ELOOP ? 0 : werr(errno, "Landlock: %s", path);
+		return errno == ENOENT || errno == ELOOP ? 0
+		                                         : werr(err, errno, "Landlock: %s", path);
 	if (fstat(fd, &st) < 0) {
 		close(fd);
-		return werr(errno, "Landlock: %s", path);
+		return werr(err, errno, "Landlock: %s", path);
 	}
 	if (!S_ISDIR(st.st_mode))
 		rights &= FILE_RIGHTS;
@@ -143,7 +144,7 @@ static int add_rule(const struct walk *w, const char *path, uint64_t rights)
 	        ? syscall(SYS_landlock_add_rule, w->ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
 	        : 0;
 	close(fd);
-	return r < 0 ? werr(errno, "Landlock: a rule for %s", path) : 0;
+	return r < 0 ? werr(err, errno, "Landlock: a rule for %s", path) : 0;
 }
 
 /* Rights of what lives on a mount of this kind beneath its point. */
@@ -186,17 +187,18 @@ static bool holds_mount(const struct walk *w, const char *dir)
 /* The root filesystem's part of dir: rights granted on dir whole when no
  * mount is below it, else on each of its entries but the mounts (which
  * have rules of their own), and dir itself may be listed. */
-static int grant_rootfs(const struct walk *w, const char *dir, uint64_t rights, int depth)
+static int grant_rootfs(const struct walk *w, const char *dir, uint64_t rights, int depth,
+                        struct werror *err)
 {
 	DIR *d;
 	struct dirent *e;
 	int r = 0;
 
 	if (!holds_mount(w, dir))
-		return add_rule(w, dir, rights);
+		return add_rule(w, dir, rights, err);
 	if (depth > 32)
-		return werr(0, "Landlock: mounts nested too deep below %s", dir);
-	if (add_rule(w, dir, R_DIR) < 0)
+		return werr(err, 0, "Landlock: mounts nested too deep below %s", dir);
+	if (add_rule(w, dir, R_DIR, err) < 0)
 		return -1;
 	{
 		int fd = path_open2(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
@@ -205,7 +207,7 @@ static int grant_rootfs(const struct walk *w, const char *dir, uint64_t rights, 
 		if (d == NULL) {
 			if (fd >= 0)
 				close(fd);
-			return werr(errno, "Landlock: %s", dir);
+			return werr(err, errno, "Landlock: %s", dir);
 		}
 	}
 	while (r == 0 && (e = readdir(d)) != NULL) {
@@ -215,16 +217,16 @@ static int grant_rootfs(const struct walk *w, const char *dir, uint64_t rights, 
 			continue;
 		if (snprintf(p, sizeof(p), "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name) >=
 		    (int)sizeof(p))
-			r = werr(0, "Landlock: a path below %s is too long", dir);
+			r = werr(err, 0, "Landlock: a path below %s is too long", dir);
 		else if (!is_mount(w, p))
-			r = e->d_type == DT_DIR ? grant_rootfs(w, p, rights, depth + 1)
-			                        : add_rule(w, p, rights);
+			r = e->d_type == DT_DIR ? grant_rootfs(w, p, rights, depth + 1, err)
+			                        : add_rule(w, p, rights, err);
 	}
 	closedir(d);
 	return r;
 }
 
-int landlock_apply(void)
+int landlock_apply(struct werror *err)
 {
 	int abi = landlock_abi();
 	struct ll_attr attr = {0};
@@ -235,7 +237,7 @@ int landlock_apply(void)
 	int r = -1;
 
 	if (abi < 1)
-		return werr(ENOSYS, "Landlock: the kernel has none");
+		return werr_k(err, WERR_UNSUPPORTED, ENOSYS, "Landlock: the kernel has none");
 	w.handled = (1ULL << 13) - 1; /* EXECUTE .. MAKE_SYM: ABI 1 */
 	if (abi >= 2)
 		w.handled |= LANDLOCK_ACCESS_FS_REFER;
@@ -248,33 +250,33 @@ int landlock_apply(void)
 		attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
 	w.m = calloc(MAX_MOUNTS, sizeof(*w.m));
 	if (w.m == NULL)
-		return werr(ENOMEM, "out of memory");
-	if (read_mounts(w.m, MAX_MOUNTS, &w.n) < 0)
+		return werr(err, ENOMEM, "out of memory");
+	if (read_mounts(w.m, MAX_MOUNTS, &w.n, err) < 0)
 		goto out;
 	w.ruleset =
 	    (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size[abi < 6 ? abi : 6], 0);
 	if (w.ruleset < 0) {
-		werr(errno, "Landlock: creating the ruleset");
+		werr(err, errno, "Landlock: creating the ruleset");
 		goto out;
 	}
 	for (size_t i = 0; i < w.n; i++)
 		if (strcmp(w.m[i].path, "/") == 0)
 			root = &w.m[i];
-		else if (add_rule(&w, w.m[i].path, mount_rights(&w.m[i])) < 0)
+		else if (add_rule(&w, w.m[i].path, mount_rights(&w.m[i]), err) < 0)
 			goto out;
 	/* The root filesystem: read and execute, and write when it is
 	 * writable (making and removing entries in "/" itself too). */
 	rootfs = R_FILE | R_DIR | X | (root && root->writable ? W_TREE : 0);
-	if (root && root->writable && add_rule(&w, "/", W_TREE & ~W_FILE) < 0)
+	if (root && root->writable && add_rule(&w, "/", W_TREE & ~W_FILE, err) < 0)
 		goto out;
-	if (grant_rootfs(&w, "/", rootfs, 0) < 0)
+	if (grant_rootfs(&w, "/", rootfs, 0, err) < 0)
 		goto out;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		werr(errno, "Landlock: no_new_privs");
+		werr(err, errno, "Landlock: no_new_privs");
 		goto out;
 	}
 	if (syscall(SYS_landlock_restrict_self, w.ruleset, 0) < 0) {
-		werr(errno, "Landlock: restricting the process");
+		werr(err, errno, "Landlock: restricting the process");
 		goto out;
 	}
 	r = 0;

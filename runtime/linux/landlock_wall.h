@@ -6,12 +6,14 @@
 #ifndef WARD_LINUX_LANDLOCK_WALL_H
 #define WARD_LINUX_LANDLOCK_WALL_H
 
+#include "lib/error.h"
+
 /* The kernel's Landlock ABI version; 0 when it has none (or it is off). */
 int landlock_abi(void);
 /* Build the ruleset from the container's mount table (/proc/self/mountinfo
  * as the process sees it, after pivot_root) and restrict this process
  * with it: everything it executes afterwards runs under it. Sets
  * no_new_privs. -1 with werr: the caller must not go on (fail closed). */
-int landlock_apply(void);
+int landlock_apply(struct werror *err);
 
 #endif

@@ -45,7 +45,7 @@ void mount_atime_attr(unsigned long ms, unsigned long *set, unsigned long *clr)
 
 /* What the filesystem said about a refused option ("e tmpfs: Bad value
  * for 'size'"), from the fs context's message queue. */
-static int fs_refused(int fs, int e, const char *type, const char *dest)
+static int fs_refused(int fs, int e, const char *type, const char *dest, struct werror *err)
 {
 	char msg[256];
 	ssize_t n = read(fs, msg, sizeof(msg) - 1);
@@ -53,12 +53,12 @@ static int fs_refused(int fs, int e, const char *type, const char *dest)
 	while (n > 1 && msg[n - 1] == '\n')
 		n--;
 	if (n > 2 && msg[1] == ' ')
-		return werr(e, "mounting %s on %s (%.*s)", type, dest, (int)n - 2, msg + 2);
-	return werr(e, "mounting %s on %s", type, dest);
+		return werr(err, e, "mounting %s on %s (%.*s)", type, dest, (int)n - 2, msg + 2);
+	return werr(err, e, "mounting %s on %s", type, dest);
 }
 
 int mount_fs_detached(const char *type, const char *source, unsigned long flags, const char *data,
-                      const char *dest)
+                      const char *dest, struct werror *err)
 {
 	/* Superblock flags the mount attributes have no bit for. */
 	static const struct {
@@ -73,23 +73,24 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 
 	if (fs < 0) {
 		free(opts);
-		return werr(errno, "mounting %s on %s", type, dest);
+		return werr(err, errno, "mounting %s on %s", type, dest);
 	}
 	if (data && opts == NULL)
-		r = werr(ENOMEM, "out of memory");
+		r = werr(err, ENOMEM, "out of memory");
 	if (r == 0 && source && source[0] &&
 	    fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0) < 0)
-		r = fs_refused(fs, errno, type, dest);
+		r = fs_refused(fs, errno, type, dest, err);
 	for (size_t i = 0; r == 0 && i < sizeof(sb_flags) / sizeof(sb_flags[0]); i++)
 		if ((flags & sb_flags[i].ms) &&
 		    fsconfig(fs, FSCONFIG_SET_FLAG, sb_flags[i].name, NULL, 0) < 0)
-			r = fs_refused(fs, errno, type, dest);
+			r = fs_refused(fs, errno, type, dest, err);
 	while (r == 0 && cur &&
 	       mnt_optstr_next_option(&cur, &name, &namesz, &value, &valuesz) == 0) {
 		char key[256], val[4096];
 
 		if (namesz >= sizeof(key) || (value && valuesz >= sizeof(val))) {
-			r = werr(E2BIG, "mounting %s on %s: an option is too long", type, dest);
+			r = werr(err, E2BIG, "mounting %s on %s: an option is too long", type,
+			         dest);
 			break;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)namesz, name);
@@ -97,13 +98,13 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 			snprintf(val, sizeof(val), "%.*s", (int)valuesz, value);
 		if ((value ? fsconfig(fs, FSCONFIG_SET_STRING, key, val, 0)
 		           : fsconfig(fs, FSCONFIG_SET_FLAG, key, NULL, 0)) < 0)
-			r = fs_refused(fs, errno, type, dest);
+			r = fs_refused(fs, errno, type, dest, err);
 	}
 	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		r = fs_refused(fs, errno, type, dest);
+		r = fs_refused(fs, errno, type, dest, err);
 	mount_atime_attr(flags, &set, &clr);
 	if (r == 0 && (mnt = fsmount(fs, FSMOUNT_CLOEXEC, (unsigned int)set)) < 0)
-		r = fs_refused(fs, errno, type, dest);
+		r = fs_refused(fs, errno, type, dest, err);
 	close(fs);
 	free(opts);
 	return r < 0 ? -1 : mnt;
@@ -134,13 +135,14 @@ int tree_clone(int dfd, const char *path, unsigned int flags, bool peer)
 }
 
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
-                  unsigned long attr_clr)
+                  unsigned long attr_clr, struct werror *err)
 {
-	return mount_bind_fd_rec(src_fd, target_fd, recursive, attr_set, attr_clr, 0, 0);
+	return mount_bind_fd_rec(src_fd, target_fd, recursive, attr_set, attr_clr, 0, 0, err);
 }
 
 int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
-                      unsigned long attr_clr, unsigned long rec_set, unsigned long rec_clr)
+                      unsigned long attr_clr, unsigned long rec_set, unsigned long rec_clr,
+                      struct werror *err)
 {
 	struct mount_attr attr = {.attr_set = attr_set, .attr_clr = attr_clr};
 	struct mount_attr rattr = {.attr_set = rec_set, .attr_clr = rec_clr};
@@ -148,32 +150,32 @@ int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long a
 
 	tree = tree_clone(src_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), false);
 	if (tree < 0)
-		return werr(errno, "open_tree");
+		return werr(err, errno, "open_tree");
 	/* Attributes go on the detached copy, so the mount is never visible
 	 * with weaker flags than asked for. */
 	if ((rec_set || rec_clr) &&
 	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
-		r = werr(errno, "setting recursive mount attributes");
+		r = werr(err, errno, "setting recursive mount attributes");
 	if (r == 0 && (attr_set || attr_clr) &&
 	    mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-		r = werr(errno, "setting mount attributes");
+		r = werr(err, errno, "setting mount attributes");
 	if (r == 0 && move_mount(tree, "", target_fd, "",
 	                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = werr(errno, "move_mount");
+		r = werr(err, errno, "move_mount");
 	close(tree);
 	return r;
 }
 
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
-                unsigned long flags, const char *data)
+                unsigned long flags, const char *data, struct werror *err)
 {
 	int fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
 	int r = 0;
 
 	if (fd < 0)
-		return werr(errno, "%s", path);
+		return werr(err, errno, "%s", path);
 	if (mount(source ? source : type, fd_path(fd).s, type, flags, data) < 0)
-		r = werr(errno, "mounting %s on %s", type, path);
+		r = werr(err, errno, "mounting %s on %s", type, path);
 	close(fd);
 	return r;
 }

@@ -29,7 +29,8 @@ int root_open(int rootfd, const char *path, int flags)
 }
 
 /* Split "/a/b/c" into parent "/a/b" and base "c" (buf holds the parent). */
-static int split_path(const char *path, char *buf, size_t len, const char **base)
+static int split_path(const char *path, char *buf, size_t len, const char **base,
+                      struct werror *err)
 {
 	size_t n = strlen(path);
 	char *slash;
@@ -37,7 +38,7 @@ static int split_path(const char *path, char *buf, size_t len, const char **base
 	while (n > 1 && path[n - 1] == '/')
 		n--;
 	if (n >= len)
-		return werr(ENAMETOOLONG, "%s", path);
+		return werr(err, ENAMETOOLONG, "%s", path);
 	memcpy(buf, path, n);
 	buf[n] = '\0';
 	slash = strrchr(buf, '/');
@@ -52,11 +53,11 @@ static int split_path(const char *path, char *buf, size_t len, const char **base
 	else
 		*slash = '\0';
 	if (**base == '\0' || strcmp(*base, ".") == 0 || strcmp(*base, "..") == 0)
-		return werr(EINVAL, "%s: path must name a file or directory", path);
+		return werr(err, EINVAL, "%s: path must name a file or directory", path);
 	return 0;
 }
 
-int root_mkdir_p(int rootfd, const char *path, mode_t mode)
+int root_mkdir_p(int rootfd, const char *path, mode_t mode, struct werror *err)
 {
 	char parent[PATH_MAX];
 	const char *base;
@@ -64,10 +65,10 @@ int root_mkdir_p(int rootfd, const char *path, mode_t mode)
 
 	fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
 	if (fd >= 0 || errno != ENOENT)
-		return fd >= 0 ? fd : werr(errno, "%s", path);
-	if (split_path(path, parent, sizeof(parent), &base) < 0)
+		return fd >= 0 ? fd : werr(err, errno, "%s", path);
+	if (split_path(path, parent, sizeof(parent), &base, err) < 0)
 		return -1;
-	pfd = root_mkdir_p(rootfd, parent, mode);
+	pfd = root_mkdir_p(rootfd, parent, mode, err);
 	if (pfd < 0)
 		return -1;
 	/* mkdirat never follows a symlink in the last component: a dangling
@@ -76,16 +77,16 @@ int root_mkdir_p(int rootfd, const char *path, mode_t mode)
 		int e = errno;
 
 		close(pfd);
-		return werr(e, "creating %s", path);
+		return werr(err, e, "creating %s", path);
 	}
 	fd = openat(pfd, base, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		werr(errno, "%s", path);
+		werr(err, errno, "%s", path);
 	close(pfd);
 	return fd;
 }
 
-int root_mkfile(int rootfd, const char *path, mode_t mode)
+int root_mkfile(int rootfd, const char *path, mode_t mode, struct werror *err)
 {
 	char parent[PATH_MAX];
 	const char *base;
@@ -97,15 +98,15 @@ int root_mkfile(int rootfd, const char *path, mode_t mode)
 
 		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 			close(fd);
-			return werr(EISDIR, "%s: is a directory, a file is needed", path);
+			return werr(err, EISDIR, "%s: is a directory, a file is needed", path);
 		}
 		return fd;
 	}
 	if (errno != ENOENT)
-		return werr(errno, "%s", path);
-	if (split_path(path, parent, sizeof(parent), &base) < 0)
+		return werr(err, errno, "%s", path);
+	if (split_path(path, parent, sizeof(parent), &base, err) < 0)
 		return -1;
-	pfd = root_mkdir_p(rootfd, parent, 0755);
+	pfd = root_mkdir_p(rootfd, parent, 0755, err);
 	if (pfd < 0)
 		return -1;
 	/* O_PATH cannot create: open the real directory first. */
@@ -114,7 +115,7 @@ int root_mkfile(int rootfd, const char *path, mode_t mode)
 
 		close(pfd);
 		if (dfd < 0)
-			return werr(errno, "%s", parent);
+			return werr(err, errno, "%s", parent);
 		fd = openat(dfd, base,
 		            O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
 		if (fd >= 0 || errno == EEXIST) {
@@ -123,7 +124,7 @@ int root_mkfile(int rootfd, const char *path, mode_t mode)
 			fd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		}
 		if (fd < 0)
-			werr(errno, "creating %s", path);
+			werr(err, errno, "creating %s", path);
 		close(dfd);
 	}
 	return fd;

@@ -4,6 +4,8 @@
 #ifndef WARD_PATHRES_H
 #define WARD_PATHRES_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -13,9 +15,9 @@ int path_open2(int dirfd, const char *path, int flags, unsigned long long resolv
 /* openat2(rootfd, path, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS). */
 int root_open(int rootfd, const char *path, int flags);
 /* mkdir -p inside the root; returns an O_PATH fd of the directory. */
-int root_mkdir_p(int rootfd, const char *path, mode_t mode);
+int root_mkdir_p(int rootfd, const char *path, mode_t mode, struct werror *err);
 /* Ensure a regular file exists at path (parents created); O_PATH fd. */
-int root_mkfile(int rootfd, const char *path, mode_t mode);
+int root_mkfile(int rootfd, const char *path, mode_t mode, struct werror *err);
 /* What an fd is, to tell two opens of the same object (and the same
  * mount of it) apart from look-alikes: mount id, device and inode. */
 struct fd_ident {

@@ -2,6 +2,8 @@
 #ifndef WARD_PROCESS_H
 #define WARD_PROCESS_H
 
+#include "lib/error.h"
+
 #include <limits.h>
 #include <stdbool.h>
 
@@ -9,12 +11,12 @@
 #include "seccomp/seccomp_filter.h"
 
 /* rlimits and oomScoreAdj; while still privileged. */
-int process_limits(const struct oci_process *p);
+int process_limits(const struct oci_process *p, struct werror *err);
 /* Groups, gid, uid, capabilities, no_new_privs, umask. */
-int process_credentials(const struct oci_process *p, bool userns);
+int process_credentials(const struct oci_process *p, bool userns, struct werror *err);
 /* Resolve args[0] against PATH from process.env; runc's wording, which the
  * engines map to exit codes 126/127. */
-int process_find_exec(const struct oci_process *p, char out[PATH_MAX]);
+int process_find_exec(const struct oci_process *p, char out[PATH_MAX], struct werror *err);
 
 /* The steps shared by a container's init and an exec'd process, once they
  * are in the container's namespaces and root. */
@@ -33,10 +35,11 @@ struct prepare_args {
  * rlimits, cwd (linux/cwd.h), seccomp (early when no_new_privs is off, or for NOTIFY),
  * credentials, the executable, and the fds the process may keep. Sets
  * *seccomp_loaded when the filter is already in place. */
-int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded);
+int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *seccomp_loaded,
+                    struct werror *err);
 /* Load the filter if still due, then execve. Reports a failure on stderr
  * (the creator may be gone) and exits 127. */
 _Noreturn void process_exec(const struct oci_process *p, const char *exe,
-                            const struct filter_prog *seccomp_due);
+                            const struct filter_prog *seccomp_due, struct werror *err);
 
 #endif

@@ -52,30 +52,32 @@ static bool selinux_enabled(void)
 	return access("/sys/fs/selinux/enforce", F_OK) == 0;
 }
 
-int attrs_check(const struct oci_config *c)
+int attrs_check(const struct oci_config *c, struct werror *err)
 {
 	const struct oci_process *p = c->process;
 
 	if (p->apparmor_profile && p->apparmor_profile[0] && !apparmor_enabled())
-		return werr(0,
+		return werr_k(err, WERR_UNSUPPORTED, 0,
 		            "config.json: .process.apparmorProfile \"%s\": AppArmor is not "
 		            "enabled on this host",
 		            p->apparmor_profile);
 	if (p->selinux_label && p->selinux_label[0] && !selinux_enabled())
-		return werr(0, "config.json: .process.selinuxLabel: SELinux is not enabled on this "
-		               "host");
+		return werr_k(err, WERR_UNSUPPORTED, 0,
+		            "config.json: .process.selinuxLabel: SELinux is not enabled on this "
+		            "host");
 	/* A label for mounts only matters to SELinux: without it there is
 	 * nothing to label and nothing less contained (runc and crun go on). */
 	if (c->linux && c->linux->mount_label && c->linux->mount_label[0] && !selinux_enabled())
 		log_warn("config.json: .linux.mountLabel: SELinux is not enabled on this host; "
 		         "ignored");
 	if (c->linux && c->linux->personality && c->linux->personality->n_flags)
-		return werr(0, "config.json: .linux.personality.flags: not supported by ward yet");
+		return werr_k(err, WERR_UNSUPPORTED, 0,
+		            "config.json: .linux.personality.flags: not supported by ward yet");
 	return 0;
 }
 
 /* "0-3,5" → a cpu set. */
-static int parse_cpus(const char *s, const char *what, cpu_set_t *set)
+static int parse_cpus(const char *s, const char *what, cpu_set_t *set, struct werror *err)
 {
 	const char *p = s;
 
@@ -85,44 +87,44 @@ static int parse_cpus(const char *s, const char *what, cpu_set_t *set)
 		long a = strtol(p, &end, 10), b = a;
 
 		if (end == p || a < 0)
-			return werr(0, "%s \"%s\": not a CPU list", what, s);
+			return werr_k(err, WERR_INVALID, 0, "%s \"%s\": not a CPU list", what, s);
 		if (*end == '-') {
 			p = end + 1;
 			b = strtol(p, &end, 10);
 			if (end == p || b < a)
-				return werr(0, "%s \"%s\": not a CPU list", what, s);
+				return werr_k(err, WERR_INVALID, 0, "%s \"%s\": not a CPU list", what, s);
 		}
 		if (b >= CPU_SETSIZE)
-			return werr(0, "%s \"%s\": CPU %ld out of range", what, s, b);
+			return werr_k(err, WERR_INVALID, 0, "%s \"%s\": CPU %ld out of range", what, s, b);
 		for (long i = a; i <= b; i++)
 			CPU_SET((int)i, set);
 		p = end;
 		if (*p == ',')
 			p++;
 		else if (*p)
-			return werr(0, "%s \"%s\": not a CPU list", what, s);
+			return werr_k(err, WERR_INVALID, 0, "%s \"%s\": not a CPU list", what, s);
 	}
 	return 0;
 }
 
-static int set_affinity(const char *cpus, const char *what)
+static int set_affinity(const char *cpus, const char *what, struct werror *err)
 {
 	cpu_set_t set;
 
 	if (cpus == NULL || cpus[0] == '\0')
 		return 0;
-	if (parse_cpus(cpus, what, &set) < 0)
+	if (parse_cpus(cpus, what, &set, err) < 0)
 		return -1;
 	if (sched_setaffinity(0, sizeof(set), &set) < 0)
-		return werr(errno, "%s \"%s\"", what, cpus);
+		return werr(err, errno, "%s \"%s\"", what, cpus);
 	return 0;
 }
 
-int attrs_initial_affinity(const struct oci_process *p)
+int attrs_initial_affinity(const struct oci_process *p, struct werror *err)
 {
-	return p->exec_cpu_affinity
-	           ? set_affinity(p->exec_cpu_affinity->initial, "process.execCPUAffinity.initial")
-	           : 0;
+	return p->exec_cpu_affinity ? set_affinity(p->exec_cpu_affinity->initial,
+	                                           "process.execCPUAffinity.initial", err)
+	                            : 0;
 }
 
 static int policy_number(const char *name)
@@ -144,7 +146,7 @@ static int policy_number(const char *name)
 	return -1;
 }
 
-static int sched_flags(const struct oci_scheduler *s, uint64_t *flags)
+static int sched_flags(const struct oci_scheduler *s, uint64_t *flags, struct werror *err)
 {
 	static const struct oci_name_bit known[] = {
 	    {"SCHED_FLAG_RESET_ON_FORK", SCHED_FLAG_RESET_ON_FORK},
@@ -156,17 +158,17 @@ static int sched_flags(const struct oci_scheduler *s, uint64_t *flags)
 	    {"SCHED_FLAG_UTIL_CLAMP_MAX", SCHED_FLAG_UTIL_CLAMP_MAX}};
 
 	return oci_names_to_mask(s->flags, s->n_flags, known, sizeof(known) / sizeof(known[0]),
-	                         "process.scheduler.flags", flags);
+	                         "process.scheduler.flags", flags, err);
 }
 
-int attrs_apply(const struct oci_process *p, const struct oci_linux *l)
+int attrs_apply(const struct oci_process *p, const struct oci_linux *l, struct werror *err)
 {
 	if (l && l->personality) {
 		unsigned long persona =
 		    strcmp(l->personality->domain, "LINUX32") == 0 ? PER_LINUX32 : PER_LINUX;
 
 		if (personality(persona) < 0)
-			return werr(errno, "linux.personality %s", l->personality->domain);
+			return werr(err, errno, "linux.personality %s", l->personality->domain);
 	}
 	if (p->scheduler) {
 		struct ward_sched_attr attr = {.size = sizeof(attr),
@@ -178,10 +180,10 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l)
 		                               .sched_deadline = p->scheduler->deadline,
 		                               .sched_period = p->scheduler->period};
 
-		if (sched_flags(p->scheduler, &attr.sched_flags) < 0)
+		if (sched_flags(p->scheduler, &attr.sched_flags, err) < 0)
 			return -1;
 		if (syscall(SYS_sched_setattr, 0, &attr, 0) < 0)
-			return werr(errno, "process.scheduler %s", p->scheduler->policy);
+			return werr(err, errno, "process.scheduler %s", p->scheduler->policy);
 	}
 	if (p->io_priority) {
 		int klass = strcmp(p->io_priority->klass, "IOPRIO_CLASS_RT") == 0 ? IOPRIO_CLASS_RT
@@ -191,12 +193,12 @@ int attrs_apply(const struct oci_process *p, const struct oci_linux *l)
 
 		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
 		            IOPRIO_PRIO_VALUE(klass, p->io_priority->priority)) < 0)
-			return werr(errno, "process.ioPriority %s", p->io_priority->klass);
+			return werr(err, errno, "process.ioPriority %s", p->io_priority->klass);
 	}
 	return 0;
 }
 
-int attrs_open_proc(const char *path, const char *what)
+int attrs_open_proc(const char *path, const char *what, struct werror *err)
 {
 	/* The root of a procfs: inode 1 of a PROC_SUPER_MAGIC filesystem. */
 	struct statfs sfs;
@@ -204,7 +206,7 @@ int attrs_open_proc(const char *path, const char *what)
 	int proc, fd;
 
 	if (strncmp(path, "/proc/", 6) != 0)
-		return werr(EINVAL, "%s: %s is not under /proc", what, path);
+		return werr(err, EINVAL, "%s: %s is not under /proc", what, path);
 	proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* CVE-2019-16884 class: after joining a container's mount namespace its
 	 * /proc is the container's; a label written into a look-alike would be
@@ -213,7 +215,7 @@ int attrs_open_proc(const char *path, const char *what)
 	    fstat(proc, &st) < 0 || st.st_ino != 1) {
 		if (proc >= 0)
 			close(proc);
-		return werr(EPERM, "%s: /proc is not the root of a procfs", what);
+		return werr(err, EPERM, "%s: /proc is not the root of a procfs", what);
 	}
 	/* CVE-2025-52881 class: a bind mount over the file (say, of
 	 * /proc/sys/kernel/core_pattern onto /proc/self/attr/exec) would
@@ -223,17 +225,17 @@ int attrs_open_proc(const char *path, const char *what)
 	                RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH);
 	close(proc);
 	if (fd < 0 && errno == EXDEV)
-		return werr(0, "%s: %s has a mount over it (refused: CVE-2025-52881 class)", what,
-		            path);
+		return werr_k(err, WERR_REFUSED, 0, "%s: %s has a mount over it (refused: CVE-2025-52881 class)",
+		            what, path);
 	if (fd < 0)
-		return werr(errno, "%s: %s", what, path);
+		return werr(err, errno, "%s: %s", what, path);
 	return fd;
 }
 
-static int write_attr(const char *path, const char *value, const char *what)
+static int write_attr(const char *path, const char *value, const char *what, struct werror *err)
 {
 	size_t len = strlen(value);
-	int fd = attrs_open_proc(path, what);
+	int fd = attrs_open_proc(path, what, err);
 
 	if (fd < 0)
 		return -1;
@@ -241,27 +243,28 @@ static int write_attr(const char *path, const char *value, const char *what)
 		int e = errno;
 
 		close(fd);
-		return werr(e, "%s \"%s\"", what, value);
+		return werr(err, e, "%s \"%s\"", what, value);
 	}
 	close(fd);
 	return 0;
 }
 
-int attrs_before_exec(const struct oci_process *p)
+int attrs_before_exec(const struct oci_process *p, struct werror *err)
 {
 	if (p->exec_cpu_affinity &&
-	    set_affinity(p->exec_cpu_affinity->final, "process.execCPUAffinity.final") < 0)
+	    set_affinity(p->exec_cpu_affinity->final, "process.execCPUAffinity.final", err) < 0)
 		return -1;
 	if (p->apparmor_profile && p->apparmor_profile[0]) {
 		char v[512];
 
 		snprintf(v, sizeof(v), "exec %s", p->apparmor_profile);
-		if (write_attr("/proc/self/attr/apparmor/exec", v, "process.apparmorProfile") < 0 &&
-		    write_attr("/proc/self/attr/exec", v, "process.apparmorProfile") < 0)
+		if (write_attr("/proc/self/attr/apparmor/exec", v, "process.apparmorProfile", err) <
+		        0 &&
+		    write_attr("/proc/self/attr/exec", v, "process.apparmorProfile", err) < 0)
 			return -1;
 	}
 	if (p->selinux_label && p->selinux_label[0] &&
-	    write_attr("/proc/self/attr/exec", p->selinux_label, "process.selinuxLabel") < 0)
+	    write_attr("/proc/self/attr/exec", p->selinux_label, "process.selinuxLabel", err) < 0)
 		return -1;
 	return 0;
 }

@@ -69,18 +69,18 @@ static bool key_shape_ok(const char *key)
 	return true;
 }
 
-int sysctl_check(const struct oci_config *c)
+int sysctl_check(const struct oci_config *c, struct werror *err)
 {
 	for (size_t i = 0; c->linux && i < c->linux->n_sysctl; i++) {
 		const char *key = c->linux->sysctl[i].key;
 		int ns;
 
 		if (!key_shape_ok(key))
-			return werr(0, "config.json: .linux.sysctl.%s: not a sysctl name", key);
+			return werr_k(err, WERR_INVALID, 0, "config.json: .linux.sysctl.%s: not a sysctl name",
+			            key);
 		ns = needed_namespace(key);
 		if (ns == 0)
-			return werr(
-			    0,
+			return werr_k(err, WERR_INVALID, 0,
 			    "config.json: .linux.sysctl.%s: not a namespaced sysctl: setting "
 			    "it would change the host",
 			    key);
@@ -93,12 +93,12 @@ int sysctl_check(const struct oci_config *c)
 		 * makes, never into one it joins (another container's: strict's
 		 * vm.memfd_noexec could be lowered from outside). */
 		if (ns == CLONE_NEWPID && n && n->path && n->path[0])
-			return werr(0,
+			return werr_k(err, WERR_INVALID, 0,
 			            "config.json: .linux.sysctl.%s: needs a new pid namespace, not "
 			            "one joined by path",
 			            key);
 		if (n == NULL || (n->path && n->path[0] && ns_is_hosts(n->path, ns)))
-			return werr(0,
+			return werr_k(err, WERR_INVALID, 0,
 			            "config.json: .linux.sysctl.%s: needs a %s namespace of the "
 			            "container's own, not the host's",
 			            key,
@@ -136,7 +136,7 @@ static bool holds(int fd, const char *value)
 	return (size_t)n == len && memcmp(buf, value, len) == 0;
 }
 
-int sysctl_apply(int rootfd, const struct oci_config *c)
+int sysctl_apply(int rootfd, const struct oci_config *c, struct werror *err)
 {
 	for (size_t i = 0; c->linux && i < c->linux->n_sysctl; i++) {
 		const struct jkv *kv = &c->linux->sysctl[i];
@@ -161,18 +161,18 @@ int sysctl_apply(int rootfd, const struct oci_config *c)
 		 * its namespaces, it changes only theirs. */
 		fd = root_open(rootfd, path, O_WRONLY);
 		if (fd < 0 && is_pid_key(kv->key) && errno == EACCES)
-			return werr(errno,
+			return werr(err, errno,
 			            "config.json: .linux.sysctl.%s: only the host's root can set "
 			            "it, and in a user namespace the init is not",
 			            kv->key);
 		if (fd < 0)
-			return werr(errno, "config.json: .linux.sysctl.%s (is /proc mounted?)",
+			return werr(err, errno, "config.json: .linux.sysctl.%s (is /proc mounted?)",
 			            kv->key);
 		if (write(fd, kv->value, len) != (ssize_t)len) {
 			int e = errno;
 
 			close(fd);
-			return werr(e, "config.json: .linux.sysctl.%s = \"%s\"", kv->key,
+			return werr(err, e, "config.json: .linux.sysctl.%s = \"%s\"", kv->key,
 			            kv->value);
 		}
 		close(fd);
@@ -238,7 +238,7 @@ static _Noreturn void pidns_writer(int pidfd, const struct oci_config *c, int ou
 	_exit(0);
 }
 
-int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c)
+int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c, struct werror *err)
 {
 	struct pidns_result res = {-1, EIO};
 	bool any = false;
@@ -251,12 +251,12 @@ int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c)
 	if (!any)
 		return 0;
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return werr(errno, "config.json: .linux.sysctl: pipe");
+		return werr(err, errno, "config.json: .linux.sysctl: pipe");
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
-		return werr(errno, "config.json: .linux.sysctl: fork");
+		return werr(err, errno, "config.json: .linux.sysctl: fork");
 	}
 	if (pid == 0) {
 		close(p[0]);
@@ -270,13 +270,15 @@ int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof(res))
-		return werr(EIO, "config.json: .linux.sysctl: the helper setting the pid "
-		                 "namespace's sysctls ended without a word");
+		return werr(err, EIO,
+		            "config.json: .linux.sysctl: the helper setting the pid "
+		            "namespace's sysctls ended without a word");
 	if (res.err && res.idx < 0)
-		return werr(res.err, "config.json: .linux.sysctl: entering the container's pid "
-		                     "namespace");
+		return werr(err, res.err,
+		            "config.json: .linux.sysctl: entering the container's pid "
+		            "namespace");
 	if (res.err)
-		return werr(res.err, "config.json: .linux.sysctl.%s = \"%s\"",
+		return werr(err, res.err, "config.json: .linux.sysctl.%s = \"%s\"",
 		            c->linux->sysctl[res.idx].key, c->linux->sysctl[res.idx].value);
 	return 0;
 }

@@ -17,7 +17,8 @@
 
 extern char **environ;
 
-static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, size_t n)
+static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, size_t n,
+                     struct werror *err)
 {
 	char path[64];
 	char buf[4096];
@@ -29,19 +30,19 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 		                 m[i].host_id, m[i].size);
 
 		if (w < 0 || (size_t)w >= sizeof(buf) - len)
-			return werr(E2BIG, "%s: too many ranges", file);
+			return werr(err, E2BIG, "%s: too many ranges", file);
 		len += (size_t)w;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return werr(errno, "opening %s", path);
+		return werr(err, errno, "opening %s", path);
 	/* The kernel takes the whole map in one write, or nothing. */
 	if (write(fd, buf, len) != (ssize_t)len) {
 		int e = errno;
 
 		close(fd);
-		return werr(e, "writing %s (overlapping or too many ranges?)", file);
+		return werr(err, e, "writing %s (overlapping or too many ranges?)", file);
 	}
 	close(fd);
 	return 0;
@@ -71,7 +72,8 @@ const char *userns_map_helper(const char *name)
 /* newuidmap/newgidmap (shadow's setuid helpers, Debian's uidmap): they
  * write ranges the caller owns in /etc/subuid and /etc/subgid. Their own
  * message, if they fail, goes into ours. */
-static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, size_t n)
+static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, size_t n,
+                      struct werror *err)
 {
 	const char *exe = userns_map_helper(tool);
 	char *argv[3 + 3 * 340 + 1], nums[3 * 340 + 1][12], out[512];
@@ -82,12 +84,12 @@ static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, si
 	pid_t child;
 
 	if (exe == NULL)
-		return werr(ENOENT,
+		return werr(err, ENOENT,
 		            "mapping more than your own id needs %s (Debian: apt-get install "
 		            "uidmap) and ranges in /etc/sub%cid",
 		            tool, tool[3]);
 	if (n > 340)
-		return werr(E2BIG, "more than 340 ranges");
+		return werr(err, E2BIG, "more than 340 ranges");
 	argv[k++] = (char *)tool;
 	snprintf(nums[0], sizeof(nums[0]), "%d", (int)pid);
 	argv[k++] = nums[0];
@@ -102,7 +104,7 @@ static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, si
 	}
 	argv[k] = NULL;
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return werr(errno, "pipe");
+		return werr(err, errno, "pipe");
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
@@ -112,7 +114,7 @@ static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, si
 	close(pipefd[1]);
 	if (r != 0) {
 		close(pipefd[0]);
-		return werr(r, "running %s", exe);
+		return werr(err, r, "running %s", exe);
 	}
 	while (len < sizeof(out) - 1 &&
 	       ((got = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0 ||
@@ -126,11 +128,11 @@ static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, si
 		;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
-	return werr(EPERM, "%s refused the ranges%s%s (are they yours in /etc/sub%cid?)", exe,
+	return werr(err, EPERM, "%s refused the ranges%s%s (are they yours in /etc/sub%cid?)", exe,
 	            len ? ": " : "", out, tool[3]);
 }
 
-int userns_write_maps(pid_t pid, const struct oci_linux *l)
+int userns_write_maps(pid_t pid, const struct oci_linux *l, struct werror *err)
 {
 	/* Not root: our own id alone, or the setuid helpers for more. */
 	if (geteuid() != 0) {
@@ -139,10 +141,12 @@ int userns_write_maps(pid_t pid, const struct oci_linux *l)
 
 		if (!own_id_only(l->uid_mappings, l->n_uid_mappings, (uint32_t)geteuid()) ||
 		    !own_id_only(l->gid_mappings, l->n_gid_mappings, (uint32_t)getegid())) {
-			if (helper_map(pid, "newuidmap", l->uid_mappings, l->n_uid_mappings) < 0)
-				return werr_ctx("config.json: .linux.uidMappings");
-			if (helper_map(pid, "newgidmap", l->gid_mappings, l->n_gid_mappings) < 0)
-				return werr_ctx("config.json: .linux.gidMappings");
+			if (helper_map(pid, "newuidmap", l->uid_mappings, l->n_uid_mappings, err) <
+			    0)
+				return werr_ctx(err, "config.json: .linux.uidMappings");
+			if (helper_map(pid, "newgidmap", l->gid_mappings, l->n_gid_mappings, err) <
+			    0)
+				return werr_ctx(err, "config.json: .linux.gidMappings");
 			return 0;
 		}
 		snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
@@ -152,19 +156,19 @@ int userns_write_maps(pid_t pid, const struct oci_linux *l)
 
 			if (fd >= 0)
 				close(fd);
-			return werr(e, "writing %s", path);
+			return werr(err, e, "writing %s", path);
 		}
 		close(fd);
 	}
-	if (write_map(pid, "uid_map", l->uid_mappings, l->n_uid_mappings) < 0)
-		return werr_ctx("config.json: .linux.uidMappings");
-	if (write_map(pid, "gid_map", l->gid_mappings, l->n_gid_mappings) < 0)
-		return werr_ctx("config.json: .linux.gidMappings");
+	if (write_map(pid, "uid_map", l->uid_mappings, l->n_uid_mappings, err) < 0)
+		return werr_ctx(err, "config.json: .linux.uidMappings");
+	if (write_map(pid, "gid_map", l->gid_mappings, l->n_gid_mappings, err) < 0)
+		return werr_ctx(err, "config.json: .linux.gidMappings");
 	return 0;
 }
 
 int userns_make(const struct oci_idmap *uid, size_t n_uid, const struct oci_idmap *gid,
-                size_t n_gid)
+                size_t n_gid, struct werror *err)
 {
 	struct oci_linux maps = {.uid_mappings = (struct oci_idmap *)uid,
 	                         .n_uid_mappings = n_uid,
@@ -177,7 +181,7 @@ int userns_make(const struct oci_idmap *uid, size_t n_uid, const struct oci_idma
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return werr(errno, "pipe");
+		return werr(err, errno, "pipe");
 	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid == 0) {
@@ -192,13 +196,13 @@ int userns_make(const struct oci_idmap *uid, size_t n_uid, const struct oci_idma
 	close(pipefd[0]);
 	if (pid < 0) {
 		close(pipefd[1]);
-		return werr(errno, "creating a user namespace");
+		return werr(err, errno, "creating a user namespace");
 	}
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	if (userns_write_maps(pid, &maps) == 0) {
+	if (userns_write_maps(pid, &maps, err) == 0) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			werr(errno, "%s", path);
+			werr(err, errno, "%s", path);
 	}
 	close(pipefd[1]);
 	waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);

@@ -28,21 +28,22 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 }
 
 /* The allow map's entries and the port sets they name (egress_plan.h). */
-static int fill_maps(const struct egress_bpf *s, const struct egress_entries *e)
+static int fill_maps(const struct egress_bpf *s, const struct egress_entries *e, struct werror *err)
 {
 	int fd = bpf_map__fd(s->maps.allow), sfd = bpf_map__fd(s->maps.ports);
 
 	/* Set 0 is the empty one: the array map starts zeroed. */
 	for (__u32 i = 1; i < e->n_sets; i++)
 		if (bpf_map_update_elem(sfd, &i, &e->sets[i], BPF_ANY) < 0)
-			return werr(errno, "egress: filling the port sets");
+			return werr(err, errno, "egress: filling the port sets");
 	for (size_t i = 0; i < e->n; i++)
 		if (bpf_map_update_elem(fd, &e->keys[i], &e->vals[i], BPF_NOEXIST) < 0)
-			return werr(errno, "egress: filling the allow map");
+			return werr(err, errno, "egress: filling the allow map");
 	return 0;
 }
 
-int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *out)
+int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *out,
+                struct werror *err)
 {
 	struct egress_bpf *s;
 	struct egress_entries e;
@@ -51,13 +52,13 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 	out->skel = NULL;
 	out->record = record;
 	out->sockets = p->tcp_udp_only;
-	if (egress_plan_entries(p, &e) < 0)
+	if (egress_plan_entries(p, &e, err) < 0)
 		return -1;
 	libbpf_set_print(libbpf_log);
 	s = egress_bpf__open();
 	if (s == NULL) {
 		egress_entries_free(&e);
-		return werr(errno, "egress: opening the BPF object");
+		return werr(err, errno, "egress: opening the BPF object");
 	}
 	/* The port sets' array as small as the plan; no counters or ring
 	 * buffer when no supervisor reads them (egress.bpf.c, recording). */
@@ -67,12 +68,13 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 	    bpf_map__set_max_entries(s->maps.ports, (__u32)e.n_sets) < 0 ||
 	    (!record && (bpf_map__set_autocreate(s->maps.events, false) < 0 ||
 	                 bpf_map__set_autocreate(s->maps.counters, false) < 0)))
-		werr(EINVAL, "egress: sizing the BPF maps");
+		werr(err, EINVAL, "egress: sizing the BPF maps");
 	else if (egress_bpf__load(s) < 0)
-		werr(errno, "egress: loading the BPF programs (ward needs CAP_BPF and "
-		            "CAP_NET_ADMIN for them)");
+		werr(err, errno,
+		     "egress: loading the BPF programs (ward needs CAP_BPF and "
+		     "CAP_NET_ADMIN for them)");
 	else
-		r = fill_maps(s, &e);
+		r = fill_maps(s, &e, err);
 	egress_entries_free(&e);
 	if (r < 0)
 		egress_bpf__destroy(s);
@@ -81,7 +83,8 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 	return r;
 }
 
-int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out)
+int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out,
+                  struct werror *err)
 {
 	const struct egress_bpf *s = l->skel;
 	const struct {
@@ -101,7 +104,7 @@ int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *ou
 	for (; done < n; done++)
 		if (bpf_prog_attach(bpf_program__fd(at[done].prog), cgfd, at[done].type,
 		                    BPF_F_ALLOW_MULTI) < 0) {
-			werr(errno,
+			werr(err, errno,
 			     "egress: attaching the BPF programs to the container's cgroup2 node");
 			goto fail;
 		}
@@ -111,7 +114,7 @@ int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *ou
 	out->counters = fcntl(bpf_map__fd(s->maps.counters), F_DUPFD_CLOEXEC, 3);
 	if (out->events >= 0 && out->counters >= 0)
 		return 0;
-	werr(errno, "egress: keeping the event maps");
+	werr(err, errno, "egress: keeping the event maps");
 fail:
 	/* Nothing half-attached stays behind. */
 	while (done-- > 0)

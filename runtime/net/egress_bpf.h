@@ -6,6 +6,8 @@
 #ifndef WARD_NET_EGRESS_BPF_H
 #define WARD_NET_EGRESS_BPF_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "net/egress_plan.h"
@@ -31,12 +33,14 @@ struct egress_fds {
  * takes would otherwise lie between the cgroup's writes and the init's
  * (each such write, after a pause, waits for an RCU grace period: v1's
  * cgroup.procs). -1 with werr. */
-int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *out);
+int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *out,
+                struct werror *err);
 /* Attach the four programs (with the socket gate, five) to the cgroup2
  * directory cgfd, alongside others there (BPF_F_ALLOW_MULTI). On success,
  * when recording, out holds the two maps' fds (the caller's), else -1
  * both. On failure nothing stays attached (-1, werr). */
-int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out);
+int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out,
+                  struct werror *err);
 /* Drop what egress_load made (what is attached stays with the cgroup). */
 void egress_unload(struct egress_loaded *l);
 /* Close what is open; both -1 afterwards. */

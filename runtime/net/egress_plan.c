@@ -6,14 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r)
+int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r,
+                    struct werror *err)
 {
 	struct egress_rule **v = deny ? &p->deny : &p->allow;
 	size_t *n = deny ? &p->n_deny : &p->n_allow;
 	struct egress_rule *m = realloc(*v, (*n + 1) * sizeof(**v));
 
 	if (m == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	m[(*n)++] = *r;
 	*v = m;
 	return 0;
@@ -53,19 +54,19 @@ static void ports_add(struct egress_ports *b, unsigned lo, unsigned hi)
 }
 
 /* The index of set b in e->sets, added if new; -1 with werr past the cap. */
-static int set_index(struct egress_entries *e, const struct egress_ports *b)
+static int set_index(struct egress_entries *e, const struct egress_ports *b, struct werror *err)
 {
 	for (size_t i = 0; i < e->n_sets; i++)
 		if (memcmp(&e->sets[i], b, sizeof(*b)) == 0)
 			return (int)i;
 	if (e->n_sets == EGRESS_MAX_SETS)
-		return werr(E2BIG, "egress: more than %d distinct port sets (merge the rules)",
+		return werr(err, E2BIG, "egress: more than %d distinct port sets (merge the rules)",
 		            EGRESS_MAX_SETS);
 	if (e->n_sets % 16 == 0) {
 		struct egress_ports *m = realloc(e->sets, (e->n_sets + 16) * sizeof(*m));
 
 		if (m == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		e->sets = m;
 	}
 	e->sets[e->n_sets] = *b;
@@ -75,7 +76,7 @@ static int set_index(struct egress_entries *e, const struct egress_ports *b)
 /* k's verdict: denied, or per protocol the union of the ports of the allow
  * rules that contain it. */
 static int fill(const struct egress_plan *p, const struct egress_key *k, struct egress_verdict *v,
-                struct egress_entries *e, struct egress_ports *b)
+                struct egress_entries *e, struct egress_ports *b, struct werror *err)
 {
 	static const __u8 protos[3] = {EGRESS_TCP, EGRESS_UDP, EGRESS_OTHER};
 
@@ -94,7 +95,7 @@ static int fill(const struct egress_plan *p, const struct egress_key *k, struct 
 			    egress_prefix_within(k->addr, k->prefixlen, a))
 				ports_add(b, a->lo, a->hi);
 		}
-		if ((s = set_index(e, b)) < 0)
+		if ((s = set_index(e, b, err)) < 0)
 			return -1;
 		v->set[pi] = (__u16)s;
 	}
@@ -109,7 +110,7 @@ void egress_entries_free(struct egress_entries *e)
 	memset(e, 0, sizeof(*e));
 }
 
-int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e)
+int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e, struct werror *err)
 {
 	size_t max = p->n_allow + p->n_deny;
 	struct egress_ports *b = calloc(1, sizeof(*b));
@@ -117,10 +118,10 @@ int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e)
 	memset(e, 0, sizeof(*e));
 	e->keys = calloc(max ? max : 1, sizeof(*e->keys));
 	e->vals = calloc(max ? max : 1, sizeof(*e->vals));
-	if (b == NULL || e->keys == NULL || e->vals == NULL || set_index(e, b) < 0) {
+	if (b == NULL || e->keys == NULL || e->vals == NULL || set_index(e, b, err) < 0) {
 		free(b);
 		egress_entries_free(e);
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < p->n_allow; i++)
 		if (p->allow[i].kind == EGRESS_ADDR)
@@ -128,12 +129,12 @@ int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e)
 	for (size_t i = 0; i < p->n_deny; i++)
 		add_key(e->keys, &e->n, &p->deny[i]);
 	if (e->n > EGRESS_MAX_ENTRIES) {
-		werr(E2BIG, "egress: %zu address prefixes, more than the %d a map holds", e->n,
+		werr(err, E2BIG, "egress: %zu address prefixes, more than the %d a map holds", e->n,
 		     EGRESS_MAX_ENTRIES);
 		goto fail;
 	}
 	for (size_t i = 0; i < e->n; i++)
-		if (fill(p, &e->keys[i], &e->vals[i], e, b) < 0)
+		if (fill(p, &e->keys[i], &e->vals[i], e, b, err) < 0)
 			goto fail;
 	free(b);
 	return 0;

@@ -8,6 +8,8 @@
 #ifndef WARD_NET_EGRESS_PLAN_H
 #define WARD_NET_EGRESS_PLAN_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,7 +27,8 @@ struct egress_plan {
 };
 
 /* Append a copy of r; -1 with werr (ENOMEM). */
-int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r);
+int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r,
+                    struct werror *err);
 void egress_plan_free(struct egress_plan *p);
 
 /* The maps' contents that enforce a plan: one allow-map entry per distinct
@@ -43,7 +46,7 @@ struct egress_entries {
 
 /* -1 with werr when the map would need more than EGRESS_MAX_ENTRIES
  * entries or EGRESS_MAX_SETS port sets: refused, never cut short. */
-int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e);
+int egress_plan_entries(const struct egress_plan *p, struct egress_entries *e, struct werror *err);
 void egress_entries_free(struct egress_entries *e);
 
 #endif

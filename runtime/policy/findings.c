@@ -2,6 +2,7 @@
 #include "policy/findings.h"
 #include "lib/error.h"
 #include "lib/log.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,11 +12,7 @@
 
 static int add_finding(struct policy_ctx *x, const struct finding *f)
 {
-	struct finding *nf = realloc(x->f, (x->n_f + 1) * sizeof(*nf));
-
-	if (nf == NULL)
-		return werr(ENOMEM, "out of memory");
-	x->f = nf;
+	x->f = xreallocarray(x->f, x->n_f + 1, sizeof(*x->f));
 	x->f[x->n_f++] = *f;
 	if (f->kind == FIND_REFUSE)
 		x->n_refused++;
@@ -71,17 +68,9 @@ bool policy_optout(const struct policy_ctx *x, const char *name)
 
 int policy_add_optout(struct policy_ctx *x, const char *name)
 {
-	char **v;
-
 	if (policy_optout(x, name))
 		return 0;
-	v = realloc(x->optouts, (x->n_optouts + 1) * sizeof(*v));
-	if (v == NULL || (v[x->n_optouts] = strdup(name)) == NULL) {
-		if (v)
-			x->optouts = v;
-		return werr(ENOMEM, "out of memory");
-	}
-	x->optouts = v;
-	x->n_optouts++;
+	x->optouts = xreallocarray(x->optouts, x->n_optouts + 1, sizeof(*x->optouts));
+	x->optouts[x->n_optouts++] = xstrdup(name);
 	return 0;
 }

@@ -5,6 +5,8 @@
 #ifndef WARD_POLICY_FINDINGS_H
 #define WARD_POLICY_FINDINGS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

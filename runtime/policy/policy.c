@@ -36,7 +36,8 @@ static bool listed(char *const *v, size_t n, const char *name)
 	return false;
 }
 
-static int pick_profile(struct policy_ctx *x, const char *cli_profile, const char *argv0)
+static int pick_profile(struct policy_ctx *x, const char *cli_profile, const char *argv0,
+                        struct werror *err)
 {
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 	const char *ann;
@@ -47,7 +48,7 @@ static int pick_profile(struct policy_ctx *x, const char *cli_profile, const cha
 	x->profile_from = "default";
 	if (cli_profile) {
 		if ((p = profile_from_name(cli_profile)) < 0)
-			return werr(0, "--profile %s: must be compat, baseline or strict",
+			return werr_k(err, WERR_INVALID, 0, "--profile %s: must be compat, baseline or strict",
 			            cli_profile);
 		x->profile = (enum ward_profile)p;
 		x->profile_from = "--profile";
@@ -63,7 +64,7 @@ static int pick_profile(struct policy_ctx *x, const char *cli_profile, const cha
 	if (ann) {
 		p = profile_from_name(ann);
 		if (p < 0)
-			return werr(0,
+			return werr_k(err, WERR_INVALID, 0,
 			            "config.json: .annotations[\"" ANN_PROFILE "\"]: \"%s\" is not "
 			            "compat, baseline or strict",
 			            ann);
@@ -82,12 +83,12 @@ static int pick_profile(struct policy_ctx *x, const char *cli_profile, const cha
 }
 
 int policy_ctx_init(struct policy_ctx *x, const struct policy *pol, const char *cli_profile,
-                    const char *argv0, struct oci_config *cfg)
+                    const char *argv0, struct oci_config *cfg, struct werror *err)
 {
 	memset(x, 0, sizeof(*x));
 	x->pol = pol;
 	x->cfg = cfg;
-	if (pick_profile(x, cli_profile, argv0) < 0)
+	if (pick_profile(x, cli_profile, argv0, err) < 0)
 		return -1;
 	for (size_t i = 0; pol && i < pol->n_allow_always; i++)
 		if (policy_add_optout(x, pol->allow_always[i]) < 0)
@@ -127,39 +128,39 @@ void policy_ctx_free(struct policy_ctx *x)
 	memset(x, 0, sizeof(*x));
 }
 
-int policy_apply(struct policy_ctx *x)
+int policy_apply(struct policy_ctx *x, struct werror *err)
 {
 	/* The field table (fields.c): unknown fields logged, or refused by
 	 * strict in process, linux, mounts and root. */
 	if (x->facts && policy_fields_unknown(x) < 0)
 		return -1;
-	if (policy_egress(x) < 0)
+	if (policy_egress(x, err) < 0)
 		return -1;
 	if (x->profile == PROFILE_COMPAT)
 		return policy_supervision(x);
 	/* Refusals need the host facts (create, check); exec has none. */
 	if (x->facts &&
 	    (policy_refuse_root(x) < 0 || policy_refuse_namespaces(x) < 0 ||
-	     policy_refuse_hooks(x) < 0 || policy_refuse_devices(x) < 0 ||
-	     policy_refuse_mounts(x) < 0 ||
+	     policy_refuse_hooks(x, err) < 0 || policy_refuse_devices(x) < 0 ||
+	     policy_refuse_mounts(x, err) < 0 ||
 	     policy_caps_refuse(x, x->cfg->process ? x->cfg->process->capabilities : NULL,
 	                        ".process.capabilities") < 0 ||
 	     (x->cfg->process && policy_refuse_process_attrs(x) < 0) ||
 	     (x->profile == PROFILE_STRICT &&
-	      (policy_refuse_userns(x) < 0 || policy_refuse_secret_env(x) < 0))))
+	      (policy_refuse_userns(x) < 0 || policy_refuse_secret_env(x, err) < 0))))
 		return -1;
 	/* The field table's own rule (fields.c), after the rules it cites:
 	 * strict refuses what the table refuses and no rule judged. */
 	if (x->facts && policy_fields_refuse(x) < 0)
 		return -1;
-	if (policy_adjustments(x) < 0 || (x->facts && policy_refuse_unified(x) < 0))
+	if (policy_adjustments(x, err) < 0 || (x->facts && policy_refuse_unified(x) < 0))
 		return -1;
 	/* At exec too: its adjustments are create's (the limit itself is the
 	 * supervisor's, which exec'd processes share). */
 	return policy_supervision(x);
 }
 
-int policy_refusal_error(const struct policy_ctx *x)
+int policy_refusal_error(const struct policy_ctx *x, struct werror *err)
 {
 	for (size_t i = 0; i < x->n_f; i++) {
 		const struct finding *f = &x->f[i];
@@ -171,18 +172,20 @@ int policy_refusal_error(const struct policy_ctx *x)
 			snprintf(more, sizeof(more), " [and %zu more: see ward check]",
 			         x->n_refused - 1);
 		if (f->optout[0])
-			return werr(
-			    0,
+			return werr_k(
+			    err, WERR_REFUSED, 0,
 			    "config.json: %s: %s (refused by the %s profile; opt-out: "
 			    "allow.%s in the policy and the annotation " ANN_ALLOW "%s=true)%s",
 			    f->field, f->why, profile_name(x->profile), f->optout, f->optout, more);
-		return werr(0, "config.json: %s: %s (refused by the %s profile)%s", f->field,
-		            f->why, profile_name(x->profile), more);
+		return werr_k(err, WERR_REFUSED, 0,
+		              "config.json: %s: %s (refused by the %s profile)%s", f->field, f->why,
+		              profile_name(x->profile), more);
 	}
 	return 0;
 }
 
-int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refused)
+int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refused,
+                         struct werror *err)
 {
 	struct policy_ctx one = *x;
 
@@ -191,10 +194,11 @@ int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refuse
 	one.f = x->f + first;
 	one.n_f = x->n_f - first;
 	one.n_refused = x->n_refused - refused;
-	return policy_refusal_error(&one);
+	return policy_refusal_error(&one, err);
 }
 
-int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs)
+int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs,
+                     struct werror *err)
 {
 	/* Only this call's refusals count: the findings from here on. */
 	size_t first = x->n_f, refused = x->n_refused;
@@ -203,13 +207,13 @@ int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_p
 		return 0;
 	if (policy_caps_refuse(x, caps, "exec process.capabilities") < 0)
 		return -1;
-	if (policy_refusal_since(x, first, refused) < 0)
+	if (policy_refusal_since(x, first, refused, err) < 0)
 		return -1;
 	*no_new_privs = true;
 	return policy_caps_cap(x, caps, "exec process.capabilities");
 }
 
-int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p)
+int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p, struct werror *err)
 {
 	size_t first = x->n_f, refused = x->n_refused;
 	struct host_limits h = {0};
@@ -219,7 +223,7 @@ int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p)
 	host_limits_gather(&h);
 	if (policy_caps_process_attrs(x, p, p->capabilities, &h, "exec process") < 0)
 		return -1;
-	return policy_refusal_since(x, first, refused);
+	return policy_refusal_since(x, first, refused, err);
 }
 
 /* strict: an exec'd process's environment is checked as create checks
@@ -228,20 +232,20 @@ int policy_exec_process_attrs(struct policy_ctx *x, const struct oci_process *p)
  * checked at create). A refusal names the field, the reason and the
  * opt-out, and nothing runs. */
 int policy_exec_env(struct policy_ctx *x, const struct oci_process *from_file, char *const *add,
-                    size_t n_add)
+                    size_t n_add, struct werror *err)
 {
 	size_t first = x->n_f, refused = x->n_refused;
 
 	if (x->profile != PROFILE_STRICT)
 		return 0;
 	if ((from_file && policy_refuse_secret_env_list(x, from_file->env, from_file->n_env,
-	                                                "exec process.env") < 0) ||
-	    policy_refuse_secret_env_list(x, add, n_add, "exec --env") < 0)
+	                                                "exec process.env", err) < 0) ||
+	    policy_refuse_secret_env_list(x, add, n_add, "exec --env", err) < 0)
 		return -1;
-	return policy_refusal_since(x, first, refused);
+	return policy_refusal_since(x, first, refused, err);
 }
 
-int policy_audit_write(const struct policy_ctx *x, int fd)
+int policy_audit_write(const struct policy_ctx *x, int fd, struct werror *err)
 {
 	int r = 0;
 
@@ -256,7 +260,7 @@ int policy_audit_write(const struct policy_ctx *x, int fd)
 			continue;
 		g = yajl_gen_alloc(NULL);
 		if (g == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		log_timestamp(ts, sizeof(ts));
 #define KV(k, v)                                                                                   \
 	(yajl_gen_string(g, (const unsigned char *)(k), strlen(k)),                                \
@@ -276,7 +280,7 @@ int policy_audit_write(const struct policy_ctx *x, int fd)
 #undef KV
 		yajl_gen_get_buf(g, &buf, &len);
 		if (write(fd, buf, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
-			r = werr(errno, "writing the audit log");
+			r = werr(err, errno, "writing the audit log");
 		yajl_gen_free(g);
 	}
 	return r;

@@ -68,27 +68,29 @@ static bool allows_all(const struct oci_seccomp *s)
 /* The config's filter is ward's built-in one (what `ward spec` writes):
  * stacking it again would only hide its denials from the supervisor (the
  * copy's errno outranks the supervised one's notify). */
-static bool is_builtin(const struct oci_seccomp *own, const struct oci_seccomp *builtin)
+static bool is_builtin(const struct oci_seccomp *own, const struct oci_seccomp *builtin,
+                       struct werror *err)
 {
 	char *a = NULL, *b = NULL;
 	size_t la = 0, lb = 0;
-	bool same = filter_canonical(own, &a, &la) == 0 &&
-	            filter_canonical(builtin, &b, &lb) == 0 && la == lb && memcmp(a, b, la) == 0;
+	bool same = filter_canonical(own, &a, &la, err) == 0 &&
+	            filter_canonical(builtin, &b, &lb, err) == 0 && la == lb &&
+	            memcmp(a, b, la) == 0;
 
 	free(a);
 	free(b);
 	return same;
 }
 
-static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
+static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l, struct werror *err)
 {
 	struct oci_seccomp *builtin;
 
 	if (l->seccomp_base || (x->profile != PROFILE_STRICT && policy_optout(x, "seccomp-none")))
 		return 0;
-	if ((builtin = oci_seccomp_default()) == NULL)
+	if ((builtin = oci_seccomp_default(err)) == NULL)
 		return -1;
-	if (is_builtin(l->seccomp, builtin)) {
+	if (is_builtin(l->seccomp, builtin, err)) {
 		jwalk_free(&oci_seccomp_schema, builtin);
 		free(builtin);
 		return 0;
@@ -97,7 +99,7 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 	if (x->profile != PROFILE_STRICT && !is_blocklist(l->seccomp)) {
 		jwalk_free(&oci_seccomp_schema, builtin);
 		free(builtin);
-		if ((l->seccomp_base = oci_seccomp_floor()) == NULL)
+		if ((l->seccomp_base = oci_seccomp_floor(err)) == NULL)
 			return -1;
 		return policy_adjusted(x, "seccomp-floor", ".linux.seccomp",
 		                       "(the config's filter: an allow-list)",
@@ -113,18 +115,18 @@ static int seccomp_stack(struct policy_ctx *x, struct oci_linux *l)
 	                       "the config's filter stacked on ward's built-in profile");
 }
 
-static int seccomp_default(struct policy_ctx *x)
+static int seccomp_default(struct policy_ctx *x, struct werror *err)
 {
-	struct oci_linux *l = cfg_linux(x->cfg);
+	struct oci_linux *l = cfg_linux(x->cfg, err);
 
 	if (l == NULL)
 		return -1;
 	if (l->seccomp)
-		return seccomp_stack(x, l);
+		return seccomp_stack(x, l, err);
 	/* strict loads ward's filter whatever the opt-outs. */
 	if (policy_optout(x, "seccomp-none") && x->profile != PROFILE_STRICT)
 		return 0;
-	l->seccomp = oci_seccomp_default();
+	l->seccomp = oci_seccomp_default(err);
 	if (l->seccomp == NULL)
 		return -1;
 	return policy_adjusted(x, "seccomp-default", ".linux.seccomp", "(none)",
@@ -144,7 +146,7 @@ static int no_new_privs(struct policy_ctx *x)
 }
 
 static int union_paths(struct policy_ctx *x, char ***v, size_t *n, const char *const *floor,
-                       const char *field, const char *rule)
+                       const char *field, const char *rule, struct werror *err)
 {
 	char added[256] = "";
 	size_t len = 0;
@@ -152,7 +154,7 @@ static int union_paths(struct policy_ctx *x, char ***v, size_t *n, const char *c
 	for (size_t i = 0; floor[i]; i++) {
 		if (cfg_strv_has(*v, *n, floor[i]))
 			continue;
-		if (cfg_strv_add(v, n, floor[i]) < 0)
+		if (cfg_strv_add(v, n, floor[i], err) < 0)
 			return -1;
 		if (len < sizeof(added))
 			len += (size_t)snprintf(added + len, sizeof(added) - len, "%s%s",
@@ -161,22 +163,22 @@ static int union_paths(struct policy_ctx *x, char ***v, size_t *n, const char *c
 	return added[0] ? policy_adjusted(x, rule, field, "(as given)", added) : 0;
 }
 
-static int paths(struct policy_ctx *x)
+static int paths(struct policy_ctx *x, struct werror *err)
 {
-	struct oci_linux *l = cfg_linux(x->cfg);
+	struct oci_linux *l = cfg_linux(x->cfg, err);
 
 	if (l == NULL ||
 	    union_paths(x, &l->masked_paths, &l->n_masked_paths, oci_default_masked,
-	                ".linux.maskedPaths", "masked-paths") < 0 ||
+	                ".linux.maskedPaths", "masked-paths", err) < 0 ||
 	    union_paths(x, &l->readonly_paths, &l->n_readonly_paths, oci_default_readonly,
-	                ".linux.readonlyPaths", "readonly-paths") < 0)
+	                ".linux.readonlyPaths", "readonly-paths", err) < 0)
 		return -1;
 	return 0;
 }
 
 /* RLIMIT_CORE 0 soft and hard: a hard limit above 0 lets the code raise
  * the soft one and dump memory (secrets included) to files. */
-static int no_core(struct policy_ctx *x)
+static int no_core(struct policy_ctx *x, struct werror *err)
 {
 	struct oci_process *p = x->cfg->process;
 	char old[64] = "(unset: inherited)";
@@ -188,7 +190,7 @@ static int no_core(struct policy_ctx *x)
 			snprintf(old, sizeof(old), "soft %" PRIu64 " hard %" PRIu64,
 			         p->rlimits[i].soft, p->rlimits[i].hard);
 		}
-	if (cfg_rlimit_set(p, "RLIMIT_CORE", RLIMIT_CORE, 0, 0) < 0)
+	if (cfg_rlimit_set(p, "RLIMIT_CORE", RLIMIT_CORE, 0, 0, err) < 0)
 		return -1;
 	return policy_adjusted(x, "no-core-dumps", ".process.rlimits[RLIMIT_CORE]", old,
 	                       "soft 0 hard 0");
@@ -196,12 +198,12 @@ static int no_core(struct policy_ctx *x)
 
 /* No network namespace: strict adds a fresh one, and so does baseline when
  * the policy's missingNetwork is "isolate" (else refuse_ns.c refuses). */
-static int new_netns(struct policy_ctx *x)
+static int new_netns(struct policy_ctx *x, struct werror *err)
 {
 	if (oci_config_namespace(x->cfg, CLONE_NEWNET) || policy_optout(x, "host-network") ||
 	    (x->profile == PROFILE_BASELINE && policy_refuses_missing_network(x->pol)))
 		return 0;
-	if (cfg_ns_add(x->cfg, CLONE_NEWNET) < 0)
+	if (cfg_ns_add(x->cfg, CLONE_NEWNET, err) < 0)
 		return -1;
 	return policy_adjusted(x, "new-netns", ".linux.namespaces",
 	                       "(no network namespace: the "
@@ -211,7 +213,7 @@ static int new_netns(struct policy_ctx *x)
 
 /* /dev is a tmpfs ward fills with nodes; without noexec, a read-only
  * rootfs still leaves code a place to write and run binaries. */
-static int dev_noexec(struct policy_ctx *x)
+static int dev_noexec(struct policy_ctx *x, struct werror *err)
 {
 	static const char *const opts[] = {"nosuid",   "noexec",      "strictatime",
 	                                   "mode=755", "size=65536k", NULL};
@@ -225,12 +227,12 @@ static int dev_noexec(struct policy_ctx *x)
 		if (!m->type || strcmp(m->type, "tmpfs") != 0 ||
 		    cfg_strv_has(m->options, m->n_options, "noexec"))
 			return 0;
-		if (cfg_strv_add(&m->options, &m->n_options, "noexec") < 0)
+		if (cfg_strv_add(&m->options, &m->n_options, "noexec", err) < 0)
 			return -1;
 		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
 		return policy_adjusted(x, "dev-noexec", field, "(exec allowed)", "+noexec");
 	}
-	if (cfg_mount_add(x->cfg, "/dev", "tmpfs", "tmpfs", opts) < 0)
+	if (cfg_mount_add(x->cfg, "/dev", "tmpfs", "tmpfs", opts, err) < 0)
 		return -1;
 	return policy_adjusted(x, "dev-noexec", ".mounts", "(ward's default /dev)",
 	                       "+/dev tmpfs nosuid,noexec");
@@ -251,9 +253,9 @@ static bool denies_all(const struct oci_device_rule *d)
  * never deny everything leave v1's inherited "a *:* rwm" in place. A
  * deny-all first changes nothing the config allows: the default nodes and
  * linux.devices are added after it by the cgroup writers. */
-static int devices_default_deny(struct policy_ctx *x)
+static int devices_default_deny(struct policy_ctx *x, struct werror *err)
 {
-	struct oci_resources *r = cfg_resources(x->cfg);
+	struct oci_resources *r = cfg_resources(x->cfg, err);
 	struct oci_device_rule *v;
 
 	if (r == NULL)
@@ -263,7 +265,7 @@ static int devices_default_deny(struct policy_ctx *x)
 			return 0;
 	v = realloc(r->devices, (r->n_devices + 1) * sizeof(*v));
 	if (v == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	r->devices = v;
 	/* The config had no deny-all, so its linux.devices nodes opened: they
 	 * stay allowed (after the rules), which the cgroup writer does not do
@@ -273,7 +275,7 @@ static int devices_default_deny(struct policy_ctx *x)
 	v[0] = (struct oci_device_rule){.allow = false, .access = strdup("rwm")};
 	r->n_devices++;
 	if (v[0].access == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	return policy_adjusted(x, "devices-default-deny", ".linux.resources.devices",
 	                       r->n_devices == 1 ? "(none: every device node opens)"
 	                                         : "(no rule denies every device)",
@@ -282,7 +284,8 @@ static int devices_default_deny(struct policy_ctx *x)
 
 /* Mounts of these filesystem types made read-only whatever their options
  * say ("rw" and "rrw" removed, "ro" added), each change recorded. */
-static int force_ro(struct policy_ctx *x, const char *const *types, const char *rule)
+static int force_ro(struct policy_ctx *x, const char *const *types, const char *rule,
+                    struct werror *err)
 {
 	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
 		struct oci_mount *m = &x->cfg->mounts[i];
@@ -306,7 +309,7 @@ static int force_ro(struct policy_ctx *x, const char *const *types, const char *
 			changed = true;
 		}
 		if (!cfg_strv_has(m->options, m->n_options, "ro")) {
-			if (cfg_strv_add(&m->options, &m->n_options, "ro") < 0)
+			if (cfg_strv_add(&m->options, &m->n_options, "ro", err) < 0)
 				return -1;
 			changed = true;
 		}
@@ -320,27 +323,28 @@ static int force_ro(struct policy_ctx *x, const char *const *types, const char *
 /* A cgroup filesystem the container can write lets it change its own
  * limits, and on v1 release_agent runs a host program as root
  * (CVE-2022-0492): read-only unless cgroup-rw. */
-static int cgroup_ro(struct policy_ctx *x)
+static int cgroup_ro(struct policy_ctx *x, struct werror *err)
 {
 	static const char *const types[] = {"cgroup", "cgroup2", NULL};
 
-	return policy_optout(x, "cgroup-rw") ? 0 : force_ro(x, types, "cgroup-ro");
+	return policy_optout(x, "cgroup-rw") ? 0 : force_ro(x, types, "cgroup-ro", err);
 }
 
 /* A writable sysfs reaches the host's hardware and power state
  * (/sys/power/state): always read-only. */
-static int sysfs_ro(struct policy_ctx *x)
+static int sysfs_ro(struct policy_ctx *x, struct werror *err)
 {
 	static const char *const types[] = {"sysfs", NULL};
 
-	return force_ro(x, types, "sysfs-ro");
+	return force_ro(x, types, "sysfs-ro", err);
 }
 
 /* Fill a missing (or unlimited) pids limit; lower one above max only
  * when lower is set (strict). */
-static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char *rule)
+static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char *rule,
+                      struct werror *err)
 {
-	struct oci_resources *r = cfg_resources(x->cfg);
+	struct oci_resources *r = cfg_resources(x->cfg, err);
 	char old[32] = "(none)", now[32];
 
 	if (r == NULL)
@@ -350,7 +354,7 @@ static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char 
 	if (r->pids)
 		snprintf(old, sizeof(old), "%" PRId64, r->pids->limit);
 	else if ((r->pids = calloc(1, sizeof(*r->pids))) == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	r->pids->limit = max;
 	snprintf(now, sizeof(now), "%" PRId64, max);
 	return policy_adjusted(x, rule, ".linux.resources.pids.limit", old, now);
@@ -360,7 +364,7 @@ static int limit_pids(struct policy_ctx *x, int64_t max, bool lower, const char 
 
 /* Where `ward state` (and hooks) read the container's range: set by ward
  * under strict, whatever the config said. */
-static int range_annotation(struct policy_ctx *x, uint32_t host, uint32_t size)
+static int range_annotation(struct policy_ctx *x, uint32_t host, uint32_t size, struct werror *err)
 {
 	struct oci_config *c = x->cfg;
 	char val[32];
@@ -373,16 +377,16 @@ static int range_annotation(struct policy_ctx *x, uint32_t host, uint32_t size)
 			break;
 	if (i == c->n_annotations) {
 		if ((v = realloc(c->annotations, (i + 1) * sizeof(*v))) == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		c->annotations = v;
 		v[i] = (struct jkv){strdup(ANN_USERNS_RANGE), NULL};
 		c->n_annotations++;
 		if (v[i].key == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 	}
 	free(c->annotations[i].value);
 	if ((c->annotations[i].value = strdup(val)) == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -392,10 +396,10 @@ static int range_annotation(struct policy_ctx *x, uint32_t host, uint32_t size)
  * mappings without a user namespace are replaced by it. Rootless, the
  * config's namespace and mappings are the caller's own (rootless_config.c)
  * and stay. */
-static int userns(struct policy_ctx *x)
+static int userns(struct policy_ctx *x, struct werror *err)
 {
 	const struct oci_namespace *ns = oci_config_namespace(x->cfg, CLONE_NEWUSER);
-	struct oci_linux *l = cfg_linux(x->cfg);
+	struct oci_linux *l = cfg_linux(x->cfg, err);
 	uint32_t host, size;
 	char now[160];
 
@@ -412,18 +416,18 @@ static int userns(struct policy_ctx *x)
 		 * init's namespace; the maps are create's). */
 		host = 100000;
 		size = 65536;
-	} else if (range_annotation(x, host, size) < 0)
+	} else if (range_annotation(x, host, size, err) < 0)
 		return -1;
 	if (ns && ((ns->path && ns->path[0]) || l->n_uid_mappings || l->n_gid_mappings))
 		return 0;
-	if (ns == NULL && cfg_ns_add(x->cfg, CLONE_NEWUSER) < 0)
+	if (ns == NULL && cfg_ns_add(x->cfg, CLONE_NEWUSER, err) < 0)
 		return -1;
 	free(l->uid_mappings);
 	free(l->gid_mappings);
 	l->uid_mappings = calloc(1, sizeof(*l->uid_mappings));
 	l->gid_mappings = calloc(1, sizeof(*l->gid_mappings));
 	if (!l->uid_mappings || !l->gid_mappings)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	*l->uid_mappings = *l->gid_mappings = (struct oci_idmap){0, host, size};
 	l->n_uid_mappings = l->n_gid_mappings = 1;
 	snprintf(now, sizeof(now),
@@ -452,7 +456,7 @@ static int nodev_root(struct policy_ctx *x)
 	return policy_adjusted(x, "strict-nodev-root", ".root", "(device nodes open)", "nodev");
 }
 
-static int scratch_tmpfs(struct policy_ctx *x, const char *dest)
+static int scratch_tmpfs(struct policy_ctx *x, const char *dest, struct werror *err)
 {
 	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
 	char size[64], field[64];
@@ -471,11 +475,11 @@ static int scratch_tmpfs(struct policy_ctx *x, const char *dest)
 			has_size = has_size || strncmp(m->options[k], "size=", 5) == 0;
 		for (size_t k = 0; flags[k]; k++)
 			if (!cfg_strv_has(m->options, m->n_options, flags[k])) {
-				if (cfg_strv_add(&m->options, &m->n_options, flags[k]) < 0)
+				if (cfg_strv_add(&m->options, &m->n_options, flags[k], err) < 0)
 					return -1;
 				changed = true;
 			}
-		if (!has_size && cfg_strv_add(&m->options, &m->n_options, size) < 0)
+		if (!has_size && cfg_strv_add(&m->options, &m->n_options, size, err) < 0)
 			return -1;
 		if (!changed && has_size)
 			return 0;
@@ -487,27 +491,27 @@ static int scratch_tmpfs(struct policy_ctx *x, const char *dest)
 		const char *opts[] = {"nosuid", "nodev", "noexec", "mode=1777", size, NULL};
 		char now[128];
 
-		if (cfg_mount_add(x->cfg, dest, "tmpfs", "tmpfs", opts) < 0)
+		if (cfg_mount_add(x->cfg, dest, "tmpfs", "tmpfs", opts, err) < 0)
 			return -1;
 		snprintf(now, sizeof(now), "+%s tmpfs nosuid,nodev,noexec,%s", dest, size);
 		return policy_adjusted(x, "strict-scratch", ".mounts", "(none)", now);
 	}
 }
 
-static int strict_limits(struct policy_ctx *x)
+static int strict_limits(struct policy_ctx *x, struct werror *err)
 {
 	const struct policy_strict *s = x->pol ? x->pol->strict : NULL;
 	int64_t mem = s && s->has_memory_limit ? s->memory_limit : STRICT_MEMORY;
 	int64_t quota = s && s->has_cpu_quota ? s->cpu_quota : STRICT_CPU_QUOTA;
 	uint64_t period = s && s->has_cpu_period ? s->cpu_period : STRICT_CPU_PERIOD;
-	struct oci_resources *r = cfg_resources(x->cfg);
+	struct oci_resources *r = cfg_resources(x->cfg, err);
 	char old[64], now[64];
 
 	if (r == NULL || limit_pids(x, s && s->has_pids_limit ? s->pids_limit : STRICT_PIDS, true,
-	                            "strict-limits") < 0)
+	                            "strict-limits", err) < 0)
 		return -1;
 	if (r->memory == NULL && (r->memory = calloc(1, sizeof(*r->memory))) == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	if (!r->memory->has_limit || r->memory->limit < 0 || r->memory->limit > mem) {
 		snprintf(old, sizeof(old), r->memory->has_limit ? "%" PRId64 : "(none)",
 		         r->memory->limit);
@@ -532,7 +536,7 @@ static int strict_limits(struct policy_ctx *x)
 			return -1;
 	}
 	if (r->cpu == NULL && (r->cpu = calloc(1, sizeof(*r->cpu))) == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	/* Compare CPU shares of time: quota/period. */
 	if (!r->cpu->has_quota || r->cpu->quota <= 0 ||
 	    (double)r->cpu->quota / (double)(r->cpu->has_period ? r->cpu->period : 100000) >
@@ -558,7 +562,7 @@ static int strict_limits(struct policy_ctx *x)
  * and its clocks cannot be a channel shared with other containers. A
  * namespace the config joins by path is left as it is (refuse_ns.c refuses
  * the host's). No time offsets are set. */
-static int strict_namespaces(struct policy_ctx *x)
+static int strict_namespaces(struct policy_ctx *x, struct werror *err)
 {
 	static const int flags[] = {CLONE_NEWCGROUP, CLONE_NEWTIME};
 	char old[64] = "(the host's:", now[64] = "";
@@ -567,7 +571,7 @@ static int strict_namespaces(struct policy_ctx *x)
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
 		if (oci_config_namespace(x->cfg, flags[i]))
 			continue;
-		if (cfg_ns_add(x->cfg, flags[i]) < 0)
+		if (cfg_ns_add(x->cfg, flags[i], err) < 0)
 			return -1;
 		len += (size_t)snprintf(now + len, sizeof(now) - len, "%s+%s", len ? " " : "",
 		                        oci_ns_type(flags[i]));
@@ -588,7 +592,7 @@ static int strict_namespaces(struct policy_ctx *x)
  * has it (Linux >= 6.3, a host fact). exec has no facts and needs nothing:
  * the value belongs to the pid namespace, set once at create, and exec'd
  * processes join that namespace. */
-static int memfd_noexec(struct policy_ctx *x)
+static int memfd_noexec(struct policy_ctx *x, struct werror *err)
 {
 	struct oci_linux *l;
 	struct jkv *v;
@@ -596,7 +600,7 @@ static int memfd_noexec(struct policy_ctx *x)
 
 	if (x->facts == NULL || !x->facts->memfd_noexec)
 		return 0;
-	if ((l = cfg_linux(x->cfg)) == NULL)
+	if ((l = cfg_linux(x->cfg, err)) == NULL)
 		return -1;
 	for (size_t i = 0; i < l->n_sysctl; i++) {
 		if (strcmp(l->sysctl[i].key, "vm.memfd_noexec") != 0)
@@ -606,18 +610,18 @@ static int memfd_noexec(struct policy_ctx *x)
 		snprintf(old, sizeof(old), "%s", l->sysctl[i].value);
 		free(l->sysctl[i].value);
 		if ((l->sysctl[i].value = strdup("2")) == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		return policy_adjusted(x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec",
 		                       old, "2");
 	}
 	v = realloc(l->sysctl, (l->n_sysctl + 1) * sizeof(*v));
 	if (v == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	l->sysctl = v;
 	v[l->n_sysctl] = (struct jkv){strdup("vm.memfd_noexec"), strdup("2")};
 	l->n_sysctl++;
 	if (v[l->n_sysctl - 1].key == NULL || v[l->n_sysctl - 1].value == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	return policy_adjusted(x, "strict-memfd-noexec", ".linux.sysctl.vm.memfd_noexec", old, "2");
 }
 
@@ -625,16 +629,17 @@ static int memfd_noexec(struct policy_ctx *x)
  * checked at execve only, so the dynamic loader (ld.so /vol/prog) would
  * still map a program from a volume: noexec makes the kernel refuse its
  * executable mappings (an attacker's review ran one). */
-static int strict_noexec(struct policy_ctx *x)
+static int strict_noexec(struct policy_ctx *x, struct werror *err)
 {
 	for (size_t i = 0; i < x->cfg->n_mounts; i++) {
 		struct oci_mount *m = &x->cfg->mounts[i];
 		char field[64];
 
-		if (mount_is_read_only(m) || cfg_strv_has(m->options, m->n_options, "noexec") ||
+		if (mount_is_read_only(m, err) ||
+		    cfg_strv_has(m->options, m->n_options, "noexec") ||
 		    !(mount_is_bind(m) || (m->type && strcmp(m->type, "tmpfs") == 0)))
 			continue;
-		if (cfg_strv_add(&m->options, &m->n_options, "noexec") < 0)
+		if (cfg_strv_add(&m->options, &m->n_options, "noexec", err) < 0)
 			return -1;
 		snprintf(field, sizeof(field), ".mounts[%zu].options", i);
 		if (policy_adjusted(x, "strict-noexec", field, "(exec allowed)", "+noexec") < 0)
@@ -659,20 +664,21 @@ static int landlock(struct policy_ctx *x)
 	                       "from the root filesystem, abstract sockets and signals scoped");
 }
 
-int policy_adjustments(struct policy_ctx *x)
+int policy_adjustments(struct policy_ctx *x, struct werror *err)
 {
-	if (seccomp_default(x) < 0 || no_new_privs(x) < 0 ||
+	if (seccomp_default(x, err) < 0 || no_new_privs(x) < 0 ||
 	    policy_caps_cap(x, x->cfg->process->capabilities, ".process.capabilities") < 0 ||
-	    paths(x) < 0 || no_core(x) < 0 || new_netns(x) < 0 || dev_noexec(x) < 0 ||
-	    cgroup_ro(x) < 0 || sysfs_ro(x) < 0 || policy_adjust_devices(x) < 0 ||
-	    devices_default_deny(x) < 0)
+	    paths(x, err) < 0 || no_core(x, err) < 0 || new_netns(x, err) < 0 ||
+	    dev_noexec(x, err) < 0 || cgroup_ro(x, err) < 0 || sysfs_ro(x, err) < 0 ||
+	    policy_adjust_devices(x, err) < 0 || devices_default_deny(x, err) < 0)
 		return -1;
 	if (x->profile != PROFILE_STRICT)
-		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default") < 0 ? -1 : 0;
-	if (userns(x) < 0 || readonly_root(x) < 0 || nodev_root(x) < 0 ||
-	    scratch_tmpfs(x, "/tmp") < 0 || scratch_tmpfs(x, "/run") < 0 || strict_limits(x) < 0 ||
-	    strict_namespaces(x) < 0 || memfd_noexec(x) < 0 || strict_noexec(x) < 0 ||
-	    landlock(x) < 0)
+		return limit_pids(x, policy_pids_limit(x->pol), false, "pids-default", err) < 0 ? -1
+		                                                                                : 0;
+	if (userns(x, err) < 0 || readonly_root(x) < 0 || nodev_root(x) < 0 ||
+	    scratch_tmpfs(x, "/tmp", err) < 0 || scratch_tmpfs(x, "/run", err) < 0 ||
+	    strict_limits(x, err) < 0 || strict_namespaces(x, err) < 0 ||
+	    memfd_noexec(x, err) < 0 || strict_noexec(x, err) < 0 || landlock(x) < 0)
 		return -1;
 	return 0;
 }

@@ -2,6 +2,8 @@
 #ifndef WARD_POLICY_CAPS_H
 #define WARD_POLICY_CAPS_H
 
+#include "lib/error.h"
+
 #include "policy/findings.h"
 
 /* Refuse capabilities that hand the container host authority (in any set),

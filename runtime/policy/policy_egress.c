@@ -41,16 +41,17 @@ static const char *const metadata[] = {
 static const char *const loopback[] = {"127.0.0.0/8:*", "[::1]:*", NULL};
 
 /* Add each rule of a built-in list, for every protocol. */
-static int add_builtin(struct egress_plan *p, bool deny, const char *const *list)
+static int add_builtin(struct egress_plan *p, bool deny, const char *const *list,
+                       struct werror *err)
 {
 	for (size_t i = 0; list[i]; i++) {
 		struct egress_rule r;
 		char why[160];
 
 		if (egress_rule_parse(list[i], &r, why, sizeof(why)) < 0)
-			return werr(EINVAL, "built-in egress rule %s: %s", list[i], why);
+			return werr(err, EINVAL, "built-in egress rule %s: %s", list[i], why);
 		r.protos = EGRESS_ANY;
-		if (egress_plan_add(p, deny, &r) < 0)
+		if (egress_plan_add(p, deny, &r, err) < 0)
 			return -1;
 		/* An IPv4 endpoint is also reachable through a NAT64 gateway at
 		 * 64:ff9b::a.b.c.d (RFC 6052's well-known prefix). */
@@ -59,7 +60,7 @@ static int add_builtin(struct egress_plan *p, bool deny, const char *const *list
 			r.addr[1] = 0x64;
 			r.addr[2] = 0xff;
 			r.addr[3] = 0x9b;
-			if (egress_plan_add(p, true, &r) < 0)
+			if (egress_plan_add(p, true, &r, err) < 0)
 				return -1;
 		}
 	}
@@ -79,7 +80,7 @@ static const struct policy_egress_list *policy_list(const struct policy_ctx *x)
 
 /* The list the annotation narrows: the policy's, or the default (baseline:
  * every destination; strict: none). */
-static int base_list(const struct policy_ctx *x, struct egress_plan *b)
+static int base_list(const struct policy_ctx *x, struct egress_plan *b, struct werror *err)
 {
 	const struct policy_egress_list *l = policy_list(x);
 	struct egress_rule r;
@@ -88,12 +89,13 @@ static int base_list(const struct policy_ctx *x, struct egress_plan *b)
 	if (l == NULL) {
 		static const char *const everything[] = {"[::/0]:*", NULL};
 
-		return x->profile == PROFILE_BASELINE ? add_builtin(b, false, everything) : 0;
+		return x->profile == PROFILE_BASELINE ? add_builtin(b, false, everything, err) : 0;
 	}
 	for (size_t i = 0; i < l->n_allow; i++) {
 		if (egress_rule_parse(l->allow[i], &r, why, sizeof(why)) < 0)
-			return werr(EINVAL, "policy file: egress: %s", why); /* checked at load */
-		if (egress_plan_add(b, false, &r) < 0)
+			return werr(err, EINVAL, "policy file: egress: %s",
+			            why); /* checked at load */
+		if (egress_plan_add(b, false, &r, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -109,13 +111,14 @@ static bool within_any(const struct egress_rule *r, const struct egress_plan *b)
 
 /* The annotation's destinations (comma-separated) that lie within the base
  * list; -1 only on an internal error (a malformed one is refused). */
-static int narrow(struct policy_ctx *x, const char *ann, const struct egress_plan *b)
+static int narrow(struct policy_ctx *x, const char *ann, const struct egress_plan *b,
+                  struct werror *err)
 {
 	char *copy = strdup(ann), *save = NULL;
 	int r = 0;
 
 	if (copy == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	for (char *t = strtok_r(copy, ", ", &save); r == 0 && t; t = strtok_r(NULL, ", ", &save)) {
 		struct egress_rule e;
 		char why[160];
@@ -129,7 +132,7 @@ static int narrow(struct policy_ctx *x, const char *ann, const struct egress_pla
 			    "it (an annotation may only narrow)",
 			    t, profile_name(x->profile));
 		else
-			r = egress_plan_add(&x->egress, false, &e);
+			r = egress_plan_add(&x->egress, false, &e, err);
 	}
 	free(copy);
 	return r;
@@ -194,7 +197,7 @@ static int packet_sockets(struct policy_ctx *x)
 	                   "bypass the egress allow-list");
 }
 
-int policy_egress(struct policy_ctx *x)
+int policy_egress(struct policy_ctx *x, struct werror *err)
 {
 	const char *ann = oci_config_annotation(x->cfg, ANN_EGRESS);
 	struct egress_plan base = {0};
@@ -207,20 +210,21 @@ int policy_egress(struct policy_ctx *x)
 		return ann ? policy_note(x, ANN_FIELD,
 		                         "ignored: the compat profile filters nothing")
 		           : 0;
-	if (base_list(x, &base) < 0) {
+	if (base_list(x, &base, err) < 0) {
 		egress_plan_free(&base);
 		return -1;
 	}
 	open_default = x->profile == PROFILE_BASELINE && policy_list(x) == NULL && ann == NULL;
-	r = ann ? narrow(x, ann, &base) : 0;
+	r = ann ? narrow(x, ann, &base, err) : 0;
 	for (size_t i = 0; r == 0 && !ann && i < base.n_allow; i++)
-		r = egress_plan_add(&x->egress, false, &base.allow[i]);
+		r = egress_plan_add(&x->egress, false, &base.allow[i], err);
 	egress_plan_free(&base);
 	/* An allow-list in force besides loopback (added next): baseline's
 	 * even when the annotation left it empty. */
 	listed = !open_default && (x->profile == PROFILE_BASELINE || x->egress.n_allow > 0);
-	if (r < 0 || add_builtin(&x->egress, false, loopback) < 0 ||
-	    (!policy_optout(x, "egress-metadata") && add_builtin(&x->egress, true, metadata) < 0))
+	if (r < 0 || add_builtin(&x->egress, false, loopback, err) < 0 ||
+	    (!policy_optout(x, "egress-metadata") &&
+	     add_builtin(&x->egress, true, metadata, err) < 0))
 		return -1;
 	/* baseline's everything, with the metadata opt-out: nothing to filter. */
 	x->egress.enforce = !(open_default && x->egress.n_deny == 0);

@@ -125,13 +125,13 @@ int64_t policy_report_keep(const struct policy *p)
 }
 
 /* A duration field (checked here, read by the accessors above). */
-static int check_duration(const struct jpath *p, const char *key, const char *v)
+static int check_duration(const struct jpath *p, const char *key, const char *v, struct werror *err)
 {
 	struct jpath fp = {p, key, 0};
 	long long ms;
 
 	if (v && duration_parse_ms(v, &ms) < 0)
-		return jerr(&fp, "must be a duration such as 90s, 10m or 1h (got \"%s\")", v);
+		return jerr(err, &fp, "must be a duration such as 90s, 10m or 1h (got \"%s\")", v);
 	return 0;
 }
 
@@ -143,16 +143,16 @@ static const struct jfield idpool_fields[] = {
 
 /* Host id 0 in a range would make container root host root; (uid_t)-1 is
  * no id at all (setuid(-1) changes nothing). */
-static int check_idpool(void *obj, const struct jpath *p)
+static int check_idpool(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct policy_idpool *ip = obj;
 
 	if (ip->has_start && ip->start == 0)
-		return jerr(p, "start 0 would map container root to host root");
+		return jerr(err, p, "start 0 would map container root to host root");
 	if ((ip->has_range_size && ip->range_size == 0) || (ip->has_size && ip->size == 0))
-		return jerr(p, "size and rangeSize must be at least 1");
+		return jerr(err, p, "size and rangeSize must be at least 1");
 	if (ip->has_start && ip->has_size && (uint64_t)ip->start + ip->size > UINT32_MAX)
-		return jerr(p, "start + size must stay below 4294967295 ((uid_t)-1 is no id)");
+		return jerr(err, p, "start + size must stay below 4294967295 ((uid_t)-1 is no id)");
 	return 0;
 }
 
@@ -172,39 +172,40 @@ static const struct jfield strict_fields[] = {
     FLD("rootlessLimits", JK_STR, struct policy_strict, rootless_limits, 0),
 };
 
-static int check_strict(void *obj, const struct jpath *p)
+static int check_strict(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct policy_strict *s = obj;
 	struct jpath fp = {p, NULL, 0};
 
 	if ((s->has_memory_limit && s->memory_limit <= 0) ||
 	    (s->has_pids_limit && s->pids_limit <= 0) || (s->has_cpu_quota && s->cpu_quota <= 0))
-		return jerr(p, "limits must be positive");
+		return jerr(err, p, "limits must be positive");
 	if (s->has_userns_size && s->userns_size == 0)
-		return jerr(p, "usernsSize must be at least 1");
+		return jerr(err, p, "usernsSize must be at least 1");
 	if (s->has_userns_host_id && s->userns_host_id == 0)
-		return jerr(p, "usernsHostID 0 would map container root to host root");
+		return jerr(err, p, "usernsHostID 0 would map container root to host root");
 	if (s->id_pool && (s->has_userns_host_id || s->has_userns_size))
-		return jerr(p, "idPool and usernsHostID/usernsSize both name the host ids of "
-		               "strict containers: keep idPool");
+		return jerr(err, p,
+		            "idPool and usernsHostID/usernsSize both name the host ids of "
+		            "strict containers: keep idPool");
 	if (s->rootless_limits && strcmp(s->rootless_limits, "require") != 0 &&
 	    strcmp(s->rootless_limits, "warn") != 0) {
 		fp.key = "rootlessLimits";
-		return jerr(&fp, "must be \"require\" or \"warn\" (got \"%s\")",
+		return jerr(err, &fp, "must be \"require\" or \"warn\" (got \"%s\")",
 		            s->rootless_limits);
 	}
 	if (s->tmpfs_size && strspn(s->tmpfs_size, "0123456789kmgKMG%") != strlen(s->tmpfs_size)) {
 		fp.key = "tmpfsSize";
-		return jerr(&fp, "must be a tmpfs size such as 64m");
+		return jerr(err, &fp, "must be a tmpfs size such as 64m");
 	}
-	return check_duration(p, "timeout", s->timeout);
+	return check_duration(p, "timeout", s->timeout, err);
 }
 
 static const struct jschema strict_schema =
     SCHEMA(struct policy_strict, strict_fields, check_strict, NULL);
 
 /* Each destination parses (net/egress_rule.c says what is wrong). */
-static int check_egress_list(void *obj, const struct jpath *p)
+static int check_egress_list(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct policy_egress_list *l = obj;
 	struct jpath ap = {p, "allow", 0};
@@ -215,7 +216,7 @@ static int check_egress_list(void *obj, const struct jpath *p)
 		char why[160];
 
 		if (egress_rule_parse(l->allow[i], &r, why, sizeof(why)) < 0)
-			return jerr(&ip, "%s", why);
+			return jerr(err, &ip, "%s", why);
 	}
 	return 0;
 }
@@ -326,7 +327,8 @@ static bool known_optout(const char *n)
 	return false;
 }
 
-static int check_names(char **v, size_t n, const struct jpath *p, const char *key)
+static int check_names(char **v, size_t n, const struct jpath *p, const char *key,
+                       struct werror *err)
 {
 	struct jpath kp = {p, key, 0};
 
@@ -334,81 +336,84 @@ static int check_names(char **v, size_t n, const struct jpath *p, const char *ke
 		struct jpath ip = {&kp, NULL, i};
 
 		if (!known_optout(v[i]))
-			return jerr(&ip, "unknown opt-out \"%s\" (see ward-policy(7))", v[i]);
+			return jerr(err, &ip, "unknown opt-out \"%s\" (see ward-policy(7))", v[i]);
 		if (strncmp(v[i], "mount:", 6) == 0 && v[i][6] != '/')
-			return jerr(&ip, "a mount opt-out names an absolute host path");
+			return jerr(err, &ip, "a mount opt-out names an absolute host path");
 		if (strncmp(v[i], "hook:", 5) == 0 && v[i][5] != '/')
-			return jerr(&ip, "a hook opt-out names the hook's absolute path");
+			return jerr(err, &ip, "a hook opt-out names the hook's absolute path");
 	}
 	return 0;
 }
 
-static int check_policy(void *obj, const struct jpath *p)
+static int check_policy(void *obj, const struct jpath *p, struct werror *err)
 {
 	const struct policy *pol = obj;
 
 	if (pol->profile && profile_from_name(pol->profile) < 0) {
 		struct jpath pp = {p, "profile", 0};
 
-		return jerr(&pp, "must be compat, baseline or strict (got \"%s\")", pol->profile);
+		return jerr(err, &pp, "must be compat, baseline or strict (got \"%s\")",
+		            pol->profile);
 	}
 	if (pol->missing_network && strcmp(pol->missing_network, "isolate") != 0 &&
 	    strcmp(pol->missing_network, "refuse") != 0) {
 		struct jpath pp = {p, "missingNetwork", 0};
 
-		return jerr(&pp, "must be isolate or refuse (got \"%s\")", pol->missing_network);
+		return jerr(err, &pp, "must be isolate or refuse (got \"%s\")",
+		            pol->missing_network);
 	}
 	for (size_t i = 0; i < pol->n_hooks; i++)
 		if (pol->hooks[i][0] != '/') {
 			struct jpath hp = {p, "hooks", 0}, ip = {&hp, NULL, i};
 
-			return jerr(&ip, "must be an absolute path or pattern (got \"%s\")",
+			return jerr(err, &ip, "must be an absolute path or pattern (got \"%s\")",
 			            pol->hooks[i]);
 		}
 	for (size_t i = 0; i < pol->n_hooks_dirs; i++)
 		if (pol->hooks_dirs[i][0] != '/') {
 			struct jpath hp = {p, "hooksDirs", 0}, ip = {&hp, NULL, i};
 
-			return jerr(&ip, "must be an absolute path (got \"%s\")",
+			return jerr(err, &ip, "must be an absolute path (got \"%s\")",
 			            pol->hooks_dirs[i]);
 		}
 	if (pol->has_pids_limit && pol->pids_limit <= 0) {
 		struct jpath pp = {p, "pidsLimit", 0};
 
-		return jerr(&pp, "must be positive");
+		return jerr(err, &pp, "must be positive");
 	}
 	for (size_t i = 0; i < pol->n_secret_env; i++)
 		if (pol->secret_env[i][0] == '\0') {
 			struct jpath sp = {p, "secretEnv", 0}, ip = {&sp, NULL, i};
 
-			return jerr(&ip, "must not be empty");
+			return jerr(err, &ip, "must not be empty");
 		}
 	if (pol->supervise && strcmp(pol->supervise, "auto") != 0 &&
 	    strcmp(pol->supervise, "always") != 0) {
 		struct jpath pp = {p, "supervise", 0};
 
-		return jerr(&pp, "must be auto or always (got \"%s\")", pol->supervise);
+		return jerr(err, &pp, "must be auto or always (got \"%s\")", pol->supervise);
 	}
 	if (pol->cgroup_manager && strcmp(pol->cgroup_manager, "cgroupfs") != 0 &&
 	    strcmp(pol->cgroup_manager, "systemd") != 0) {
 		struct jpath pp = {p, "cgroupManager", 0};
 
-		return jerr(&pp, "must be cgroupfs or systemd (got \"%s\")", pol->cgroup_manager);
+		return jerr(err, &pp, "must be cgroupfs or systemd (got \"%s\")",
+		            pol->cgroup_manager);
 	}
 	if (pol->report_dir && pol->report_dir[0] != '/') {
 		struct jpath pp = {p, "reportDir", 0};
 
-		return jerr(&pp, "must be an absolute path (got \"%s\")", pol->report_dir);
+		return jerr(err, &pp, "must be an absolute path (got \"%s\")", pol->report_dir);
 	}
 	if (pol->has_report_keep && pol->report_keep < 1) {
 		struct jpath pp = {p, "reportKeep", 0};
 
-		return jerr(&pp, "must be at least 1");
+		return jerr(err, &pp, "must be at least 1");
 	}
-	if (check_duration(p, "timeoutGrace", pol->timeout_grace) < 0)
+	if (check_duration(p, "timeoutGrace", pol->timeout_grace, err) < 0)
 		return -1;
-	if (check_names(pol->allow, pol->n_allow, p, "allow") < 0 ||
-	    check_names(pol->allow_always, pol->n_allow_always, p, "allowAlways") < 0)
+	if (check_names(pol->allow, pol->n_allow, p, "allow", err) < 0 ||
+	    check_names(pol->allow_always, pol->n_allow_always, p, "allowAlways", err) < 0)
 		return -1;
 	return 0;
 }
@@ -441,24 +446,24 @@ static const struct jfield policy_fields[] = {
 static const struct jschema policy_schema =
     SCHEMA(struct policy, policy_fields, check_policy, NULL);
 
-struct policy *policy_parse(const char *buf, size_t len, const char *what)
+struct policy *policy_parse(const char *buf, size_t len, const char *what, struct werror *err)
 {
-	yajl_val tree = jparse_document(buf, len, 16, what);
+	yajl_val tree = jparse_document(buf, len, 16, what, err);
 	struct policy *p;
 
 	if (tree == NULL)
 		return NULL;
 	if (!YAJL_IS_OBJECT(tree)) {
 		yajl_tree_free(tree);
-		werr(0, "%s: must be a JSON object", what);
+		werr(err, 0, "%s: must be a JSON object", what);
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
 	if (p == NULL) {
-		werr(ENOMEM, "out of memory");
-	} else if (jcheck_known_keys(&policy_schema, tree, NULL) < 0 ||
-	           jwalk_object(&policy_schema, tree, NULL, p) < 0) {
-		werr_ctx("%s", what);
+		werr(err, ENOMEM, "out of memory");
+	} else if (jcheck_known_keys(&policy_schema, tree, NULL, err) < 0 ||
+	           jwalk_object(&policy_schema, tree, NULL, p, err) < 0) {
+		werr_ctx(err, "%s", what);
 		policy_free(p);
 		p = NULL;
 	}
@@ -472,7 +477,8 @@ struct policy *policy_parse(const char *buf, size_t len, const char *what)
  * compared as this process sees them: create loads the policy before
  * entering a rootless user namespace (where the host's root shows as the
  * overflow uid and the caller as 0; see cmd_create.c). */
-static int read_trusted(const char *f, bool optional, char **text, size_t *len, bool *absent)
+static int read_trusted(const char *f, bool optional, char **text, size_t *len, bool *absent,
+                        struct werror *err)
 {
 	char abs[PATH_MAX * 2], cwd[PATH_MAX];
 	struct hook_text t;
@@ -481,10 +487,10 @@ static int read_trusted(const char *f, bool optional, char **text, size_t *len, 
 	if (f[0] == '/')
 		snprintf(abs, sizeof(abs), "%s", f);
 	else if (getcwd(cwd, sizeof(cwd)) == NULL)
-		return werr(errno, "policy file %s", f);
+		return werr(err, errno, "policy file %s", f);
 	else
 		snprintf(abs, sizeof(abs), "%s/%s", cwd, f);
-	if (hook_file_read(abs, "policy file", f, OCI_MAX_CONFIG_SIZE, optional, &t) < 0)
+	if (hook_file_read(abs, "policy file", f, OCI_MAX_CONFIG_SIZE, optional, &t, err) < 0)
 		return -1;
 	*text = t.text;
 	*len = t.len;
@@ -492,7 +498,7 @@ static int read_trusted(const char *f, bool optional, char **text, size_t *len, 
 	return 0;
 }
 
-struct policy *policy_load_text(const char *path, char **text, size_t *len)
+struct policy *policy_load_text(const char *path, char **text, size_t *len, struct werror *err)
 {
 	const char *f = path ? path : POLICY_DEFAULT_PATH;
 	struct policy *p;
@@ -500,28 +506,28 @@ struct policy *policy_load_text(const char *path, char **text, size_t *len)
 
 	*text = NULL;
 	*len = 0;
-	if (read_trusted(f, path == NULL, text, len, &absent) < 0)
+	if (read_trusted(f, path == NULL, text, len, &absent, err) < 0)
 		return NULL;
 	if (absent) {
 		p = calloc(1, sizeof(struct policy));
 		if (p == NULL)
-			werr(ENOMEM, "out of memory");
+			werr(err, ENOMEM, "out of memory");
 		return p;
 	}
-	p = policy_parse(*text, *len, f);
+	p = policy_parse(*text, *len, f, err);
 	if (p == NULL) {
-		werr_ctx("policy file");
+		werr_ctx(err, "policy file");
 		free(*text);
 		*text = NULL;
 	}
 	return p;
 }
 
-struct policy *policy_load(const char *path)
+struct policy *policy_load(const char *path, struct werror *err)
 {
 	char *text;
 	size_t len;
-	struct policy *p = policy_load_text(path, &text, &len);
+	struct policy *p = policy_load_text(path, &text, &len, err);
 
 	free(text);
 	return p;

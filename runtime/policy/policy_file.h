@@ -3,6 +3,8 @@
 #ifndef WARD_OCI_POLICY_FILE_H
 #define WARD_OCI_POLICY_FILE_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,11 +112,11 @@ extern const char *const policy_optouts[];
 /* Load path (NULL: the default path, where a missing file means the
  * built-in defaults; a missing file given explicitly is an error). A
  * malformed file is an error naming the JSON path. */
-struct policy *policy_load(const char *path);
-struct policy *policy_parse(const char *buf, size_t len, const char *what);
+struct policy *policy_load(const char *path, struct werror *err);
+struct policy *policy_parse(const char *buf, size_t len, const char *what, struct werror *err);
 /* policy_load, also handing back the file's text (NULL for the built-in
  * defaults; the caller frees it): create records it for exec. */
-struct policy *policy_load_text(const char *path, char **text, size_t *len);
+struct policy *policy_load_text(const char *path, char **text, size_t *len, struct werror *err);
 void policy_free(struct policy *p);
 
 /* "compat", "baseline", "strict" → the enum; -1 if unknown. */

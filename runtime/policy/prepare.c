@@ -1,6 +1,7 @@
 /* policy_prepare and the record create keeps for exec (see prepare.h). */
 #include "policy/prepare.h"
 #include "lib/error.h"
+#include "lib/xalloc.h"
 #include "lib/cleanup.h"
 #include "lib/jwalk.h"
 #include "policy/rules.h"
@@ -28,19 +29,20 @@ static void gen_str(yajl_gen g, const char *s)
 		yajl_gen_null(g);
 }
 
-int policy_record_gen(const struct policy_run *run, char **out, size_t *len)
+int policy_record_gen(const struct policy_run *run, char **out, size_t *len, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
 	int r = -1;
 
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	/* exec must be able to read the record back (the text was parsed as
 	 * UTF-8 already; the path is any bytes). */
 	if (run->pol_text && !json_utf8_ok(run->pol_source, strlen(run->pol_source))) {
 		yajl_gen_free(g);
-		return werr(EILSEQ, "the policy's path \"%s\" is not UTF-8, which JSON must be",
+		return werr(err, EILSEQ,
+		            "the policy's path \"%s\" is not UTF-8, which JSON must be",
 		            run->pol_source);
 	}
 	yajl_gen_map_open(g);
@@ -74,7 +76,7 @@ int policy_record_gen(const struct policy_run *run, char **out, size_t *len)
 		r = 0;
 	}
 	yajl_gen_free(g);
-	return r < 0 ? werr(ENOMEM, "writing the policy record") : 0;
+	return r < 0 ? werr(err, ENOMEM, "writing the policy record") : 0;
 }
 
 static const char *rec_string(yajl_val root, const char *key, bool nullable, bool *bad)
@@ -91,7 +93,7 @@ static const char *rec_string(yajl_val root, const char *key, bool nullable, boo
 
 /* The range create leased (exec applies the same mappings); a record
  * without one is a container that holds none. */
-static int rec_userns(yajl_val root, struct policy_ctx *x)
+static int rec_userns(yajl_val root, struct policy_ctx *x, struct werror *err)
 {
 	const char *path[] = {REC_USERNS, NULL};
 	yajl_val v = yajl_tree_get(root, path, yajl_t_array), a, b;
@@ -101,16 +103,35 @@ static int rec_userns(yajl_val root, struct policy_ctx *x)
 	if (YAJL_GET_ARRAY(v)->len != 2 || !YAJL_IS_INTEGER(a = YAJL_GET_ARRAY(v)->values[0]) ||
 	    !YAJL_IS_INTEGER(b = YAJL_GET_ARRAY(v)->values[1]) || YAJL_GET_INTEGER(a) <= 0 ||
 	    YAJL_GET_INTEGER(b) <= 0 || YAJL_GET_INTEGER(a) + YAJL_GET_INTEGER(b) > UINT32_MAX)
-		return werr(0, "the policy record is malformed");
+		return werr(err, 0, "the policy record is malformed");
 	x->userns.host = (uint32_t)YAJL_GET_INTEGER(a);
 	x->userns.size = (uint32_t)YAJL_GET_INTEGER(b);
 	x->userns.set = true;
 	return 0;
 }
 
+int policy_record_profile(const char *rec, size_t len)
+{
+	_cleanup_free_ char *copy = xmalloc(len + 1);
+	yajl_val root;
+	bool bad = false;
+	int p = -1;
+
+	memcpy(copy, rec, len);
+	copy[len] = '\0';
+	root = jparse_document(copy, len, 4, "the policy record", NULL);
+	if (root && YAJL_IS_OBJECT(root)) {
+		const char *prof = rec_string(root, REC_PROFILE, false, &bad);
+
+		p = bad ? -1 : profile_from_name(prof);
+	}
+	yajl_tree_free(root);
+	return p;
+}
+
 /* The profile, opt-outs and policy create decided. */
 static int from_record(const struct policy_input *in, struct oci_config *cfg,
-                       struct policy_run *run)
+                       struct policy_run *run, struct werror *err)
 {
 	yajl_val root, opts;
 	const char *optpath[] = {REC_OPTOUTS, NULL};
@@ -120,32 +141,34 @@ static int from_record(const struct policy_input *in, struct oci_config *cfg,
 	char *copy = malloc(in->record_len + 1);
 
 	if (copy == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	memcpy(copy, in->record, in->record_len);
 	copy[in->record_len] = '\0';
 	/* The same guarded parser as every other document: NUL bytes refused,
 	 * nesting capped (yajl_tree_free recurses). */
-	root = jparse_document(copy, in->record_len, 4, "the policy record");
+	root = jparse_document(copy, in->record_len, 4, "the policy record", err);
 	free(copy);
 	if (root == NULL) {
-		r = werr_ctx("the policy record is not valid");
+		/* ward's own record, not the user's input: broken state. */
+		werr_as(err, WERR_SYSTEM);
+		r = werr_ctx(err, "the policy record is not valid");
 		goto out;
 	}
 	if (!YAJL_IS_OBJECT(root)) {
-		r = werr(0, "the policy record is not a JSON object");
+		r = werr(err, 0, "the policy record is not a JSON object");
 		goto out;
 	}
 	prof = rec_string(root, REC_PROFILE, false, &bad);
 	text = rec_string(root, REC_POLICY, true, &bad);
 	opts = yajl_tree_get(root, optpath, yajl_t_array);
 	if (bad || opts == NULL || (p = profile_from_name(prof)) < 0) {
-		r = werr(0, "the policy record is malformed");
+		r = werr(err, 0, "the policy record is malformed");
 		goto out;
 	}
-	run->pol = text ? policy_parse(text, strlen(text), "the policy record")
+	run->pol = text ? policy_parse(text, strlen(text), "the policy record", err)
 	                : calloc(1, sizeof(struct policy));
 	if (run->pol == NULL) {
-		r = text ? -1 : werr(ENOMEM, "out of memory");
+		r = text ? -1 : werr(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	memset(&run->x, 0, sizeof(run->x));
@@ -157,13 +180,13 @@ static int from_record(const struct policy_input *in, struct oci_config *cfg,
 		yajl_val o = YAJL_GET_ARRAY(opts)->values[i];
 
 		if (!YAJL_IS_STRING(o)) {
-			r = werr(0, "the policy record is malformed");
+			r = werr(err, 0, "the policy record is malformed");
 			goto out;
 		}
 		if (policy_add_optout(&run->x, YAJL_GET_STRING(o)) < 0)
 			goto out;
 	}
-	r = rec_userns(root, &run->x);
+	r = rec_userns(root, &run->x, err);
 out:
 	yajl_tree_free(root);
 	return r;
@@ -172,7 +195,7 @@ out:
 /* strict as root: the container's own range of the id pool, leased for
  * create, or (check) the one a create would take now. The state root of
  * check may not exist yet: no leases then. */
-static int userns_range(const struct policy_input *in, struct policy_run *run)
+static int userns_range(const struct policy_input *in, struct policy_run *run, struct werror *err)
 {
 	struct idpool pool;
 	uint32_t start;
@@ -184,17 +207,17 @@ static int userns_range(const struct policy_input *in, struct policy_run *run)
 	if (in->lease_id) {
 		/* The lease names the state root whose state dir records it. */
 		if (realpath(in->state_root, root) == NULL)
-			return werr(errno, "the state root %s", in->state_root);
-		if (id_lease_take(root, in->lease_id, &pool, &run->lease) < 0) {
+			return werr(err, errno, "the state root %s", in->state_root);
+		if (id_lease_take(root, in->lease_id, &pool, &run->lease, err) < 0) {
 			id_lease_drop(&run->lease);
 			return -1;
 		}
 		run->has_lease = true;
 		start = run->lease.range.start;
-	} else if (id_lease_peek(&pool, &start) < 0) {
+	} else if (id_lease_peek(&pool, &start, err) < 0) {
 		/* check: a full pool is what a create would meet now. */
 		run->x.userns.preview = true;
-		return policy_refuse(&run->x, ".linux.namespaces", NULL, "%s", werr_msg());
+		return policy_refuse(&run->x, ".linux.namespaces", NULL, "%s", werr_msg(err));
 	}
 	run->x.userns.host = start;
 	run->x.userns.size = pool.range_size;
@@ -203,11 +226,12 @@ static int userns_range(const struct policy_input *in, struct policy_run *run)
 	return 0;
 }
 
-int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run)
+int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run,
+                   struct werror *err)
 {
 	memset(run, 0, sizeof(*run));
 	if (in->record) {
-		if (from_record(in, cfg, run) < 0)
+		if (from_record(in, cfg, run, err) < 0)
 			return -1;
 	} else {
 		run->pol_source = in->policy_path ? in->policy_path : POLICY_DEFAULT_PATH;
@@ -216,13 +240,14 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 			run->pol_text = in->pol_text;
 			run->pol_len = in->pol_len;
 		} else {
-			run->pol = policy_load_text(in->policy_path, &run->pol_text, &run->pol_len);
+			run->pol =
+			    policy_load_text(in->policy_path, &run->pol_text, &run->pol_len, err);
 		}
 		if (run->pol == NULL ||
-		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg) < 0)
+		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg, err) < 0)
 			return -1;
 		run->x.cli_timeout_ms = in->cli_timeout_ms;
-		if (userns_range(in, run) < 0)
+		if (userns_range(in, run, err) < 0)
 			return -1;
 		struct host_query q = {.bundle = in->bundle,
 		                       .state_root = in->state_root,
@@ -233,11 +258,11 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		if (run->x.profile == PROFILE_BASELINE)
 			q.hooks_dirs = policy_hooks_dirs(run->pol, &q.n_hooks_dirs);
 
-		if (host_facts_gather(&run->facts, cfg, &q) < 0)
+		if (host_facts_gather(&run->facts, cfg, &q, err) < 0)
 			return -1;
 		run->x.facts = &run->facts;
 	}
-	return policy_apply(&run->x);
+	return policy_apply(&run->x, err);
 }
 
 void policy_run_free(struct policy_run *run)

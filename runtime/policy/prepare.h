@@ -4,6 +4,8 @@
 #ifndef WARD_POLICY_PREPARE_H
 #define WARD_POLICY_PREPARE_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 
 #include "facts/host_facts.h"
@@ -56,10 +58,13 @@ struct policy_run {
 /* cfg is adjusted in place. Refusals are in run->x (n_refused; see
  * policy_refusal_error); -1 with werr on anything else (an unreadable
  * policy file, a missing or malformed record). */
-int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run);
+int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run,
+                   struct werror *err);
 void policy_run_free(struct policy_run *run);
+/* The profile a policy record (policy_record_gen) names; -1: none. */
+int policy_record_profile(const char *rec, size_t len);
 
 /* The record exec reads back, as JSON (the caller frees *out). */
-int policy_record_gen(const struct policy_run *run, char **out, size_t *len);
+int policy_record_gen(const struct policy_run *run, char **out, size_t *len, struct werror *err);
 
 #endif

@@ -239,9 +239,9 @@ int policy_refuse_devices(struct policy_ctx *x)
  * default rules leave it out (r->no_console: the cgroup writer appends its
  * defaults after the config's rules, so a deny rule alone would not hold).
  * allow.device.console keeps the config's rules. */
-int policy_adjust_devices(struct policy_ctx *x)
+int policy_adjust_devices(struct policy_ctx *x, struct werror *err)
 {
-	struct oci_resources *r = cfg_resources(x->cfg);
+	struct oci_resources *r = cfg_resources(x->cfg, err);
 
 	if (r == NULL)
 		return -1;

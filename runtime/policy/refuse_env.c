@@ -22,7 +22,7 @@ static const char *secret_pattern(char *const *pat, const char *name)
 }
 
 int policy_refuse_secret_env_list(struct policy_ctx *x, char *const *env, size_t n,
-                                  const char *field)
+                                  const char *field, struct werror *err)
 {
 	const struct policy *pol = x->pol;
 	char *const *pat =
@@ -37,7 +37,7 @@ int policy_refuse_secret_env_list(struct policy_ctx *x, char *const *env, size_t
 
 		if (name == NULL || asprintf(&opt, "env.%s", name) < 0) {
 			free(name);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 		hit = secret_pattern(pat, name);
 		if (hit && !policy_optout(x, opt)) {
@@ -55,9 +55,9 @@ int policy_refuse_secret_env_list(struct policy_ctx *x, char *const *env, size_t
 	return 0;
 }
 
-int policy_refuse_secret_env(struct policy_ctx *x)
+int policy_refuse_secret_env(struct policy_ctx *x, struct werror *err)
 {
 	const struct oci_process *p = x->cfg->process;
 
-	return p ? policy_refuse_secret_env_list(x, p->env, p->n_env, ".process.env") : 0;
+	return p ? policy_refuse_secret_env_list(x, p->env, p->n_env, ".process.env", err) : 0;
 }

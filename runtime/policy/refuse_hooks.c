@@ -22,7 +22,7 @@ static bool holds(const struct hook_file *f, const struct stat *st)
 
 /* Why the hook at .hooks.<point>[i] must not run, NULL if it may. */
 static const char *hook_problem(const struct policy_ctx *x, enum oci_hook_point point, size_t i,
-                                char *buf, size_t len)
+                                char *buf, size_t len, struct werror *err)
 {
 	const struct host_facts *h = x->facts;
 	const struct hook_file *f;
@@ -54,7 +54,7 @@ static const char *hook_problem(const struct policy_ctx *x, enum oci_hook_point 
 	for (size_t k = 0; k < x->cfg->n_mounts && k < h->n_mounts; k++) {
 		const struct oci_mount *m = &x->cfg->mounts[k];
 
-		if (mount_is_bind(m) && h->mounts[k].resolved && !mount_is_read_only(m) &&
+		if (mount_is_bind(m) && h->mounts[k].resolved && !mount_is_read_only(m, err) &&
 		    holds(f, &h->mounts[k].st)) {
 			snprintf(buf, len,
 			         "is inside %s, which mounts[%zu] lets the container write",
@@ -73,7 +73,7 @@ static const char *hook_problem(const struct policy_ctx *x, enum oci_hook_point 
 	return NULL;
 }
 
-int policy_refuse_hooks(struct policy_ctx *x)
+int policy_refuse_hooks(struct policy_ctx *x, struct werror *err)
 {
 	const struct oci_hooks *hk = x->cfg->hooks;
 
@@ -88,7 +88,7 @@ int policy_refuse_hooks(struct policy_ctx *x)
 			snprintf(opt, sizeof(opt), "hook:%s", path);
 			if (policy_optout(x, opt))
 				continue;
-			why = hook_problem(x, (enum oci_hook_point)p, i, buf, sizeof(buf));
+			why = hook_problem(x, (enum oci_hook_point)p, i, buf, sizeof(buf), err);
 			if (why == NULL && x->profile == PROFILE_STRICT &&
 			    !policy_hook_listed(x->pol, path))
 				why = "is not in the policy's \"hooks\" (strict runs only those)";

@@ -466,7 +466,8 @@ static bool has_option(const struct oci_mount *m, const char *o)
 
 /* A bind source: device nodes by the device rules, everything else by the
  * host path rules. */
-static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *src)
+static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *src,
+                       struct werror *err)
 {
 	const struct oci_mount *m = &x->cfg->mounts[i];
 	char field[64];
@@ -492,7 +493,7 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 	     refuse_submounts(x, field, m->source, src) < 0))
 		return -1;
 	/* One refusal per source: the first reason is enough. */
-	if (src->resolved && refused == x->n_refused && !mount_is_read_only(m) &&
+	if (src->resolved && refused == x->n_refused && !mount_is_read_only(m, err) &&
 	    !path_optout(x, m->source, src)) {
 		char opt[PATH_MAX + 8], why[PATH_MAX * 2 + 160];
 		const char *in = writable_problem(x->facts, src, false, why, sizeof(why));
@@ -592,7 +593,7 @@ static int refuse_fs(struct policy_ctx *x, size_t i)
 	return 0;
 }
 
-int policy_refuse_mounts(struct policy_ctx *x)
+int policy_refuse_mounts(struct policy_ctx *x, struct werror *err)
 {
 	const struct host_facts *h = x->facts;
 
@@ -622,7 +623,8 @@ int policy_refuse_mounts(struct policy_ctx *x)
 		                  "programs)") < 0)
 			return -1;
 		if (mount_is_bind(m)) {
-			if (m->source && i < h->n_mounts && refuse_bind(x, i, &h->mounts[i]) < 0)
+			if (m->source && i < h->n_mounts &&
+			    refuse_bind(x, i, &h->mounts[i], err) < 0)
 				return -1;
 		} else if (refuse_fs(x, i) < 0) {
 			return -1;

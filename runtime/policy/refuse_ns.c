@@ -44,7 +44,7 @@ static int judge_joined(struct policy_ctx *x, size_t i, const struct oci_namespa
 	const struct host_facts *h = x->facts;
 	const char *opt = optout_of_ns(n->flag);
 	enum ns_owner who = i < h->n_ns && h->ns_owner ? h->ns_owner[i] : NS_OWNER_UNKNOWN;
-	int err = i < h->n_ns && h->ns_err ? h->ns_err[i] : 0;
+	int open_err = i < h->n_ns && h->ns_err ? h->ns_err[i] : 0;
 	char field[96];
 
 	snprintf(field, sizeof(field), ".linux.namespaces[%zu].path", i);
@@ -74,9 +74,9 @@ static int judge_joined(struct policy_ctx *x, size_t i, const struct oci_namespa
 			                     "%s is the %s namespace of a host process (one in the "
 			                     "host's pid namespace), not another container's",
 			                     n->path, n->type);
-		if (err)
+		if (open_err)
 			return policy_refuse(x, field, opt, "%s cannot be opened (%s)", n->path,
-			                     strerror(err));
+			                     strerror(open_err));
 		return policy_refuse(x, field, opt,
 		                     "%s is neither a container's namespace (/proc/PID/ns/TYPE in "
 		                     "a pid namespace of its own) nor an engine's (an nsfs mount "

@@ -44,18 +44,18 @@ static char *v1_data(struct libmnt_fs *fs)
 }
 
 static int mount_one(int rootfd, const char *dest, const char *name, const char *type,
-                     const char *data, unsigned long flags)
+                     const char *data, unsigned long flags, struct werror *err)
 {
 	char path[PATH_MAX];
 	int fd;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dest, name) >= sizeof(path))
-		return werr(ENAMETOOLONG, "%s/%s", dest, name);
-	fd = root_mkdir_p(rootfd, path, 0755);
+		return werr(err, ENAMETOOLONG, "%s/%s", dest, name);
+	fd = root_mkdir_p(rootfd, path, 0755, err);
 	if (fd < 0)
 		return -1;
 	close(fd);
-	return mount_fs_at(rootfd, path, type, type, flags, data);
+	return mount_fs_at(rootfd, path, type, type, flags, data, err);
 }
 
 /* The init's own cgroups ("4:cpu,cpuacct:/ward/id" lines), read before it
@@ -72,9 +72,8 @@ void cgroup_mount_note_self(bool own_namespace)
 
 	/* All of it (a dozen hierarchies of long paths pass any fixed size);
 	 * one not read is one that is not bound. Kept for the init's life. */
-	if (fd >= 0 && read_fd(fd, "/proc/self/cgroup", 1 << 20, &buf, &n) == 0)
+	if (fd >= 0 && read_fd(fd, "/proc/self/cgroup", 1 << 20, &buf, &n, NULL) == 0)
 		self_cgroups = buf;
-	werr_clear();
 	self_own_ns = own_namespace;
 	if (fd >= 0)
 		close(fd);
@@ -153,7 +152,7 @@ static const char *self_path(const char *controllers, char *buf, size_t len)
 
 /* Bind host dir (the container's own cgroup) onto dest/name, by fd. */
 static int bind_one(int rootfd, const char *dest, const char *name, const char *host,
-                    unsigned long flags)
+                    unsigned long flags, struct werror *err)
 {
 	char path[PATH_MAX];
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
@@ -162,21 +161,21 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	int tree, fd, r = 0;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dest, name) >= sizeof(path))
-		return werr(ENAMETOOLONG, "%s/%s", dest, name);
-	fd = root_mkdir_p(rootfd, path, 0755);
+		return werr(err, ENAMETOOLONG, "%s/%s", dest, name);
+	fd = root_mkdir_p(rootfd, path, 0755, err);
 	if (fd < 0)
 		return -1;
 	tree = tree_clone(AT_FDCWD, host, 0, false);
 	if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
 	    move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = werr(errno, "binding %s on %s", host, path);
+		r = werr(err, errno, "binding %s on %s", host, path);
 	if (tree >= 0)
 		close(tree);
 	close(fd);
 	return r;
 }
 
-static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
+static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags, struct werror *err)
 {
 	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
@@ -184,7 +183,7 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
 	int r = 0;
 
 	if (tb == NULL || it == NULL) {
-		r = werr(ENOMEM, "reading /proc/self/mountinfo");
+		r = werr(err, ENOMEM, "reading /proc/self/mountinfo");
 		goto out;
 	}
 	while (r == 0 && mnt_table_next_fs(tb, it, &fs) == 0) {
@@ -201,16 +200,16 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
 			char own[PATH_MAX], host[PATH_MAX * 2];
 
 			if (data == NULL)
-				r = werr(ENOMEM, "out of memory");
+				r = werr(err, ENOMEM, "out of memory");
 			else if (!self_own_ns && self_path(data, own, sizeof(own)))
 				r = -1, errno = EPERM; /* no cgroup namespace: bind */
 			else
-				r = mount_one(rootfd, dest, name, "cgroup", data, flags);
+				r = mount_one(rootfd, dest, name, "cgroup", data, flags, err);
 			/* In a user namespace v1 cannot be mounted (only cgroup2
 			 * can): bind the container's own cgroup, as runc does. */
 			if (r < 0 && errno == EPERM && data && self_path(data, own, sizeof(own))) {
 				snprintf(host, sizeof(host), "%s%s", target, own);
-				r = bind_one(rootfd, dest, name, host, flags);
+				r = bind_one(rootfd, dest, name, host, flags, err);
 			}
 			free(data);
 		} else if (strcmp(type, "cgroup2") == 0) {
@@ -219,11 +218,11 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags)
 			if (!self_own_ns && self_path("", own, sizeof(own)))
 				r = -1, errno = EPERM; /* no cgroup namespace: bind */
 			else
-				r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags);
+				r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags, err);
 			if (r < 0 && (errno == EPERM || errno == EBUSY) &&
 			    self_path("", own, sizeof(own))) {
 				snprintf(host, sizeof(host), "%s%s", target, own);
-				r = bind_one(rootfd, dest, name, host, flags);
+				r = bind_one(rootfd, dest, name, host, flags, err);
 			}
 		}
 	}
@@ -233,7 +232,8 @@ out:
 	return r;
 }
 
-int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o)
+int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o,
+                 struct werror *err)
 {
 	/* Read-write unless "ro" is asked for, as runc mounts it (the
 	 * profiles above compat add "ro": policy_adjust.c). */
@@ -241,12 +241,12 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 	struct statfs sfs;
 	int fd;
 
-	fd = root_mkdir_p(rootfd, m->destination, 0755);
+	fd = root_mkdir_p(rootfd, m->destination, 0755, err);
 	if (fd < 0)
 		return -1;
 	close(fd);
 	if (statfs("/sys/fs/cgroup", &sfs) < 0)
-		return werr(errno, "/sys/fs/cgroup on the host");
+		return werr(err, errno, "/sys/fs/cgroup on the host");
 	if (sfs.f_type == CGROUP2_SUPER_MAGIC) {
 		char own[PATH_MAX], host[PATH_MAX + 32];
 		int r = -1;
@@ -256,21 +256,21 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 			errno = EPERM;
 		else
 			r = mount_fs_at(rootfd, m->destination, "cgroup2", "cgroup2", CG_FLAGS | ro,
-			                NULL);
+			                NULL, err);
 		/* A user namespace without a cgroup namespace of its own; or a
 		 * second cgroup2 mount the kernel refuses (EBUSY): bind, as runc
 		 * falls back to. */
 		if (r < 0 && (errno == EPERM || errno == EBUSY) &&
 		    self_path("", own, sizeof(own))) {
 			snprintf(host, sizeof(host), "/sys/fs/cgroup%s", own);
-			r = bind_one(rootfd, m->destination, ".", host, ro);
+			r = bind_one(rootfd, m->destination, ".", host, ro, err);
 		}
 		return r;
 	}
 	/* v1 or hybrid: a tmpfs to hold one mount per hierarchy. */
-	if (mount_fs_at(rootfd, m->destination, "tmpfs", "cgroup", CG_FLAGS, "mode=755,size=64k") <
-	        0 ||
-	    v1_hierarchies(rootfd, m->destination, CG_FLAGS | ro) < 0)
+	if (mount_fs_at(rootfd, m->destination, "tmpfs", "cgroup", CG_FLAGS, "mode=755,size=64k",
+	                err) < 0 ||
+	    v1_hierarchies(rootfd, m->destination, CG_FLAGS | ro, err) < 0)
 		return -1;
 	if (ro) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
@@ -281,7 +281,7 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 
 			if (fd >= 0)
 				close(fd);
-			return werr(e, "making the cgroup tmpfs read-only");
+			return werr(err, e, "making the cgroup tmpfs read-only");
 		}
 		close(fd);
 	}

@@ -38,19 +38,19 @@ static bool has_mount(const struct oci_config *c, const char *dest)
 	return false;
 }
 
-int dev_mount_tmpfs(int rootfd, const struct oci_config *c)
+int dev_mount_tmpfs(int rootfd, const struct oci_config *c, struct werror *err)
 {
 	int fd;
 
 	if (has_mount(c, "/dev"))
 		return 0;
-	fd = root_mkdir_p(rootfd, "/dev", 0755);
+	fd = root_mkdir_p(rootfd, "/dev", 0755, err);
 	if (fd < 0)
-		return werr_ctx("default /dev");
+		return werr_ctx(err, "default /dev");
 	close(fd);
 	if (mount_fs_at(rootfd, "/dev", "tmpfs", "tmpfs", MS_NOSUID | MS_STRICTATIME,
-	                "mode=755,size=65536k") < 0)
-		return werr_ctx("default /dev");
+	                "mode=755,size=65536k", err) < 0)
+		return werr_ctx(err, "default /dev");
 	return 0;
 }
 
@@ -64,20 +64,21 @@ static bool dev_is_tmpfs(const struct oci_config *c)
 	return true;
 }
 
-static int make_node(int devfd, const char *name, unsigned int maj, unsigned int min, bool userns)
+static int make_node(int devfd, const char *name, unsigned int maj, unsigned int min, bool userns,
+                     struct werror *err)
 {
 	char host[64];
 	int src, dst, r;
 
 	if (!userns) {
 		if (mknodat(devfd, name, S_IFCHR | 0666, makedev(maj, min)) < 0 && errno != EEXIST)
-			return werr(errno, "mknod /dev/%s", name);
+			return werr(err, errno, "mknod /dev/%s", name);
 		return 0;
 	}
 	snprintf(host, sizeof(host), "/dev/%s", name);
 	src = open(host, O_PATH | O_CLOEXEC);
 	if (src < 0)
-		return werr(errno, "opening host %s", host);
+		return werr(err, errno, "opening host %s", host);
 	dst = openat(devfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (dst >= 0) {
 		close(dst);
@@ -85,15 +86,15 @@ static int make_node(int devfd, const char *name, unsigned int maj, unsigned int
 	}
 	if (dst < 0) {
 		close(src);
-		return werr(errno, "creating /dev/%s", name);
+		return werr(err, errno, "creating /dev/%s", name);
 	}
-	r = mount_bind_fd(src, dst, false, 0, 0);
+	r = mount_bind_fd(src, dst, false, 0, 0, err);
 	close(src);
 	close(dst);
-	return r < 0 ? werr_ctx("binding host %s", host) : 0;
+	return r < 0 ? werr_ctx(err, "binding host %s", host) : 0;
 }
 
-int dev_populate(int rootfd, const struct oci_config *c, bool userns)
+int dev_populate(int rootfd, const struct oci_config *c, bool userns, struct werror *err)
 {
 	int devfd, fd, r = 0;
 
@@ -101,36 +102,38 @@ int dev_populate(int rootfd, const struct oci_config *c, bool userns)
 		return 0;
 	fd = root_open(rootfd, "/dev", O_PATH | O_DIRECTORY);
 	if (fd < 0)
-		return werr(errno, "opening /dev");
+		return werr(err, errno, "opening /dev");
 	devfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	close(fd);
 	if (devfd < 0)
-		return werr(errno, "opening /dev");
+		return werr(err, errno, "opening /dev");
 	for (size_t i = 0; r == 0 && i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++)
 		r = make_node(devfd, default_nodes[i].name, default_nodes[i].major,
-		              default_nodes[i].minor, userns);
+		              default_nodes[i].minor, userns, err);
 	for (size_t i = 0; r == 0 && i < sizeof(default_links) / sizeof(default_links[0]); i++)
 		if (symlinkat(default_links[i].target, devfd, default_links[i].name) < 0 &&
 		    errno != EEXIST)
-			r = werr(errno, "symlink /dev/%s", default_links[i].name);
+			r = werr(err, errno, "symlink /dev/%s", default_links[i].name);
 	if (r == 0 && !has_mount(c, "/dev/pts")) {
 		if (mkdirat(devfd, "pts", 0755) < 0 && errno != EEXIST)
-			r = werr(errno, "mkdir /dev/pts");
+			r = werr(err, errno, "mkdir /dev/pts");
 		else
 			r = mount_fs_at(rootfd, "/dev/pts", "devpts", "devpts",
 			                MS_NOSUID | MS_NOEXEC,
 			                userns ? "newinstance,ptmxmode=0666,mode=0620"
-			                       : "newinstance,ptmxmode=0666,mode=0620,gid=5");
+			                       : "newinstance,ptmxmode=0666,mode=0620,gid=5",
+			                err);
 	}
 	if (r == 0 && !has_mount(c, "/dev/shm")) {
 		if (mkdirat(devfd, "shm", 01777) < 0 && errno != EEXIST)
-			r = werr(errno, "mkdir /dev/shm");
+			r = werr(err, errno, "mkdir /dev/shm");
 		else
 			r = mount_fs_at(rootfd, "/dev/shm", "tmpfs", "shm",
-			                MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=65536k");
+			                MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=65536k",
+			                err);
 	}
 	close(devfd);
-	return r < 0 ? werr_ctx("populating /dev") : 0;
+	return r < 0 ? werr_ctx(err, "populating /dev") : 0;
 }
 
 static mode_t node_type(const char *t)
@@ -145,7 +148,8 @@ static mode_t node_type(const char *t)
 	}
 }
 
-static int make_config_device(int rootfd, const struct oci_device *d, bool userns, size_t idx)
+static int make_config_device(int rootfd, const struct oci_device *d, bool userns, size_t idx,
+                              struct werror *err)
 {
 	char parent[PATH_MAX];
 	const char *base = strrchr(d->path, '/') + 1;
@@ -154,17 +158,17 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 	int pfd, dfd, r = 0;
 
 	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-		return werr(EINVAL, "linux.devices[%zu] %s: must name a file", idx, d->path);
+		return werr(err, EINVAL, "linux.devices[%zu] %s: must name a file", idx, d->path);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(base - d->path), d->path);
 	/* CVE-2026-41579 class: /dev may be a symlink planted by the image;
 	 * the parent is resolved inside the rootfs, the node made by fd. */
-	pfd = root_mkdir_p(rootfd, parent, 0755);
+	pfd = root_mkdir_p(rootfd, parent, 0755, err);
 	if (pfd < 0)
-		return werr_ctx("linux.devices[%zu] %s", idx, d->path);
+		return werr_ctx(err, "linux.devices[%zu] %s", idx, d->path);
 	dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	close(pfd);
 	if (dfd < 0)
-		return werr(errno, "linux.devices[%zu] %s", idx, d->path);
+		return werr(err, errno, "linux.devices[%zu] %s", idx, d->path);
 	/* Replace what the image put there (a file, a link), never follow it.
 	 * EBUSY: a node ward itself bound there (the default /dev); fine if it
 	 * is the device asked for. */
@@ -176,14 +180,14 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 			close(dfd);
 			return 0;
 		}
-		r = werr(errno, "linux.devices[%zu] %s", idx, d->path);
+		r = werr(err, errno, "linux.devices[%zu] %s", idx, d->path);
 	}
 	/* A fifo is made in a user namespace too (no privilege needed),
 	 * never bound from the host: any host fifo of that path could be
 	 * another's (a container's start fifo). */
 	if (r == 0 && (!userns || node_type(d->type) == S_IFIFO)) {
 		if (mknodat(dfd, base, node_type(d->type) | (mode & 07777), dev) < 0)
-			r = werr(errno, "linux.devices[%zu] mknod %s", idx, d->path);
+			r = werr(err, errno, "linux.devices[%zu] mknod %s", idx, d->path);
 	} else if (r == 0) {
 		/* mknod is not allowed in a user namespace: bind the host's node,
 		 * checked to be the device asked for. */
@@ -194,7 +198,7 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 		if (src < 0 || fstat(src, &st) < 0 || (st.st_mode & S_IFMT) != node_type(d->type) ||
 		    (d->type[0] != 'p' && st.st_rdev != dev))
 			r = werr(
-			    src < 0 ? errno : ENODEV,
+			    err, src < 0 ? errno : ENODEV,
 			    "config.json: .linux.devices[%zu]: %s: in a user namespace (always, "
 			    "rootless) no device node can be made, and the host has none of "
 			    "that type and number at that path to bind",
@@ -206,8 +210,8 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 				close(dst);
 				dst = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 			}
-			if (dst < 0 || mount_bind_fd(src, dst, false, 0, 0) < 0)
-				r = werr(errno, "linux.devices[%zu] binding %s", idx, d->path);
+			if (dst < 0 || mount_bind_fd(src, dst, false, 0, 0, err) < 0)
+				r = werr(err, errno, "linux.devices[%zu] binding %s", idx, d->path);
 		}
 		if (src >= 0)
 			close(src);
@@ -217,15 +221,16 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 	if (r == 0 && !userns &&
 	    fchownat(dfd, base, d->has_uid ? d->uid : 0, d->has_gid ? d->gid : 0,
 	             AT_SYMLINK_NOFOLLOW) < 0)
-		r = werr(errno, "linux.devices[%zu] chown %s", idx, d->path);
+		r = werr(err, errno, "linux.devices[%zu] chown %s", idx, d->path);
 	close(dfd);
 	return r;
 }
 
-int dev_create_config_devices(int rootfd, const struct oci_config *c, bool userns)
+int dev_create_config_devices(int rootfd, const struct oci_config *c, bool userns,
+                              struct werror *err)
 {
 	for (size_t i = 0; c->linux && i < c->linux->n_devices; i++)
-		if (make_config_device(rootfd, &c->linux->devices[i], userns, i) < 0)
+		if (make_config_device(rootfd, &c->linux->devices[i], userns, i, err) < 0)
 			return -1;
 	return 0;
 }

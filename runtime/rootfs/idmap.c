@@ -31,15 +31,15 @@ bool idmap_wanted(const struct oci_mount *m, bool *recursive)
 }
 
 int idmap_userns(const struct oci_idmap *uid, size_t n_uid, const struct oci_idmap *gid,
-                 size_t n_gid)
+                 size_t n_gid, struct werror *err)
 {
-	int fd = userns_make(uid, n_uid, gid, n_gid);
+	int fd = userns_make(uid, n_uid, gid, n_gid, err);
 
-	return fd < 0 ? werr_ctx("a user namespace for an idmapped mount") : fd;
+	return fd < 0 ? werr_ctx(err, "a user namespace for an idmapped mount") : fd;
 }
 
 int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, size_t idx,
-              bool peers_ok)
+              bool peers_ok, struct werror *err)
 {
 	const struct oci_linux *l = c->linux;
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_IDMAP};
@@ -58,27 +58,28 @@ int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, si
 	 * mounts for a less privileged namespace would not apply). */
 	tree = tree_clone(src, "", AT_EMPTY_PATH | (rbind ? AT_RECURSIVE : 0), shared && peers_ok);
 	if (tree < 0)
-		return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination, m->source);
+		return werr(err, errno, "mounts[%zu] (%s): source %s", idx, m->destination,
+		            m->source);
 	if (!idmap_wanted(m, &rec))
 		return tree;
 	/* No mappings of its own: the container's user namespace's. */
 	if (m->n_uid_mappings || m->n_gid_mappings)
 		ns = idmap_userns(m->uid_mappings, m->n_uid_mappings, m->gid_mappings,
-		                  m->n_gid_mappings);
+		                  m->n_gid_mappings, err);
 	else if (l && l->n_uid_mappings)
 		ns = idmap_userns(l->uid_mappings, l->n_uid_mappings, l->gid_mappings,
-		                  l->n_gid_mappings);
+		                  l->n_gid_mappings, err);
 	else
-		ns = werr(0, "mounts[%zu] (%s): idmap without mappings needs a user namespace", idx,
-		          m->destination);
+		ns = werr(err, 0, "mounts[%zu] (%s): idmap without mappings needs a user namespace",
+		          idx, m->destination);
 	if (ns < 0) {
 		close(tree);
-		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+		return werr_ctx(err, "mounts[%zu] (%s)", idx, m->destination);
 	}
 	attr.userns_fd = (uint64_t)ns;
 	if (mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0), &attr, sizeof(attr)) <
 	    0) {
-		werr(errno,
+		werr(err, errno,
 		     "mounts[%zu] (%s): idmapping the mount (does the filesystem support it?)", idx,
 		     m->destination);
 		close(tree);
@@ -89,7 +90,7 @@ int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, si
 }
 
 int bind_sources_check(const struct oci_config *c, const struct bind_source *src,
-                       const char *bundle)
+                       const char *bundle, struct werror *err)
 {
 	for (size_t i = 0; i < c->n_mounts; i++) {
 		const struct oci_mount *m = &c->mounts[i];
@@ -97,25 +98,26 @@ int bind_sources_check(const struct oci_config *c, const struct bind_source *src
 
 		if (!mount_is_bind(m)) {
 			if (idmap_wanted(m, &rec))
-				return werr(0,
+				return werr_k(err, WERR_INVALID, 0,
 				            "mounts[%zu] (%s): idmapped mounts must be bind mounts",
 				            i, m->destination);
 			continue;
 		}
 		if (m->source == NULL || m->source[0] == '\0')
-			return werr(EINVAL, "mounts[%zu] (%s): a bind mount needs a source", i,
+			return werr_k(err, WERR_INVALID, EINVAL, "mounts[%zu] (%s): a bind mount needs a source", i,
 			            m->destination);
 		if (src[i].fd < 0)
-			return werr(src[i].err, "mounts[%zu] (%s): source %s%s%s", i,
+			return werr_k(err, WERR_INVALID, src[i].err, "mounts[%zu] (%s): source %s%s%s", i,
 			            m->destination, m->source[0] == '/' ? "" : bundle,
 			            m->source[0] == '/' ? "" : "/", m->source);
 	}
 	return 0;
 }
 
-int rootfs_tree(int root_fd)
+int rootfs_tree(int root_fd, struct werror *err)
 {
 	int tree = tree_clone(root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, false);
 
-	return tree < 0 ? werr(errno, "config.json: .root.path: copying the rootfs mount") : tree;
+	return tree < 0 ? werr(err, errno, "config.json: .root.path: copying the rootfs mount")
+	                : tree;
 }

@@ -74,7 +74,7 @@ static bool flag_option(const struct libmnt_optmap *map, const char *opt)
 	return false;
 }
 
-int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
+int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o, struct werror *err)
 {
 	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP);
 	char *vfs = NULL, *fs = NULL;
@@ -85,7 +85,7 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 		char *vfs1 = NULL, *fs1 = NULL;
 
 		if (opts[i][0] == '\0' || strchr(opts[i], ',') != NULL)
-			return werr(0, "option \"%s\": must be a single, non-empty option",
+			return werr_k(err, WERR_INVALID, 0, "option \"%s\": must be a single, non-empty option",
 			            opts[i]);
 		if (rec_option(opts[i], o))
 			continue;
@@ -102,10 +102,10 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 		 * the flag, which would slip past every check on the option's
 		 * spelling (a policy's "remount" refusal, its forced "ro"). */
 		if (strchr(opts[i], '=') && flag_option(linux_map, opts[i]))
-			return werr(0, "option \"%s\": %.*s takes no value", opts[i],
+			return werr_k(err, WERR_INVALID, 0, "option \"%s\": %.*s takes no value", opts[i],
 			            (int)strcspn(opts[i], "="), opts[i]);
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
-			return werr(ENOMEM, "parsing option \"%s\"", opts[i]);
+			return werr(err, ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {
 			/* What "rw"/"suid"/... clear shows as a bit that flips when
 			 * the option is applied to all-ones. */
@@ -131,7 +131,7 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 			if (nfs == NULL) {
 				free(fs1);
 				free(fs);
-				return werr(ENOMEM, "out of memory");
+				return werr(err, ENOMEM, "out of memory");
 			}
 			if (a)
 				nfs[a++] = ',';
@@ -145,12 +145,12 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o)
 	return 0;
 }
 
-bool mount_is_read_only(const struct oci_mount *m)
+bool mount_is_read_only(const struct oci_mount *m, struct werror *err)
 {
 	struct mount_opts o;
 	bool ro;
 
-	if (mount_parse_options(m->options, m->n_options, &o) < 0)
+	if (mount_parse_options(m->options, m->n_options, &o, err) < 0)
 		return false;
 	ro = (o.flags & MS_RDONLY) || (o.rec_set & MOUNT_ATTR_RDONLY);
 	mount_opts_free(&o);

@@ -3,6 +3,8 @@
 #ifndef WARD_ROOTFS_MOUNT_OPTS_H
 #define WARD_ROOTFS_MOUNT_OPTS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,11 +27,11 @@ struct mount_opts {
 
 /* Parse mount options with libmount. Unknown options go to data (they are
  * the filesystem's business); for bind mounts they are refused. */
-int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o);
+int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o, struct werror *err);
 void mount_opts_free(struct mount_opts *o);
 bool mount_is_bind(const struct oci_mount *m);
 /* The mount ends up read-only at its top ("ro", or "rro" for the whole
  * tree); false when its options do not parse. */
-bool mount_is_read_only(const struct oci_mount *m);
+bool mount_is_read_only(const struct oci_mount *m, struct werror *err);
 
 #endif

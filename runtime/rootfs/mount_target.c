@@ -11,14 +11,14 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-int target_open(int rootfd, const char *dest, bool dir)
+int target_open(int rootfd, const char *dest, bool dir, struct werror *err)
 {
 	int fd = root_open(rootfd, dest, O_PATH | (dir ? O_DIRECTORY : 0));
 
 	if (fd >= 0 || errno != ENOENT)
-		return fd >= 0 ? fd : werr(errno, "%s", dest);
+		return fd >= 0 ? fd : werr(err, errno, "%s", dest);
 	/* Made where it resolves now; what was made is what gets checked. */
-	return dir ? root_mkdir_p(rootfd, dest, 0755) : root_mkfile(rootfd, dest, 0644);
+	return dir ? root_mkdir_p(rootfd, dest, 0755, err) : root_mkfile(rootfd, dest, 0644, err);
 }
 
 /* Files that lxcfs-style tools cover with their own view of /proc. */
@@ -43,20 +43,21 @@ static bool procfs_root(int fd)
 	return fd >= 0 && on_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1;
 }
 
-int target_check_proc(int rootfd, int dfd, const struct oci_mount *m, int src_fd)
+int target_check_proc(int rootfd, int dfd, const struct oci_mount *m, int src_fd,
+                      struct werror *err)
 {
 	bool bind = mount_is_bind(m);
 	bool is_proc =
 	    (!bind && m->type && strcmp(m->type, "proc") == 0) || (bind && procfs_root(src_fd));
 
 	if (root_path_is(rootfd, "/proc", dfd) || strcmp(m->destination, "/proc") == 0)
-		return is_proc ? 0 : werr(EPERM, "only procfs may be mounted at /proc");
+		return is_proc ? 0 : werr_k(err, WERR_REFUSED, EPERM, "only procfs may be mounted at /proc");
 	if (!on_procfs(dfd))
 		return 0;
 	for (size_t i = 0; proc_allowed[i]; i++)
 		if (root_path_is(rootfd, proc_allowed[i], dfd))
 			return 0;
-	return werr(EPERM,
+	return werr_k(err, WERR_REFUSED, EPERM,
 	            "mounting over procfs is refused (only %s and a few other read-only views are "
 	            "allowed)",
 	            "/proc/cpuinfo");

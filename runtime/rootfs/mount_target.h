@@ -9,18 +9,21 @@
 #ifndef WARD_MOUNT_TARGET_H
 #define WARD_MOUNT_TARGET_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "oci/config.h"
 
 /* An O_PATH fd of the destination, a directory (dir) or a file; -1 with
  * werr. */
-int target_open(int rootfd, const char *dest, bool dir);
+int target_open(int rootfd, const char *dest, bool dir, struct werror *err);
 /* CVE-2019-16884 / CVE-2025-52881 class, on the opened target: what goes
  * on the rootfs's /proc (by identity, however the destination spells it:
  * "//proc", "/tmp/../proc", a symlink) must be procfs, or a bind of a
  * procfs root; over procfs itself only a few read-only views may go.
  * src_fd: a bind's source, or -1. */
-int target_check_proc(int rootfd, int dfd, const struct oci_mount *m, int src_fd);
+int target_check_proc(int rootfd, int dfd, const struct oci_mount *m, int src_fd,
+                      struct werror *err);
 
 #endif

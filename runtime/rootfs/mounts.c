@@ -23,7 +23,7 @@
 
 /* CVE-2019-16884 / CVE-2019-19921 class: what ends up at /proc and /sys must
  * be the real filesystem, checked on the new mount itself. */
-static int verify_fs_type(int mnt, const char *type)
+static int verify_fs_type(int mnt, const char *type, struct werror *err)
 {
 	struct statfs sfs;
 	long want;
@@ -35,29 +35,29 @@ static int verify_fs_type(int mnt, const char *type)
 	else
 		return 0;
 	if (fstatfs(mnt, &sfs) < 0 || sfs.f_type != want)
-		return werr(EPERM, "the new mount is not %s", type);
+		return werr(err, EPERM, "the new mount is not %s", type);
 	return 0;
 }
 
 /* Attach a detached tree made elsewhere (an idmapped one), with attributes. */
 static int attach_tree(int tree, int dfd, unsigned long set, unsigned long clr,
-                       const struct mount_opts *o)
+                       const struct mount_opts *o, struct werror *err)
 {
 	struct mount_attr attr = {.attr_set = set, .attr_clr = clr};
 	struct mount_attr rattr = {.attr_set = o->rec_set, .attr_clr = o->rec_clr};
 
 	if ((o->rec_set || o->rec_clr) &&
 	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
-		return werr(errno, "setting recursive mount attributes");
+		return werr(err, errno, "setting recursive mount attributes");
 	if ((set || clr) && mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-		return werr(errno, "setting mount attributes");
+		return werr(err, errno, "setting mount attributes");
 	if (move_mount(tree, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return werr(errno, "move_mount");
+		return werr(err, errno, "move_mount");
 	return 0;
 }
 
 static int bind_entry(const struct oci_mount *m, int sfd, bool is_tree, int dfd,
-                      const struct mount_opts *o)
+                      const struct mount_opts *o, struct werror *err)
 {
 	_cleanup_close_ int clone = -1;
 	unsigned long set, clr;
@@ -76,14 +76,14 @@ static int bind_entry(const struct oci_mount *m, int sfd, bool is_tree, int dfd,
 		clone =
 		    tree_clone(sfd, "", AT_EMPTY_PATH | (o->recursive ? AT_RECURSIVE : 0), false);
 		if (clone < 0)
-			return werr(errno, "open_tree");
+			return werr(err, errno, "open_tree");
 		tree = clone;
 	}
-	if (attach_tree(tree, dfd, set, clr, o) < 0)
+	if (attach_tree(tree, dfd, set, clr, o, err) < 0)
 		return -1;
 	/* Attached now: the tree's fd is the mount. */
 	if (o->propagation && mount(NULL, fd_path(tree).s, NULL, o->propagation, NULL) < 0)
-		return werr(errno, "setting propagation");
+		return werr(err, errno, "setting propagation");
 	return 0;
 }
 
@@ -91,7 +91,8 @@ static int bind_entry(const struct oci_mount *m, int sfd, bool is_tree, int dfd,
  * covered by the overlay afterwards: overlayfs takes only mounts of the
  * caller's namespace) and named by their fds: o->data's lowerdir, upperdir
  * and workdir are rewritten to /proc/self/fd/N, in the order they came. */
-static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opts *o, int *staging)
+static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opts *o, int *staging,
+                          struct werror *err)
 {
 	char *data = o->data ? o->data : "", *out, *tok, *save = NULL;
 	size_t k = 0, cap = strlen(data) + n * 32 + 1;
@@ -99,12 +100,12 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 
 	out = calloc(1, cap);
 	if (out == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	st = mount_fs_detached("tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-	                       "mode=700,size=4k", "the overlay's staging tmpfs");
+	                       "mode=700,size=4k", "the overlay's staging tmpfs", err);
 	if (st < 0 ||
 	    move_mount(st, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
-		r = st < 0 ? -1 : werr(errno, "overlay: attaching the staging tmpfs");
+		r = st < 0 ? -1 : werr(err, errno, "overlay: attaching the staging tmpfs");
 		if (st >= 0)
 			close(st);
 		free(out);
@@ -118,12 +119,12 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 		snprintf(name, sizeof(name), "%zu", i);
 		if (mkdirat(st, name, 0700) < 0 ||
 		    (sub = openat(st, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-			r = werr(errno, "overlay: staging layer %zu", i);
+			r = werr(err, errno, "overlay: staging layer %zu", i);
 			break;
 		}
 		if (move_mount(layers[i], "", sub, "",
 		               MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-			r = werr(errno, "overlay: attaching layer %zu", i);
+			r = werr(err, errno, "overlay: attaching layer %zu", i);
 		close(sub);
 	}
 	for (tok = strtok_r(data, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save)) {
@@ -145,7 +146,8 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 			size_t len = strcspn(p, ":");
 
 			if (k >= n) {
-				r = werr(EINVAL, "overlay: more layers than the parent opened");
+				r = werr(err, EINVAL,
+				         "overlay: more layers than the parent opened");
 				break;
 			}
 			snprintf(fdp, sizeof(fdp), "%s/proc/self/fd/%d", p == tok + kl ? "" : ":",
@@ -155,7 +157,7 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 		}
 	}
 	if (r == 0 && k != n)
-		r = werr(EINVAL, "overlay: the layers do not match the options");
+		r = werr(err, EINVAL, "overlay: the layers do not match the options");
 	free(o->data);
 	o->data = out;
 	return r;
@@ -164,7 +166,7 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 /* A filesystem (not a bind), made detached, checked and filled on its own
  * fd, then attached to the target fd. */
 static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const int *layers,
-                    size_t n_layers, struct mount_opts *o, int *late_ro)
+                    size_t n_layers, struct mount_opts *o, int *late_ro, struct werror *err)
 {
 	/* A read-only tmpfs is made read-only once its contents are there
 	 * (mounts_finish_readonly, on this mount's own fd). */
@@ -173,46 +175,46 @@ static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const 
 	int target = dfd;
 
 	if (strcmp(type, "overlay") == 0 && n_layers) {
-		if (overlay_layers(dfd, layers, n_layers, o, &staging) < 0)
+		if (overlay_layers(dfd, layers, n_layers, o, &staging, err) < 0)
 			return -1;
 		target = staging;
 	}
 	/* tmpcopyup: the directory that is there, before it is covered. */
 	if (o->tmpcopyup && strcmp(type, "tmpfs") == 0 &&
 	    (under = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return werr(errno, "tmpcopyup: opening %s", m->destination);
+		return werr(err, errno, "tmpcopyup: opening %s", m->destination);
 	mnt =
 	    mount_fs_detached(type, m->source, o->flags & ~(unsigned long)PROPAGATION_MASK & ~later,
-	                      o->data, m->destination);
+	                      o->data, m->destination, err);
 	if (mnt < 0)
 		return -1;
 	if (under >= 0) {
 		_cleanup_close_ int top = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-		if (top < 0 || copyup_tree(under, top) < 0)
-			return top < 0 ? werr(errno, "tmpcopyup") : -1;
+		if (top < 0 || copyup_tree(under, top, err) < 0)
+			return top < 0 ? werr(err, errno, "tmpcopyup") : -1;
 	}
-	if (verify_fs_type(mnt, type) < 0)
+	if (verify_fs_type(mnt, type, err) < 0)
 		return -1;
 	if (o->rec_set || o->rec_clr) {
 		struct mount_attr rattr = {.attr_set = o->rec_set, .attr_clr = o->rec_clr};
 
 		if (mount_setattr(mnt, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
-			return werr(errno, "setting recursive mount attributes");
+			return werr(err, errno, "setting recursive mount attributes");
 	}
 	if (move_mount(mnt, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return werr(errno, "mounting %s on %s", type, m->destination);
+		return werr(err, errno, "mounting %s on %s", type, m->destination);
 	/* Attached now: the fd is the mount. */
 	if (o->propagation && mount(NULL, fd_path(mnt).s, NULL, o->propagation, NULL) < 0)
-		return werr(errno, "setting propagation");
+		return werr(err, errno, "setting propagation");
 	if ((o->flags & later) && (*late_ro = fcntl(mnt, F_DUPFD_CLOEXEC, 3)) < 0)
-		return werr(errno, "keeping %s for read-only", m->destination);
+		return werr(err, errno, "keeping %s for read-only", m->destination);
 	return 0;
 }
 
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
                 const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only,
-                int *late_ro)
+                int *late_ro, struct werror *err)
 {
 	const char *type = m->type && m->type[0] ? m->type : NULL;
 	bool bind = mount_is_bind(m), dir = true;
@@ -221,22 +223,22 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 	int r;
 
 	if (!bind && type == NULL)
-		return werr(EINVAL, "mounts[%zu] (%s): type is required unless binding", idx,
+		return werr(err, EINVAL, "mounts[%zu] (%s): type is required unless binding", idx,
 		            m->destination);
 	if (bind) {
 		struct stat st;
 
 		if (fstat(src_fd, &st) < 0)
-			return werr(errno, "mounts[%zu] (%s): source %s", idx, m->destination,
+			return werr(err, errno, "mounts[%zu] (%s): source %s", idx, m->destination,
 			            m->source);
 		dir = S_ISDIR(st.st_mode);
 	}
 	/* Resolved once: the checks and the mount act on this fd. */
-	dfd = target_open(rootfd, m->destination, dir);
-	if (dfd < 0 || target_check_proc(rootfd, dfd, m, bind ? src_fd : -1) < 0)
-		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
-	if (mount_parse_options(m->options, m->n_options, &o) < 0)
-		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+	dfd = target_open(rootfd, m->destination, dir, err);
+	if (dfd < 0 || target_check_proc(rootfd, dfd, m, bind ? src_fd : -1, err) < 0)
+		return werr_ctx(err, "mounts[%zu] (%s)", idx, m->destination);
+	if (mount_parse_options(m->options, m->n_options, &o, err) < 0)
+		return werr_ctx(err, "mounts[%zu] (%s)", idx, m->destination);
 	/* CVE-2023-25809: in a user namespace without a cgroup namespace, the
 	 * cgroups a cgroup mount or a bind of the host's /sys shows may be
 	 * the container root's own (rootless: the user's), limits included.
@@ -247,21 +249,21 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 	if (cgroups_read_only && bind && o.recursive && (o.flags & MS_RDONLY))
 		o.rec_set |= MOUNT_ATTR_RDONLY;
 	if (bind) {
-		r = bind_entry(m, src_fd, src_is_tree, dfd, &o);
+		r = bind_entry(m, src_fd, src_is_tree, dfd, &o, err);
 	} else if (strcmp(type, "cgroup") == 0) {
 		/* cgroupfs, one mount per v1 hierarchy below the destination
 		 * (rootfs/cgroup_mount.c). */
-		r = cgroup_mount(rootfd, m, &o);
+		r = cgroup_mount(rootfd, m, &o, err);
 	} else {
-		r = fs_entry(m, type, dfd, layers, n_layers, &o, late_ro);
+		r = fs_entry(m, type, dfd, layers, n_layers, &o, late_ro, err);
 	}
 	mount_opts_free(&o);
 	if (r < 0)
-		return werr_ctx("mounts[%zu] (%s)", idx, m->destination);
+		return werr_ctx(err, "mounts[%zu] (%s)", idx, m->destination);
 	return 0;
 }
 
-int mounts_finish_readonly(const struct oci_config *c, int *late_ro)
+int mounts_finish_readonly(const struct oci_config *c, int *late_ro, struct werror *err)
 {
 	int r = 0;
 
@@ -271,7 +273,7 @@ int mounts_finish_readonly(const struct oci_config *c, int *late_ro)
 		if (late_ro[i] < 0)
 			continue;
 		if (r == 0 && mount_setattr(late_ro[i], "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-			r = werr(errno, "mounts[%zu] (%s): making it read-only", i,
+			r = werr(err, errno, "mounts[%zu] (%s): making it read-only", i,
 			         c->mounts[i].destination);
 		close(late_ro[i]);
 		late_ro[i] = -1;

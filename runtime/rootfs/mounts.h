@@ -2,6 +2,8 @@
 #ifndef WARD_MOUNTS_H
 #define WARD_MOUNTS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "oci/config.h"
@@ -16,9 +18,9 @@
  * options name. idx: the entry's index, for error messages. */
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
                 const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only,
-                int *late_ro);
+                int *late_ro, struct werror *err);
 /* A read-only tmpfs is mounted read-write first, so that the mounts and
  * nodes inside it (/dev/pts, /dev/null in a "ro" /dev) can be made, and is
  * made read-only here, once they are (as runc does). */
-int mounts_finish_readonly(const struct oci_config *c, int *late_ro);
+int mounts_finish_readonly(const struct oci_config *c, int *late_ro, struct werror *err);
 #endif

@@ -58,7 +58,7 @@ static bool revealing(const char *type)
 }
 
 /* One pass: detach what may go (deepest first); count what is left. */
-static int pass(int info, int root_id, bool detach, int *left)
+static int pass(int info, int root_id, bool detach, int *left, struct werror *err)
 {
 	struct libmnt_table *tb = mnt_new_table();
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_BACKWARD);
@@ -74,7 +74,7 @@ static int pass(int info, int root_id, bool detach, int *left)
 		close(copy);
 	if (tb == NULL || it == NULL || f == NULL ||
 	    mnt_table_parse_stream(tb, f, "/proc/self/mountinfo") != 0) {
-		r = werr(ENOMEM, "--no-pivot: reading /proc/self/mountinfo");
+		r = werr(err, ENOMEM, "--no-pivot: reading /proc/self/mountinfo");
 		goto out;
 	}
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
@@ -95,30 +95,29 @@ out:
 	return r;
 }
 
-int no_pivot_detach_host(int rootfd)
+int no_pivot_detach_host(int rootfd, struct werror *err)
 {
 	struct statx sx;
 	int left = 0, info, r = 0;
 
 	if (statx(rootfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) < 0 ||
 	    !(sx.stx_mask & STATX_MNT_ID))
-		return werr(errno ? errno : ENOSYS, "--no-pivot: the rootfs's mount");
+		return werr(err, errno ? errno : ENOSYS, "--no-pivot: the rootfs's mount");
 	/* The detaches must not reach the host's mounts. */
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
-		return werr(errno, "--no-pivot: making the old root a slave");
+		return werr(err, errno, "--no-pivot: making the old root a slave");
 	info = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	if (info < 0)
-		return werr(errno, "--no-pivot: /proc/self/mountinfo");
+		return werr(err, errno, "--no-pivot: /proc/self/mountinfo");
 	for (int i = 0; i < 4 && r == 0; i++)
-		r = pass(info, (int)sx.stx_mnt_id, true, &left);
+		r = pass(info, (int)sx.stx_mnt_id, true, &left, err);
 	if (r == 0)
-		r = pass(info, (int)sx.stx_mnt_id, false, &left);
+		r = pass(info, (int)sx.stx_mnt_id, false, &left, err);
 	close(info);
 	if (r < 0)
 		return -1;
 	if (left > 0)
-		return werr(
-		    0,
+		return werr_k(err, WERR_REFUSED, 0,
 		    "--no-pivot: %d procfs/sysfs mount(s) of the host cannot be detached from the "
 		    "container's mount namespace (they would let it mount a fresh procfs: "
 		    "the --no-pivot procfs class); run without --no-pivot",

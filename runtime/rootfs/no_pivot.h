@@ -10,6 +10,8 @@
 #ifndef WARD_NO_PIVOT_H
 #define WARD_NO_PIVOT_H
 
-int no_pivot_detach_host(int rootfd);
+#include "lib/error.h"
+
+int no_pivot_detach_host(int rootfd, struct werror *err);
 
 #endif

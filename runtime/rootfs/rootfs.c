@@ -37,22 +37,22 @@ static unsigned long propagation_flags(const char *p)
 /* Files are masked with the host's /dev/null, checked to really be the null
  * device before use (2025 masked-path CVEs: a swapped mask source must not
  * expose or accept writes to anything else). */
-static int open_verified_null(void)
+static int open_verified_null(struct werror *err)
 {
 	struct stat st;
 	int fd = open("/dev/null", O_PATH | O_CLOEXEC);
 
 	if (fd < 0)
-		return werr(errno, "opening /dev/null");
+		return werr(err, errno, "opening /dev/null");
 	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 1 ||
 	    minor(st.st_rdev) != 3) {
 		close(fd);
-		return werr(EPERM, "/dev/null is not the null device (1:3)");
+		return werr(err, EPERM, "/dev/null is not the null device (1:3)");
 	}
 	return fd;
 }
 
-static int mask_paths(int rootfd, const struct oci_linux *l)
+static int mask_paths(int rootfd, const struct oci_linux *l, struct werror *err)
 {
 	int nullfd = -1;
 	int r = 0;
@@ -65,21 +65,21 @@ static int mask_paths(int rootfd, const struct oci_linux *l)
 		if (fd < 0) {
 			if (errno == ENOENT)
 				continue;
-			r = werr(errno, "maskedPaths[%zu] %s", i, path);
+			r = werr(err, errno, "maskedPaths[%zu] %s", i, path);
 			break;
 		}
 		if (fstat(fd, &st) < 0) {
-			r = werr(errno, "maskedPaths[%zu] %s", i, path);
+			r = werr(err, errno, "maskedPaths[%zu] %s", i, path);
 		} else if (S_ISDIR(st.st_mode)) {
 			if (mount("tmpfs", fd_path(fd).s, "tmpfs",
 			          MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			          "size=0,mode=0555") < 0)
-				r = werr(errno, "maskedPaths[%zu] %s", i, path);
+				r = werr(err, errno, "maskedPaths[%zu] %s", i, path);
 		} else {
 			if (nullfd < 0)
-				nullfd = open_verified_null();
-			if (nullfd < 0 || mount_bind_fd(nullfd, fd, false, 0, 0) < 0)
-				r = werr_ctx("maskedPaths[%zu] %s", i, path);
+				nullfd = open_verified_null(err);
+			if (nullfd < 0 || mount_bind_fd(nullfd, fd, false, 0, 0, err) < 0)
+				r = werr_ctx(err, "maskedPaths[%zu] %s", i, path);
 		}
 		close(fd);
 	}
@@ -88,7 +88,7 @@ static int mask_paths(int rootfd, const struct oci_linux *l)
 	return r;
 }
 
-static int readonly_paths(int rootfd, const struct oci_linux *l)
+static int readonly_paths(int rootfd, const struct oci_linux *l, struct werror *err)
 {
 	for (size_t i = 0; l && i < l->n_readonly_paths; i++) {
 		const char *path = l->readonly_paths[i];
@@ -98,59 +98,59 @@ static int readonly_paths(int rootfd, const struct oci_linux *l)
 		if (fd < 0) {
 			if (errno == ENOENT)
 				continue;
-			return werr(errno, "readonlyPaths[%zu] %s", i, path);
+			return werr(err, errno, "readonlyPaths[%zu] %s", i, path);
 		}
 		r = mount_bind_fd(fd, fd, true,
-		                  MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+		                  MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0, err);
 		close(fd);
 		if (r < 0)
-			return werr_ctx("readonlyPaths[%zu] %s", i, path);
+			return werr_ctx(err, "readonlyPaths[%zu] %s", i, path);
 	}
 	return 0;
 }
 
-static int do_pivot(int rootfd, bool no_pivot, bool host_mntns)
+static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *err)
 {
 	int oldroot;
 
 	if (fchdir(rootfd) < 0)
-		return werr(errno, "chdir to rootfs");
+		return werr(err, errno, "chdir to rootfs");
 	/* runtime-spec config-linux.md: without a mount namespace the
 	 * container inherits the runtime's; neither pivot_root nor the move
 	 * of --no-pivot may touch the host's root there: a chroot, as runc. */
 	if (host_mntns)
-		return chroot(".") < 0  ? werr(errno, "chroot")
-		       : chdir("/") < 0 ? werr(errno, "chdir /")
+		return chroot(".") < 0  ? werr(err, errno, "chroot")
+		       : chdir("/") < 0 ? werr(err, errno, "chdir /")
 		                        : 0;
 	if (no_pivot) {
-		if (no_pivot_detach_host(rootfd) < 0)
+		if (no_pivot_detach_host(rootfd, err) < 0)
 			return -1;
 		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
-			return werr(errno, "moving rootfs to /");
+			return werr(err, errno, "moving rootfs to /");
 		if (chroot(".") < 0)
-			return werr(errno, "chroot");
-		return chdir("/") < 0 ? werr(errno, "chdir /") : 0;
+			return werr(err, errno, "chroot");
+		return chdir("/") < 0 ? werr(err, errno, "chdir /") : 0;
 	}
 	oldroot = open("/", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (oldroot < 0)
-		return werr(errno, "opening old root");
+		return werr(err, errno, "opening old root");
 	/* pivot_root(".", "."): the old root ends up stacked on the new one,
 	 * and is then detached; no directory for it is needed in the image. */
 	if (syscall(SYS_pivot_root, ".", ".") < 0) {
 		close(oldroot);
-		return werr(errno, "pivot_root");
+		return werr(err, errno, "pivot_root");
 	}
 	if (fchdir(oldroot) < 0) {
 		close(oldroot);
-		return werr(errno, "chdir to old root");
+		return werr(err, errno, "chdir to old root");
 	}
 	close(oldroot);
 	/* Keep the unmount from propagating back to the host. */
 	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
-		return werr(errno, "making old root a slave");
+		return werr(err, errno, "making old root a slave");
 	if (umount2(".", MNT_DETACH) < 0)
-		return werr(errno, "detaching old root");
-	return chdir("/") < 0 ? werr(errno, "chdir /") : 0;
+		return werr(err, errno, "detaching old root");
+	return chdir("/") < 0 ? werr(err, errno, "chdir /") : 0;
 }
 
 /* dest is below an earlier mount's destination (made inside that one). */
@@ -168,7 +168,8 @@ static bool under_earlier(const struct oci_config *c, size_t i)
 	return false;
 }
 
-void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir)
+void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir,
+                    struct werror *err)
 {
 	bool have_dev = false;
 	int fd;
@@ -185,11 +186,12 @@ void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_d
 				close(fd);
 			continue;
 		}
-		fd = src_is_dir[i] ? root_mkdir_p(rootfd, d, 0755) : root_mkfile(rootfd, d, 0644);
+		fd = src_is_dir[i] ? root_mkdir_p(rootfd, d, 0755, err)
+		                   : root_mkfile(rootfd, d, 0644, err);
 		if (fd >= 0)
 			close(fd);
 	}
-	if (!have_dev && (fd = root_mkdir_p(rootfd, "/dev", 0755)) >= 0)
+	if (!have_dev && (fd = root_mkdir_p(rootfd, "/dev", 0755, err)) >= 0)
 		close(fd);
 }
 
@@ -200,7 +202,7 @@ void rootfs_handles_close(struct rootfs_handles *h)
 	h->rootfd = -1;
 }
 
-int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
+int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h, struct werror *err)
 {
 	const struct oci_config *c = a->cfg;
 
@@ -210,30 +212,31 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h)
 	 * rootfs tree is a slave of its source, and what is mounted inside it
 	 * goes nowhere else.) */
 	if (!a->host_mntns && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
-		return werr(errno, "making / a slave mount");
+		return werr(err, errno, "making / a slave mount");
 	/* pivot_root needs the rootfs to be a mount point: the parent's copy
 	 * of it, made from the fd the policy decided on, is attached at the
 	 * rootfs's place (where it is attached does not matter: what is there
 	 * is the tree). */
 	if (a->root_tree < 0)
-		return werr(EBADF, "no rootfs tree from the parent");
+		return werr(err, EBADF, "no rootfs tree from the parent");
 	if (move_mount(a->root_tree, "", AT_FDCWD, a->rootfs, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return werr(errno, "attaching rootfs %s", a->rootfs);
+		return werr(err, errno, "attaching rootfs %s", a->rootfs);
 	h->rootfd = fcntl(a->root_tree, F_DUPFD_CLOEXEC, 3);
 	if (h->rootfd < 0)
-		return werr(errno, "rootfs %s", a->rootfs);
+		return werr(err, errno, "rootfs %s", a->rootfs);
 	if (c->root->nodev) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_NODEV};
 
 		if (mount_setattr(h->rootfd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
 		                  sizeof(attr)) < 0)
-			return werr(errno, "making the rootfs nodev");
+			return werr(err, errno, "making the rootfs nodev");
 	}
 	return 0;
 }
 
 /* mounts[i], with its trees asked for now: made in the listed order. */
-static int mount_nth(const struct rootfs_args *a, int rootfd, size_t i, int *late_ro)
+static int mount_nth(const struct rootfs_args *a, int rootfd, size_t i, int *late_ro,
+                     struct werror *err)
 {
 	const struct oci_config *c = a->cfg;
 	const struct oci_mount *m = &c->mounts[i];
@@ -241,21 +244,22 @@ static int mount_nth(const struct rootfs_args *a, int rootfd, size_t i, int *lat
 	size_t n = 0;
 	int *fds = NULL, r;
 
-	if ((bind || overlay) && tree_fetch(a->tree_sock, i, &fds, &n) < 0)
+	if ((bind || overlay) && tree_fetch(a->tree_sock, i, &fds, &n, err) < 0)
 		return -1;
 	/* Never a second lookup by name: no tree, no mount. */
 	if (bind && n != 1) {
 		trees_close(fds, n);
-		return werr(EBADF, "mounts[%zu] (%s): no source from the parent", i,
+		return werr(err, EBADF, "mounts[%zu] (%s): no source from the parent", i,
 		            m->destination);
 	}
 	r = mount_entry(rootfd, m, bind ? fds[0] : -1, true, overlay ? fds : NULL, overlay ? n : 0,
-	                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL, late_ro);
+	                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL, late_ro,
+	                err);
 	trees_close(fds, n);
 	return r;
 }
 
-int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h)
+int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h, struct werror *err)
 {
 	const struct oci_config *c = a->cfg;
 	const struct oci_linux *l = c->linux;
@@ -265,7 +269,7 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h)
 
 	if (late_ro == NULL) {
 		rootfs_handles_close(h);
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < c->n_mounts; i++)
 		late_ro[i] = -1;
@@ -277,43 +281,44 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h)
 		struct stat st;
 
 		if (fstatat(rootfd, d, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode)) {
-			werr(0,
+			werr_k(err, WERR_REFUSED, 0,
 			     "the rootfs's /%s is not a directory (a symlink?): refused: must be "
 			     "mounted on ordinary directory",
 			     d);
 			goto out;
 		}
 	}
-	if (dev_mount_tmpfs(rootfd, c) < 0)
+	if (dev_mount_tmpfs(rootfd, c, err) < 0)
 		goto out;
 	for (size_t i = 0; i < c->n_mounts; i++)
-		if (mount_nth(a, rootfd, i, &late_ro[i]) < 0)
+		if (mount_nth(a, rootfd, i, &late_ro[i], err) < 0)
 			goto out;
 	/* The server ends with the channel. */
 	close(a->tree_sock);
 	a->tree_sock = -1;
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
-	if (dev_populate(rootfd, c, a->userns) < 0 ||
-	    dev_create_config_devices(rootfd, c, a->userns) < 0 || sysctl_apply(rootfd, c) < 0 ||
-	    mask_paths(rootfd, l) < 0 || readonly_paths(rootfd, l) < 0)
+	if (dev_populate(rootfd, c, a->userns, err) < 0 ||
+	    dev_create_config_devices(rootfd, c, a->userns, err) < 0 ||
+	    sysctl_apply(rootfd, c, err) < 0 || mask_paths(rootfd, l, err) < 0 ||
+	    readonly_paths(rootfd, l, err) < 0)
 		goto out;
-	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd) < 0)
+	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd, err) < 0)
 		goto out;
 	/* After /dev/console and the createContainer hooks, as runc. */
-	if (mounts_finish_readonly(c, late_ro) < 0)
+	if (mounts_finish_readonly(c, late_ro, err) < 0)
 		goto out;
-	if (do_pivot(rootfd, a->no_pivot, a->host_mntns) < 0)
+	if (do_pivot(rootfd, a->no_pivot, a->host_mntns, err) < 0)
 		goto out;
 	if (l && l->rootfs_propagation && l->rootfs_propagation[0] &&
 	    mount(NULL, "/", NULL, propagation_flags(l->rootfs_propagation), NULL) < 0) {
-		werr(errno, "rootfsPropagation %s", l->rootfs_propagation);
+		werr(err, errno, "rootfsPropagation %s", l->rootfs_propagation);
 		goto out;
 	}
 	if (c->root->readonly) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
 
 		if (mount_setattr(AT_FDCWD, "/", 0, &attr, sizeof(attr)) < 0) {
-			werr(errno, "making the root read-only");
+			werr(err, errno, "making the root read-only");
 			goto out;
 		}
 	}

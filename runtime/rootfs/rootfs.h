@@ -2,6 +2,8 @@
 #ifndef WARD_ROOTFS_H
 #define WARD_ROOTFS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "oci/config.h"
@@ -23,7 +25,7 @@ struct rootfs_args {
 	 * mounts are done. */
 	int tree_sock;
 	/* Called with the mounts done, before pivot_root (hooks). */
-	int (*before_pivot)(void *arg, int rootfd);
+	int (*before_pivot)(void *arg, int rootfd, struct werror *err);
 	void *before_pivot_arg;
 };
 
@@ -39,10 +41,11 @@ struct rootfs_handles {
  * host root. Inside a user namespace the init could not create them in a
  * rootfs owned by host root. Best effort: what fails here fails later in
  * the init, naming the mount. */
-void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir);
-int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h);
+void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_dir,
+                    struct werror *err);
+int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h, struct werror *err);
 /* Everything from the first mount to pivot_root and the read-only root. */
-int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h);
+int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h, struct werror *err);
 void rootfs_handles_close(struct rootfs_handles *h);
 
 #endif

@@ -14,7 +14,7 @@ void trees_close(int *fds, size_t n)
 	free(fds);
 }
 
-int tree_fetch(int sock, size_t idx, int **fds, size_t *n)
+int tree_fetch(int sock, size_t idx, int **fds, size_t *n, struct werror *err)
 {
 	struct sync_msg m;
 	int fd;
@@ -22,11 +22,11 @@ int tree_fetch(int sock, size_t idx, int **fds, size_t *n)
 	*fds = NULL;
 	*n = 0;
 	if (sock < 0)
-		return werr(EBADF, "mounts[%zu]: no tree channel from the parent", idx);
-	if (sync_send_num(sock, SYNC_TREE, (int32_t)idx) < 0)
+		return werr(err, EBADF, "mounts[%zu]: no tree channel from the parent", idx);
+	if (sync_send_num(sock, SYNC_TREE, (int32_t)idx, err) < 0)
 		return -1;
 	for (;;) {
-		if (sync_recv(sock, &m, &fd) < 0)
+		if (sync_recv(sock, &m, &fd, err) < 0)
 			break;
 		if (m.type == SYNC_TREE_END && fd < 0)
 			return 0;
@@ -35,7 +35,7 @@ int tree_fetch(int sock, size_t idx, int **fds, size_t *n)
 
 			if (more == NULL) {
 				close(fd);
-				werr(ENOMEM, "out of memory");
+				werr(err, ENOMEM, "out of memory");
 				break;
 			}
 			*fds = more;
@@ -45,11 +45,11 @@ int tree_fetch(int sock, size_t idx, int **fds, size_t *n)
 		if (fd >= 0)
 			close(fd);
 		if (m.type == SYNC_ERROR)
-			werr_set(m.err, m.text);
+			werr_set(err, (enum werr_kind)m.kind, m.err, m.text);
 		else if (m.type == SYNC_EOF)
-			werr(EPIPE, "mounts[%zu]: the tree server ended", idx);
+			werr(err, EPIPE, "mounts[%zu]: the tree server ended", idx);
 		else
-			werr(EPROTO, "tree channel: unexpected message %u", m.type);
+			werr(err, EPROTO, "tree channel: unexpected message %u", m.type);
 		break;
 	}
 	trees_close(*fds, *n);

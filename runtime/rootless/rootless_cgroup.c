@@ -57,51 +57,51 @@ static bool delegated(const char *dir, char *why, size_t size)
  * parent's child), where a user's delegated subtree has room for it: ward's
  * own has processes (itself), and cgroup2 gives controllers only to the
  * children of a cgroup without any. /ward is root's. */
-static int beside_own(struct oci_config *cfg, const char *id)
+static int beside_own(struct oci_config *cfg, const char *id, struct werror *err)
 {
-	struct oci_linux *l = cfg_linux(cfg);
+	struct oci_linux *l = cfg_linux(cfg, err);
 	const char *rel = l && l->cgroups_path && l->cgroups_path[0] ? l->cgroups_path : NULL;
 	char own[PATH_MAX], path[PATH_MAX * 2];
 	char *slash;
 
 	if (l == NULL)
 		return -1;
-	if ((rel && rel[0] == '/') || !cgroup_v2_path_of(getpid(), own, sizeof(own)))
+	if ((rel && rel[0] == '/') || !cgroup_v2_path_of(getpid(), own, sizeof(own), err))
 		return 0;
 	slash = strrchr(own, '/');
 	*slash = '\0';
 	snprintf(path, sizeof(path), "%s/%s%s", own, rel ? "" : "ward-", rel ? rel : id);
 	free(l->cgroups_path);
 	l->cgroups_path = strdup(path);
-	return l->cgroups_path ? 0 : werr(ENOMEM, "out of memory");
+	return l->cgroups_path ? 0 : werr(err, ENOMEM, "out of memory");
 }
 
 int rootless_cgroup_decide(struct oci_config *cfg, const char *id, bool systemd,
-                           bool require_limits, bool *use)
+                           bool require_limits, bool *use, struct werror *err)
 {
 	_cleanup_cgroup_ struct cgroup cg = {0};
+	_cleanup_werror_ struct werror cg_err = WERROR_INIT;
 	char why[PATH_MAX + 64] = "";
 
 	*use = false;
-	if (!systemd && beside_own(cfg, id) < 0)
+	if (!systemd && beside_own(cfg, id, err) < 0)
 		return -1;
 	if (systemd)
 		snprintf(why, sizeof(why),
 		         "the systemd driver does not reach a user's manager yet");
-	else if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, id) < 0)
-		snprintf(why, sizeof(why), "%s", werr_msg());
+	else if (cgroup_init(&cg, cfg->linux ? cfg->linux->cgroups_path : NULL, id, &cg_err) < 0)
+		snprintf(why, sizeof(why), "%s", werr_msg(&cg_err));
 	else if (cg.layout != CG_V2)
 		snprintf(why, sizeof(why),
 		         "this host's cgroup v1 hierarchies are never delegated to users");
 	else
 		*use = delegated(cg.unified->name, why, sizeof(why));
-	werr_clear();
 	/* A device program (cgroup2's device controller is eBPF) wants
 	 * CAP_BPF and CAP_SYS_ADMIN of the host's: none here, as runc and
 	 * crun skip it. In a user namespace no node can be made, and the ones
 	 * bound in keep the host's permissions. */
 	if (*use) {
-		struct oci_resources *r = cfg_resources(cfg);
+		struct oci_resources *r = cfg_resources(cfg, err);
 
 		if (r == NULL)
 			return -1;
@@ -110,7 +110,7 @@ int rootless_cgroup_decide(struct oci_config *cfg, const char *id, bool systemd,
 	if (*use || !limits_asked(cfg))
 		return 0;
 	if (require_limits)
-		return werr(0,
+		return werr_k(err, WERR_UNSUPPORTED, 0,
 		            "config.json: .linux.resources: strict enforces limits, and a rootless "
 		            "container here has no cgroup (%s); delegate a cgroup2 subtree to the "
 		            "user, or set \"rootlessLimits\": \"warn\" in the policy's \"strict\"",

@@ -75,7 +75,7 @@ bool rootless_cgroups(void)
 	return (answer = !initial);
 }
 
-int rootless_state_root(char *buf, size_t size)
+int rootless_state_root(char *buf, size_t size, struct werror *err)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct stat st;
@@ -85,12 +85,12 @@ int rootless_state_root(char *buf, size_t size)
 	if (xdg && xdg[0] == '/') {
 		if (stat(xdg, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 			return werr(
-			    errno ? errno : EACCES,
+			    err, errno ? errno : EACCES,
 			    "XDG_RUNTIME_DIR=%s: not a directory of yours (uid %u); set it, "
 			    "or pass --root",
 			    xdg, (unsigned)geteuid());
 		if ((size_t)snprintf(buf, size, "%s/ward", xdg) >= size)
-			return werr(ENAMETOOLONG, "XDG_RUNTIME_DIR");
+			return werr(err, ENAMETOOLONG, "XDG_RUNTIME_DIR");
 		return 0;
 	}
 	snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned)geteuid());
@@ -98,7 +98,7 @@ int rootless_state_root(char *buf, size_t size)
 		snprintf(buf, size, "%s/ward", run_user);
 		return 0;
 	}
-	return werr(ENOENT,
+	return werr(err, ENOENT,
 	            "no state directory for uid %u: XDG_RUNTIME_DIR is not set and %s is not "
 	            "yours; set XDG_RUNTIME_DIR, or pass --root DIR",
 	            (unsigned)geteuid(), run_user);
@@ -142,13 +142,13 @@ static int sub_range(const char *file, uint32_t id, const char *name, uint32_t *
 
 /* uid 0 = the caller, 1..N = its first subordinate range (if any). */
 static int default_map(struct oci_idmap **m, size_t *n, uint32_t own, const char *file,
-                       const char *name)
+                       const char *name, struct werror *err)
 {
 	uint32_t start, count;
 
 	*m = calloc(2, sizeof(**m));
 	if (*m == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	(*m)[0] = (struct oci_idmap){0, own, 1};
 	*n = 1;
 	if (sub_range(file, own, name, &start, &count) == 0) {
@@ -169,12 +169,12 @@ static bool maps_id(const struct oci_idmap *m, size_t n, uint32_t id)
 
 /* A bind source the caller cannot read would be an empty promise: the
  * kernel refuses the container the same, later and without a word. */
-static int binds_readable(const struct oci_config *cfg, const char *bundle)
+static int binds_readable(const struct oci_config *cfg, const char *bundle, struct werror *err)
 {
 	int dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (dirfd < 0)
-		return werr(errno, "bundle %s", bundle);
+		return werr_k(err, WERR_INVALID, errno, "bundle %s", bundle);
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const struct oci_mount *m = &cfg->mounts[i];
 		struct stat st;
@@ -189,7 +189,7 @@ static int binds_readable(const struct oci_config *cfg, const char *bundle)
 
 			close(dirfd);
 			return werr(
-			    e,
+			    err, e,
 			    "config.json: .mounts[%zu].source: %s: uid %u cannot read it (a "
 			    "rootless container reaches only what its user can)",
 			    i, m->source, (unsigned)geteuid());
@@ -236,9 +236,9 @@ static void devpts_gid(struct oci_config *cfg)
 	}
 }
 
-int rootless_config(struct oci_config *cfg, const char *bundle)
+int rootless_config(struct oci_config *cfg, const char *bundle, struct werror *err)
 {
-	struct oci_linux *l = cfg_linux(cfg);
+	struct oci_linux *l = cfg_linux(cfg, err);
 	const struct oci_namespace *ns;
 	/* The caller's name (its uid when it has none: sub_range takes both). */
 	const char *name = rootless_owner();
@@ -246,27 +246,25 @@ int rootless_config(struct oci_config *cfg, const char *bundle)
 	if (l == NULL)
 		return -1;
 	ns = oci_config_namespace(cfg, CLONE_NEWUSER);
-	if (ns == NULL && cfg_ns_add(cfg, CLONE_NEWUSER) < 0)
+	if (ns == NULL && cfg_ns_add(cfg, CLONE_NEWUSER, err) < 0)
 		return -1;
 	ns = oci_config_namespace(cfg, CLONE_NEWUSER);
 	if (!(ns->path && ns->path[0])) {
 		if (l->n_uid_mappings == 0 && l->n_gid_mappings == 0 &&
 		    (default_map(&l->uid_mappings, &l->n_uid_mappings, (uint32_t)geteuid(),
-		                 "/etc/subuid", name) < 0 ||
+		                 "/etc/subuid", name, err) < 0 ||
 		     default_map(&l->gid_mappings, &l->n_gid_mappings, (uint32_t)getegid(),
-		                 "/etc/subgid", name) < 0))
+		                 "/etc/subgid", name, err) < 0))
 			return -1;
 		/* ward enters the namespace to make the container: as an id it
 		 * has there (files it makes would have no owner otherwise). */
 		if (!maps_id(l->uid_mappings, l->n_uid_mappings, (uint32_t)geteuid()))
-			return werr(
-			    0,
+			return werr_k(err, WERR_INVALID, 0,
 			    "config.json: .linux.uidMappings: a rootless container must map "
 			    "the caller's uid %u",
 			    (unsigned)geteuid());
 		if (!maps_id(l->gid_mappings, l->n_gid_mappings, (uint32_t)getegid()))
-			return werr(
-			    0,
+			return werr_k(err, WERR_INVALID, 0,
 			    "config.json: .linux.gidMappings: a rootless container must map "
 			    "the caller's gid %u",
 			    (unsigned)getegid());
@@ -278,7 +276,7 @@ int rootless_config(struct oci_config *cfg, const char *bundle)
 		bool rec;
 
 		if (idmap_wanted(&cfg->mounts[i], &rec))
-			return werr(0,
+			return werr_k(err, WERR_UNSUPPORTED, 0,
 			            "config.json: .mounts[%zu].options: idmapped mounts are not "
 			            "supported rootless yet",
 			            i);
@@ -287,10 +285,9 @@ int rootless_config(struct oci_config *cfg, const char *bundle)
 	 * its root alone (linux/sysctl.h). */
 	for (size_t i = 0; i < l->n_sysctl; i++)
 		if (strcmp(l->sysctl[i].key, "vm.memfd_noexec") == 0)
-			return werr(
-			    0,
+			return werr_k(err, WERR_INVALID, 0,
 			    "config.json: .linux.sysctl.%s: only the host's root can set it, "
 			    "and ward runs as uid %u (rootless)",
 			    l->sysctl[i].key, (unsigned)geteuid());
-	return binds_readable(cfg, bundle);
+	return binds_readable(cfg, bundle, err);
 }

@@ -55,23 +55,24 @@ const char *rootless_userns_blocked(int clone_errno)
 	return NULL;
 }
 
-static int blocked(int e, const char *what)
+static int blocked(int e, const char *what, struct werror *err)
 {
 	const char *why = rootless_userns_blocked(e);
 
 	/* Never a fallback to running without the namespace: that would be
 	 * no isolation at all. */
-	return why ? werr(0, "rootless: %s: %s", what, why) : werr_ctx("rootless: %s", what);
+	return why ? werr(err, 0, "rootless: %s: %s", what, why)
+	           : werr_ctx(err, "rootless: %s", what);
 }
 
-int rootless_enter(const struct oci_config *cfg)
+int rootless_enter(const struct oci_config *cfg, struct werror *err)
 {
 	const struct oci_namespace *ns = oci_config_namespace(cfg, CLONE_NEWUSER);
 	const struct oci_linux *l = cfg->linux;
 	int fd;
 
 	if (ns == NULL || l == NULL)
-		return werr(EINVAL, "rootless: no user namespace in the config");
+		return werr(err, EINVAL, "rootless: no user namespace in the config");
 	if (ns->path && ns->path[0]) {
 		fd = open(ns->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWUSER) {
@@ -79,14 +80,16 @@ int rootless_enter(const struct oci_config *cfg)
 
 			if (fd >= 0)
 				close(fd);
-			return werr(e, "config.json: .linux.namespaces: %s: not a user namespace",
+			return werr_k(err, WERR_INVALID, e,
+			            "config.json: .linux.namespaces: %s: not a user namespace",
 			            ns->path);
 		}
 	} else {
 		fd = userns_make(l->uid_mappings, l->n_uid_mappings, l->gid_mappings,
-		                 l->n_gid_mappings);
+		                 l->n_gid_mappings, err);
 		if (fd < 0)
-			return blocked(werr_errno(), "making the container's user namespace");
+			return blocked(werr_errno(err), "making the container's user namespace",
+			               err);
 	}
 	/* In there ward has the same uid as the container's root: not
 	 * dumpable (before it joins), so that the container cannot ptrace it
@@ -96,14 +99,14 @@ int rootless_enter(const struct oci_config *cfg)
 		int e = errno;
 
 		close(fd);
-		return werr(e, "PR_SET_DUMPABLE");
+		return werr(err, e, "PR_SET_DUMPABLE");
 	}
 	if (setns(fd, CLONE_NEWUSER) < 0) {
 		int e = errno;
 
 		close(fd);
-		werr(e, "setns");
-		return blocked(e, "entering the container's user namespace");
+		werr(err, e, "setns");
+		return blocked(e, "entering the container's user namespace", err);
 	}
 	close(fd);
 	/* A mount namespace of the container's user namespace for all ward
@@ -111,8 +114,8 @@ int rootless_enter(const struct oci_config *cfg)
 	 * mounts receive from the host's and never send to them, and they
 	 * are locked together as they came. Slave, to say so. */
 	if (unshare(CLONE_NEWNS) < 0)
-		return werr(errno, "rootless: a mount namespace for the container");
+		return werr(err, errno, "rootless: a mount namespace for the container");
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-		return werr(errno, "rootless: making the mounts slaves");
+		return werr(err, errno, "rootless: making the mounts slaves");
 	return 0;
 }

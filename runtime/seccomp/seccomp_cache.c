@@ -73,7 +73,7 @@ static void put_strv(struct buf *b, char **v, size_t n)
 		put_str(b, v[i]);
 }
 
-int filter_canonical(const struct oci_seccomp *s, char **out, size_t *len)
+int filter_canonical(const struct oci_seccomp *s, char **out, size_t *len, struct werror *err)
 {
 	const struct scmp_version *v = seccomp_version();
 	struct buf b = {0};
@@ -103,7 +103,7 @@ int filter_canonical(const struct oci_seccomp *s, char **out, size_t *len)
 	}
 	if (b.failed) {
 		free(b.p);
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	}
 	*out = b.p;
 	*len = b.len;
@@ -197,7 +197,7 @@ static bool cache_full(int dirfd)
 }
 
 static void cache_put(int dirfd, const char *name, const char *key, size_t key_len,
-                      const struct filter_prog *p)
+                      const struct filter_prog *p, struct werror *err)
 {
 	struct cache_head h = {CACHE_MAGIC, p->flags, p->notify, (uint32_t)p->len, key_len};
 	const struct iovec iov[] = {
@@ -205,10 +205,11 @@ static void cache_put(int dirfd, const char *name, const char *key, size_t key_l
 
 	/* A cache that cannot be written is only slower: the error is dropped. */
 	if (!cache_full(dirfd))
-		(void)atomic_write_at(dirfd, name, iov, 3, 0600, "seccomp cache");
+		(void)atomic_write_at(dirfd, name, iov, 3, 0600, "seccomp cache", err);
 }
 
-int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct filter_prog *out)
+int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct filter_prog *out,
+                          struct werror *err)
 {
 	char *key;
 	size_t key_len;
@@ -216,8 +217,8 @@ int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct f
 
 	memset(out, 0, sizeof(*out));
 	if (cache_dirfd < 0)
-		return filter_compile(s, out);
-	if (filter_canonical(s, &key, &key_len) < 0)
+		return filter_compile(s, out, err);
+	if (filter_canonical(s, &key, &key_len, err) < 0)
 		return -1;
 	/* A supervised filter never answers for a config's own (refused)
 	 * SCMP_ACT_NOTIFY default: the key says which it is. */
@@ -226,7 +227,7 @@ int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct f
 
 		if (k == NULL) {
 			free(key);
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		}
 		key = k;
 		memcpy(key + key_len, "\nsupervised", 11);
@@ -238,11 +239,11 @@ int filter_compile_cached(const struct oci_seccomp *s, int cache_dirfd, struct f
 		free(key);
 		return 0;
 	}
-	if (filter_compile(s, out) < 0) {
+	if (filter_compile(s, out, err) < 0) {
 		free(key);
 		return -1;
 	}
-	cache_put(cache_dirfd, name, key, key_len, out);
+	cache_put(cache_dirfd, name, key, key_len, out, err);
 	free(key);
 	return 0;
 }

@@ -621,7 +621,7 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g)
 	return yajl_gen_map_close(g) == yajl_gen_status_ok ? 0 : -1;
 }
 
-static struct oci_seccomp *decoded(int (*gen)(yajl_gen), const char *what)
+static struct oci_seccomp *decoded(int (*gen)(yajl_gen), const char *what, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -629,24 +629,24 @@ static struct oci_seccomp *decoded(int (*gen)(yajl_gen), const char *what)
 	size_t len;
 
 	if (g == NULL) {
-		werr(ENOMEM, "out of memory");
+		werr(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (gen(g) == 0 && yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok)
 		sc = jdecode_document(&oci_seccomp_schema, (const char *)buf, len, OCI_MAX_DEPTH,
-		                      what);
+		                      what, err);
 	yajl_gen_free(g);
 	return sc;
 }
 
-struct oci_seccomp *oci_seccomp_default(void)
+struct oci_seccomp *oci_seccomp_default(struct werror *err)
 {
-	return decoded(oci_seccomp_default_gen, "built-in seccomp profile");
+	return decoded(oci_seccomp_default_gen, "built-in seccomp profile", err);
 }
 
-struct oci_seccomp *oci_seccomp_floor(void)
+struct oci_seccomp *oci_seccomp_floor(struct werror *err)
 {
-	return decoded(floor_gen, "seccomp floor");
+	return decoded(floor_gen, "seccomp floor", err);
 }
 
 const char *const *oci_seccomp_floor_denied(void)

@@ -5,6 +5,8 @@
 #ifndef WARD_OCI_SECCOMP_DEFAULT_H
 #define WARD_OCI_SECCOMP_DEFAULT_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 
 struct yajl_gen_t;
@@ -20,12 +22,12 @@ int oci_seccomp_default_gen(struct yajl_gen_t *g);
 /* The same profile as a decoded struct (what the policy installs when a
  * config has none). NULL with werr on failure; free with
  * jwalk_free(&oci_seccomp_schema, ...) + free. */
-struct oci_seccomp *oci_seccomp_default(void);
+struct oci_seccomp *oci_seccomp_default(struct werror *err);
 /* The floor baseline stacks on a config's allow-list (an engine's
  * profile): keyrings, eBPF, perf, userfaultfd, io_uring, kexec and
  * modules, open_by_handle_at and new user namespaces denied, everything
  * else allowed. Freed as oci_seccomp_default's. */
-struct oci_seccomp *oci_seccomp_floor(void);
+struct oci_seccomp *oci_seccomp_floor(struct werror *err);
 /* The floor's whole-syscall denials (documentation, tests). */
 const char *const *oci_seccomp_floor_denied(void);
 /* The denied groups (documentation, `ward features`, tests). */

@@ -43,13 +43,14 @@ static int permissiveness(uint32_t act)
 	}
 }
 
-static int translate_action(const char *name, bool has_errno, uint32_t errno_ret, uint32_t *act)
+static int translate_action(const char *name, bool has_errno, uint32_t errno_ret, uint32_t *act,
+                            struct werror *err)
 {
 	/* The spec's default errno for SCMP_ACT_ERRNO is EPERM. */
 	uint32_t e = has_errno ? errno_ret : EPERM;
 
 	if (e > 0xffff)
-		return werr(0, "errnoRet %u is out of range", e);
+		return werr(err, 0, "errnoRet %u is out of range", e);
 	if (strcmp(name, "SCMP_ACT_KILL") == 0 || strcmp(name, "SCMP_ACT_KILL_THREAD") == 0)
 		*act = SCMP_ACT_KILL_THREAD;
 	else if (strcmp(name, "SCMP_ACT_KILL_PROCESS") == 0)
@@ -67,7 +68,7 @@ static int translate_action(const char *name, bool has_errno, uint32_t errno_ret
 	else if (strcmp(name, "SCMP_ACT_NOTIFY") == 0)
 		*act = SCMP_ACT_NOTIFY;
 	else
-		return werr(0, "unknown action \"%s\"", name);
+		return werr(err, 0, "unknown action \"%s\"", name);
 	return 0;
 }
 
@@ -90,7 +91,7 @@ static enum scmp_compare translate_op(const char *op)
 	return _SCMP_CMP_MIN;
 }
 
-static int translate_flags(const struct oci_seccomp *s, unsigned int *flags)
+static int translate_flags(const struct oci_seccomp *s, unsigned int *flags, struct werror *err)
 {
 	static const struct oci_name_bit known[] = {
 	    {"SECCOMP_FILTER_FLAG_TSYNC", SECCOMP_FILTER_FLAG_TSYNC},
@@ -101,7 +102,7 @@ static int translate_flags(const struct oci_seccomp *s, unsigned int *flags)
 	uint64_t mask;
 
 	if (oci_names_to_mask(s->flags, s->n_flags, known, sizeof(known) / sizeof(known[0]),
-	                      "config.json: .linux.seccomp.flags", &mask) < 0)
+	                      "config.json: .linux.seccomp.flags", &mask, err) < 0)
 		return -1;
 	*flags = (unsigned int)mask;
 	return 0;
@@ -110,13 +111,13 @@ static int translate_flags(const struct oci_seccomp *s, unsigned int *flags)
 /* The architectures a filter covers. Without a list: the native one and its
  * companions (i386 and x32 on x86-64), so a syscall cannot dodge a rule by
  * entering through another ABI (int 0x80, the x32 bit). */
-static int add_arches(scmp_filter_ctx ctx, const struct oci_seccomp *s)
+static int add_arches(scmp_filter_ctx ctx, const struct oci_seccomp *s, struct werror *err)
 {
 	if (s->n_architectures == 0) {
 		if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
 			if (seccomp_arch_add(ctx, SCMP_ARCH_X86) < 0 ||
 			    seccomp_arch_add(ctx, SCMP_ARCH_X32) < 0)
-				return werr(EINVAL, "adding the i386 and x32 architectures");
+				return werr(err, EINVAL, "adding the i386 and x32 architectures");
 		}
 		return 0;
 	}
@@ -131,27 +132,28 @@ static int add_arches(scmp_filter_ctx ctx, const struct oci_seccomp *s)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 		token = seccomp_arch_resolve_name(name);
 		if (token == 0)
-			return werr(0,
+			return werr_k(err, WERR_INVALID, 0,
 			            "config.json: .linux.seccomp.architectures[%zu]: \"%s\" is not "
 			            "known to libseccomp",
 			            i, s->architectures[i]);
 		r = seccomp_arch_add(ctx, token);
 		if (r < 0 && r != -EEXIST)
-			return werr(-r, "config.json: .linux.seccomp.architectures[%zu] %s", i,
+			return werr(err, -r, "config.json: .linux.seccomp.architectures[%zu] %s", i,
 			            s->architectures[i]);
 	}
 	return 0;
 }
 
 static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr, const struct oci_seccomp_syscall *sc,
-                    size_t idx)
+                    size_t idx, struct werror *err)
 {
 	struct scmp_arg_cmp cmps[6];
 	bool same_index = false;
 	int r;
 
 	if (sc->n_args > 6)
-		return werr(0, "config.json: .linux.seccomp.syscalls[%zu].args: at most 6", idx);
+		return werr_k(err, WERR_INVALID, 0, "config.json: .linux.seccomp.syscalls[%zu].args: at most 6",
+		            idx);
 	for (size_t i = 0; i < sc->n_args; i++) {
 		const struct oci_seccomp_arg *a = &sc->args[i];
 
@@ -243,7 +245,8 @@ static const char *arch_32bit(scmp_filter_ctx ctx)
 	return NULL;
 }
 
-static int check_high_bits(scmp_filter_ctx ctx, const struct oci_seccomp_syscall *sc, size_t idx)
+static int check_high_bits(scmp_filter_ctx ctx, const struct oci_seccomp_syscall *sc, size_t idx,
+                           struct werror *err)
 {
 	const char *abi = arch_32bit(ctx);
 
@@ -253,8 +256,7 @@ static int check_high_bits(scmp_filter_ctx ctx, const struct oci_seccomp_syscall
 		    translate_op(a->op) == SCMP_CMP_MASKED_EQ ? a->value & a->value_two : a->value;
 
 		if (used >> 32)
-			return werr(
-			    0,
+			return werr_k(err, WERR_INVALID, 0,
 			    "config.json: .linux.seccomp.syscalls[%zu].args[%zu]: the value "
 			    "needs the upper 32 bits, which libseccomp does not compare on %s "
 			    "(listed in architectures): the rule would be decided on the lower "
@@ -266,7 +268,8 @@ static int check_high_bits(scmp_filter_ctx ctx, const struct oci_seccomp_syscall
 
 /* ENOSYS for socketcall and ipc where a rule's comparisons would be lost
  * on them (see above). */
-static int guard_multiplexers(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t def_act)
+static int guard_multiplexers(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t def_act,
+                              struct werror *err)
 {
 	static const struct {
 		const char *mux;
@@ -281,8 +284,8 @@ static int guard_multiplexers(scmp_filter_ctx ctx, const struct oci_seccomp *s, 
 			const struct oci_seccomp_syscall *sc = &s->syscalls[i];
 			uint32_t act;
 
-			if (translate_action(sc->action, sc->has_errno_ret, sc->errno_ret, &act) <
-			    0)
+			if (translate_action(sc->action, sc->has_errno_ret, sc->errno_ret, &act,
+			                     err) < 0)
 				return -1;
 			for (size_t n = 0; n < sc->n_names; n++) {
 				named = named || strcmp(sc->names[n], muxes[m].mux) == 0;
@@ -301,23 +304,23 @@ static int guard_multiplexers(scmp_filter_ctx ctx, const struct oci_seccomp *s, 
 		    muxes[m].mux);
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
 		if (r < 0)
-			return werr(-r, "seccomp: %s", muxes[m].mux);
+			return werr(err, -r, "seccomp: %s", muxes[m].mux);
 	}
 	return 0;
 }
 
 static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t def_act,
-                     bool *notify)
+                     bool *notify, struct werror *err)
 {
 	for (size_t i = 0; i < s->n_syscalls; i++) {
 		const struct oci_seccomp_syscall *sc = &s->syscalls[i];
 		uint32_t act;
 
-		if (translate_action(sc->action, sc->has_errno_ret, sc->errno_ret, &act) < 0)
-			return werr_ctx("config.json: .linux.seccomp.syscalls[%zu]", i);
+		if (translate_action(sc->action, sc->has_errno_ret, sc->errno_ret, &act, err) < 0)
+			return werr_ctx(err, "config.json: .linux.seccomp.syscalls[%zu]", i);
 		if (act == SCMP_ACT_NOTIFY)
 			*notify = true;
-		if (act != def_act && check_high_bits(ctx, sc, i) < 0)
+		if (act != def_act && check_high_bits(ctx, sc, i, err) < 0)
 			return -1;
 		for (size_t n = 0; n < sc->n_names; n++) {
 			int nr = seccomp_syscall_resolve_name(sc->names[n]);
@@ -332,7 +335,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 					          sc->names[n]);
 					continue;
 				}
-				return werr(0,
+				return werr_k(err, WERR_INVALID, 0,
 				            "config.json: .linux.seccomp.syscalls[%zu].names[%zu]: "
 				            "unknown syscall \"%s\" in a rule stricter than the "
 				            "default action",
@@ -341,35 +344,36 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 			/* The same action as the default adds nothing. */
 			if (act == def_act)
 				continue;
-			r = add_rule(ctx, act, nr, sc, i);
+			r = add_rule(ctx, act, nr, sc, i, err);
 			if (r < 0)
-				return werr(-r, "config.json: .linux.seccomp.syscalls[%zu] (%s)", i,
+				return werr(err, -r,
+				            "config.json: .linux.seccomp.syscalls[%zu] (%s)", i,
 				            sc->names[n]);
 		}
 	}
-	return guard_multiplexers(ctx, s, def_act);
+	return guard_multiplexers(ctx, s, def_act, err);
 }
 
 /* Export the BPF libseccomp generated (2.5 writes it to an fd only). */
-static int export_bpf(scmp_filter_ctx ctx, struct filter_prog *out)
+static int export_bpf(scmp_filter_ctx ctx, struct filter_prog *out, struct werror *err)
 {
 	int fd = memfd_create("ward-seccomp", MFD_CLOEXEC);
 	off_t size;
 	int r = 0;
 
 	if (fd < 0)
-		return werr(errno, "memfd_create");
+		return werr(err, errno, "memfd_create");
 	if (seccomp_export_bpf(ctx, fd) < 0) {
-		r = werr(EINVAL, "exporting the seccomp filter");
+		r = werr(err, EINVAL, "exporting the seccomp filter");
 	} else if ((size = lseek(fd, 0, SEEK_END)) <= 0 || size % sizeof(struct sock_filter)) {
-		r = werr(EINVAL, "seccomp filter of unexpected size");
+		r = werr(err, EINVAL, "seccomp filter of unexpected size");
 	} else {
 		out->insns = malloc((size_t)size);
 		out->len = (size_t)size / sizeof(struct sock_filter);
 		if (out->insns == NULL)
-			r = werr(ENOMEM, "out of memory");
+			r = werr(err, ENOMEM, "out of memory");
 		else if (pread(fd, out->insns, (size_t)size, 0) != size)
-			r = werr(errno, "reading the seccomp filter");
+			r = werr(err, errno, "reading the seccomp filter");
 	}
 	close(fd);
 	return r;
@@ -407,7 +411,8 @@ static void profile_maxima(const struct oci_seccomp *s, struct arch_max *am, siz
 	}
 }
 
-static int prepend_enosys(const struct oci_seccomp *s, scmp_filter_ctx ctx, struct filter_prog *p)
+static int prepend_enosys(const struct oci_seccomp *s, scmp_filter_ctx ctx, struct filter_prog *p,
+                          struct werror *err)
 {
 	struct arch_max am[] = {{AUDIT_ARCH_X86_64, SCMP_ARCH_X86_64, -1},
 	                        {AUDIT_ARCH_I386, SCMP_ARCH_X86, -1},
@@ -451,11 +456,11 @@ static int prepend_enosys(const struct oci_seccomp *s, scmp_filter_ctx ctx, stru
 
 	total = n + p->len;
 	if (total > BPF_MAXINSNS)
-		return werr(E2BIG, "seccomp filter has %zu instructions (at most %d)", total,
+		return werr(err, E2BIG, "seccomp filter has %zu instructions (at most %d)", total,
 		            BPF_MAXINSNS);
 	insns = malloc(total * sizeof(*insns));
 	if (insns == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	memcpy(insns, pre, n * sizeof(*insns));
 	memcpy(insns + n, p->insns, p->len * sizeof(*insns));
 	free(p->insns);
@@ -464,7 +469,7 @@ static int prepend_enosys(const struct oci_seccomp *s, scmp_filter_ctx ctx, stru
 	return 0;
 }
 
-int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
+int filter_compile(const struct oci_seccomp *s, struct filter_prog *out, struct werror *err)
 {
 	scmp_filter_ctx ctx;
 	uint32_t def_act;
@@ -472,42 +477,45 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out)
 
 	memset(out, 0, sizeof(*out));
 	if (translate_action(s->default_action, s->has_default_errno_ret, s->default_errno_ret,
-	                     &def_act) < 0)
-		return werr_ctx("config.json: .linux.seccomp.defaultAction");
-	if (translate_flags(s, &out->flags) < 0)
+	                     &def_act, err) < 0)
+		return werr_ctx(err, "config.json: .linux.seccomp.defaultAction");
+	if (translate_flags(s, &out->flags, err) < 0)
 		return -1;
 	if (def_act == SCMP_ACT_NOTIFY)
-		return werr(0, "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY as the "
-		               "default would hand every syscall, execve included, to the agent");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY as the "
+		            "default would hand every syscall, execve included, to the agent");
 	/* Supervised: the default errno becomes a notification to ward's
 	 * supervisor (which answers with that errno). Every decision below
 	 * still ranks rules against the config's own default. */
 	if (s->supervised && (def_act & 0xffff0000U) != SCMP_ACT_ERRNO(0))
-		return werr(EINVAL, "seccomp: only an errno default can be supervised");
+		return werr(err, EINVAL, "seccomp: only an errno default can be supervised");
 	ctx = seccomp_init(s->supervised ? SCMP_ACT_NOTIFY : def_act);
 	if (ctx == NULL)
-		return werr(ENOMEM, "seccomp_init");
+		return werr(err, ENOMEM, "seccomp_init");
 	/* ward sets no_new_privs itself, when config.json asks for it. */
 	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0) {
-		werr(EINVAL, "seccomp_attr_set");
+		werr(err, EINVAL, "seccomp_attr_set");
 		goto out;
 	}
-	if (add_arches(ctx, s) < 0 || add_rules(ctx, s, def_act, &out->notify) < 0)
+	if (add_arches(ctx, s, err) < 0 || add_rules(ctx, s, def_act, &out->notify, err) < 0)
 		goto out;
 	if (out->notify && (s->listener_path == NULL || s->listener_path[0] == '\0')) {
-		werr(0, "config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
+		werr_k(err, WERR_INVALID, 0,
+		     "config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
 		goto out;
 	}
 	if ((out->flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) && !out->notify) {
-		werr(0, "config.json: .linux.seccomp.flags: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV "
-		        "needs a SCMP_ACT_NOTIFY rule");
+		werr_k(err, WERR_INVALID, 0,
+		     "config.json: .linux.seccomp.flags: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV "
+		     "needs a SCMP_ACT_NOTIFY rule");
 		goto out;
 	}
 	out->notify |= s->supervised;
-	if (export_bpf(ctx, out) < 0)
+	if (export_bpf(ctx, out, err) < 0)
 		goto out;
 	if (permissiveness(def_act) < permissiveness(SCMP_ACT_ALLOW) &&
-	    seccomp_arch_native() == SCMP_ARCH_X86_64 && prepend_enosys(s, ctx, out) < 0)
+	    seccomp_arch_native() == SCMP_ARCH_X86_64 && prepend_enosys(s, ctx, out, err) < 0)
 		goto out;
 	r = 0;
 out:
@@ -525,7 +533,7 @@ bool filter_prog_listens(const struct filter_prog *p)
 	return false;
 }
 
-int filter_load(const struct filter_prog *p, int *notify_fd)
+int filter_load(const struct filter_prog *p, int *notify_fd, struct werror *err)
 {
 	if (notify_fd)
 		*notify_fd = -1;
@@ -535,7 +543,7 @@ int filter_load(const struct filter_prog *p, int *notify_fd)
 		long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 
 		if (r < 0)
-			return werr(errno, "loading the seccomp filter");
+			return werr(err, errno, "loading the seccomp filter");
 		if (notify_fd && p->notify)
 			*notify_fd = (int)r;
 	}

@@ -15,7 +15,7 @@
 #define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
 
 int seccomp_notify_send(const char *path, const char *metadata, const struct oci_state *st,
-                        int listener_fd)
+                        int listener_fd, struct werror *err)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	const unsigned char *buf;
@@ -24,11 +24,11 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	int sock, r = -1;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
-		return werr(ENAMETOOLONG, "config.json: .linux.seccomp.listenerPath %s", path);
+		return werr_k(err, WERR_INVALID, ENAMETOOLONG, "config.json: .linux.seccomp.listenerPath %s", path);
 	strcpy(sa.sun_path, path);
 	g = yajl_gen_alloc(NULL);
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_map_open(g);
 	S(g, "ociVersion");
 	S(g, st->oci_version);
@@ -41,20 +41,20 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	S(g, "metadata");
 	S(g, metadata ? metadata : "");
 	S(g, "state");
-	oci_state_gen(g, st, false);
+	oci_state_gen(g, st, false, err);
 	yajl_gen_map_close(g);
 	yajl_gen_get_buf(g, &buf, &len);
 
 	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)
-		r = werr(errno, "seccomp listener socket");
+		r = werr(err, errno, "seccomp listener socket");
 	else if (connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		r = werr(errno,
+		r = werr(err, errno,
 		         "config.json: .linux.seccomp.listenerPath: failed to connect with seccomp "
 		         "agent at %s",
 		         path);
 	else if (fdpass_send(sock, buf, len, listener_fd) < 0)
-		r = werr(errno, "sending the seccomp listener fd to %s", path);
+		r = werr(err, errno, "sending the seccomp listener fd to %s", path);
 	else
 		r = 0;
 	if (sock >= 0)
@@ -63,15 +63,16 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	return r;
 }
 
-int seccomp_notify_forward(int sock, const struct oci_seccomp *s, const struct oci_state *st)
+int seccomp_notify_forward(int sock, const struct oci_seccomp *s, const struct oci_state *st,
+                           struct werror *err)
 {
 	int fd, r;
 
-	if (sync_expect_fd(sock, SYNC_SECCOMP_FD, &fd) < 0)
+	if (sync_expect_fd(sock, SYNC_SECCOMP_FD, &fd, err) < 0)
 		return -1;
 	if (fd < 0)
-		return werr(EPROTO, "seccomp listener fd missing");
-	r = seccomp_notify_send(s->listener_path, s->listener_metadata, st, fd);
+		return werr(err, EPROTO, "seccomp listener fd missing");
+	r = seccomp_notify_send(s->listener_path, s->listener_metadata, st, fd, err);
 	close(fd);
 	return r;
 }

@@ -238,21 +238,21 @@ static void summary(FILE *out, yajl_val r)
 		fprintf(out, ", pids limit hit %lld time(s)", num(r, "figures", "pidsLimitHits"));
 }
 
-static yajl_val parse(const char *json, size_t len)
+static yajl_val parse(const char *json, size_t len, struct werror *err)
 {
-	yajl_val r = jparse_document(json, len, 6, "the run report");
+	yajl_val r = jparse_document(json, len, 6, "the run report", err);
 
 	if (r && !YAJL_IS_OBJECT(r)) {
 		yajl_tree_free(r);
-		werr(0, "the run report is not a JSON object");
+		werr(err, 0, "the run report is not a JSON object");
 		return NULL;
 	}
 	return r;
 }
 
-int report_print_line(const char *json, size_t len, FILE *out)
+int report_print_line(const char *json, size_t len, FILE *out, struct werror *err)
 {
-	yajl_val r = parse(json, len);
+	yajl_val r = parse(json, len, err);
 
 	if (r == NULL)
 		return -1;
@@ -268,9 +268,9 @@ int report_print_line(const char *json, size_t len, FILE *out)
 	return 0;
 }
 
-int report_print_text(const char *json, size_t len, FILE *out)
+int report_print_text(const char *json, size_t len, FILE *out, struct werror *err)
 {
-	yajl_val r = parse(json, len);
+	yajl_val r = parse(json, len, err);
 
 	if (r == NULL)
 		return -1;

@@ -5,12 +5,14 @@
 #ifndef WARD_REPORT_VIEW_H
 #define WARD_REPORT_VIEW_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
-int report_print_text(const char *json, size_t len, FILE *out);
+int report_print_text(const char *json, size_t len, FILE *out, struct werror *err);
 /* One line for `ward report --list`: when it ended, the id, the profile,
  * the summary (tab-separated). */
-int report_print_line(const char *json, size_t len, FILE *out);
+int report_print_line(const char *json, size_t len, FILE *out, struct werror *err);
 
 #endif

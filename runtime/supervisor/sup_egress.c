@@ -80,13 +80,13 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-int sup_egress_open(struct egress_log *l, int events_fd, int counters_fd)
+int sup_egress_open(struct egress_log *l, int events_fd, int counters_fd, struct werror *err)
 {
 	l->counters = counters_fd;
 	l->events = events_fd;
 	l->rb = ring_buffer__new(events_fd, on_event, l, NULL);
 	if (l->rb == NULL)
-		return werr(errno, "egress: reading the programs' ring buffer");
+		return werr(err, errno, "egress: reading the programs' ring buffer");
 	l->recorded = true;
 	return ring_buffer__epoll_fd(l->rb);
 }

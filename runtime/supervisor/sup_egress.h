@@ -5,6 +5,8 @@
 #ifndef WARD_SUP_EGRESS_H
 #define WARD_SUP_EGRESS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,7 +43,7 @@ struct egress_log {
 
 /* Start reading from the maps' fds (taken over); the fd to poll, or -1 with
  * werr. */
-int sup_egress_open(struct egress_log *l, int events_fd, int counters_fd);
+int sup_egress_open(struct egress_log *l, int events_fd, int counters_fd, struct werror *err);
 /* Read what the ring buffer holds (poll said so, or at the end). */
 void sup_egress_drain(struct egress_log *l);
 /* The last refusals and the counters; the maps closed. */

@@ -89,16 +89,16 @@ static void arm(int timer, long long ms)
 	timerfd_settime(timer, 0, &it, NULL);
 }
 
-static void kill_container(struct sup *s)
+static void kill_container(struct sup *s, struct werror *err)
 {
 	if (s->have_cg)
-		cgroup_signal_all(&s->cg, SIGKILL);
+		cgroup_signal_all(&s->cg, SIGKILL, err);
 	syscall(SYS_pidfd_send_signal, s->pidfd, SIGKILL, NULL, 0);
 }
 
 /* The deadline: SIGTERM first (an init in its own pid namespace ignores
  * it unless it handles it), the whole cgroup after the grace period. */
-static void deadline(struct sup *s)
+static void deadline(struct sup *s, struct werror *err)
 {
 	if (s->phase == 1) {
 		s->res.timed_out = true;
@@ -107,7 +107,7 @@ static void deadline(struct sup *s)
 		arm(s->timer, s->plan.grace_ms);
 	} else if (s->phase == 2) {
 		s->res.killed_after_grace = true;
-		kill_container(s);
+		kill_container(s, err);
 		s->phase = 3;
 	}
 }
@@ -117,22 +117,22 @@ static void deadline(struct sup *s)
  * only permitted, raised for the one read of a zombie's exit status (a
  * ptrace-read check). Its files (state dir, cgroups, reports) are root's
  * own; no_new_privs on top. The guard inherits both. */
-static int set_caps(bool ptrace_read)
+static int set_caps(bool ptrace_read, struct werror *err)
 {
 	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct d[2] = {{0}};
 
 	d[0].permitted = 1U << CAP_KILL | 1U << CAP_SYS_PTRACE;
 	d[0].effective = 1U << CAP_KILL | (ptrace_read ? 1U << CAP_SYS_PTRACE : 0);
-	return syscall(SYS_capset, &h, d) < 0 ? werr(errno, "setting capabilities") : 0;
+	return syscall(SYS_capset, &h, d) < 0 ? werr(err, errno, "setting capabilities") : 0;
 }
 
-static int drop_privileges(void)
+static int drop_privileges(struct werror *err)
 {
-	if (set_caps(false) < 0)
+	if (set_caps(false, err) < 0)
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return werr(errno, "PR_SET_NO_NEW_PRIVS");
+		return werr(err, errno, "PR_SET_NO_NEW_PRIVS");
 	return 0;
 }
 
@@ -159,7 +159,7 @@ static pid_t pidfd_pid(int pidfd)
 
 /* A zombie's wait status: field 52 of /proc/PID/stat (Linux ≥ 3.5). The
  * pidfd pins the pid, so this is the init's until it is reaped. */
-static int zombie_status(pid_t pid, int *status)
+static int zombie_status(pid_t pid, int *status, struct werror *err)
 {
 	char path[64], buf[1024], *p;
 	ssize_t n;
@@ -169,13 +169,13 @@ static int zombie_status(pid_t pid, int *status)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	/* Without ptrace-read access the kernel shows the status as 0. */
-	if (set_caps(true) < 0)
+	if (set_caps(true, err) < 0)
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 	if (fd >= 0)
 		close(fd);
-	set_caps(false);
+	set_caps(false, err);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
@@ -195,7 +195,7 @@ static int zombie_status(pid_t pid, int *status)
 /* The init's wait status: from the kernel's pidfd once it is reaped (Linux
  * 6.15's PIDFD_INFO_EXIT), or from /proc while it is a zombie (no reaper
  * needs to have run: ward create's init is an orphan). */
-static void exit_status(struct sup *s)
+static void exit_status(struct sup *s, struct werror *err)
 {
 	int status = -1;
 
@@ -207,7 +207,8 @@ static void exit_status(struct sup *s)
 			status = info.exit_code;
 			break;
 		}
-		if (zombie_status(r == 0 ? (pid_t)info.pid : pidfd_pid(s->pidfd), &status) == 0)
+		if (zombie_status(r == 0 ? (pid_t)info.pid : pidfd_pid(s->pidfd), &status, err) ==
+		    0)
 			break;
 		usleep(20000);
 	}
@@ -224,15 +225,15 @@ static void exit_status(struct sup *s)
 	}
 }
 
-static int finish(struct sup *s, const char *how, bool guard)
+static int finish(struct sup *s, const char *how, bool guard, struct werror *err)
 {
 	s->res.wall_ms = ms_since(&s->t0);
 	log_timestamp(s->res.ended, sizeof(s->res.ended));
 	if (s->have_cg) {
-		cgroup_figures(&s->cg, &s->res.fig);
+		cgroup_figures(&s->cg, &s->res.fig, err);
 		s->res.have_fig = true;
 	}
-	exit_status(s);
+	exit_status(s, err);
 	if (s->egress)
 		sup_egress_close(s->egress);
 	s->res.supervisor_end = how;
@@ -240,13 +241,13 @@ static int finish(struct sup *s, const char *how, bool guard)
 	 * whatever becomes of the report). */
 	if (!guard && write(s->guard, "d", 1) != 1)
 		log_debug("supervisor: the guard is gone");
-	return sup_report_write(&s->res);
+	return sup_report_write(&s->res, err);
 }
 
 /* The guard: when the supervisor dies (its pipe ends without the word),
  * the container dies too, and the state dir and the report say why (the
  * report from what the guard knows: no denials after its fork). */
-static _Noreturn void guard(struct sup *s, int rfd)
+static _Noreturn void guard(struct sup *s, int rfd, struct werror *err)
 {
 	const char why[] = "the run supervisor died: the container was killed";
 	sigset_t all;
@@ -270,7 +271,7 @@ static _Noreturn void guard(struct sup *s, int rfd)
 	while (n < 0 && errno == EINTR);
 	if (n == 1 && b == 'd')
 		_exit(0);
-	kill_container(s);
+	kill_container(s, err);
 	fd = openat(s->dirfd, SUP_DIED_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	            0600);
 	if (fd >= 0) {
@@ -279,13 +280,13 @@ static _Noreturn void guard(struct sup *s, int rfd)
 		close(fd);
 	}
 	s->res.started[0] = '\0';
-	_exit(finish(s, why, true) < 0 ? 1 : 0);
+	_exit(finish(s, why, true, err) < 0 ? 1 : 0);
 }
 
 /* The socket exec hands its process's listener to (supervisor.sock in
  * the state dir: root's, 0700; bound through the dir's fd, so that a long
  * state root path does not matter). */
-static int open_handover(struct sup *s)
+static int open_handover(struct sup *s, struct werror *err)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 
@@ -295,7 +296,7 @@ static int open_handover(struct sup *s)
 	s->handover = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->handover < 0 || bind(s->handover, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(s->handover, 16) < 0)
-		return werr(errno, "the supervisor's socket");
+		return werr(err, errno, "the supervisor's socket");
 	return 0;
 }
 
@@ -331,7 +332,7 @@ static void drop_listener(struct sup *s, int i)
 	s->notify[i] = s->notify[--s->n_notify];
 }
 
-static int setup(struct sup *s)
+static int setup(struct sup *s, struct werror *err)
 {
 	char rec[PATH_MAX * 2 + 4];
 	int p[2], fd;
@@ -341,23 +342,23 @@ static int setup(struct sup *s)
 
 	s->dirfd = openat(FD_ROOT, s->id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->dirfd < 0)
-		return werr(errno, "state of \"%s\"", s->id);
-	if (sup_plan_read(s->dirfd, &s->plan) < 0)
+		return werr(err, errno, "state of \"%s\"", s->id);
+	if (sup_plan_read(s->dirfd, &s->plan, err) < 0)
 		return -1;
 	fd = openat(s->dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	no_record = fd < 0 && errno == ENOENT;
-	n = fd >= 0 && read_fd_into(fd, "the cgroup record", rec, sizeof(rec), NULL) == 0
+	n = fd >= 0 && read_fd_into(fd, "the cgroup record", rec, sizeof(rec), NULL, err) == 0
 	        ? (ssize_t)strlen(rec)
 	        : -1;
 	if (fd >= 0)
 		close(fd);
 	if (n > 0)
-		s->have_cg = cgroup_from_record(&s->cg, rec, s->id) == 0;
+		s->have_cg = cgroup_from_record(&s->cg, rec, s->id, err) == 0;
 	/* No record at all: a rootless container create made without a
 	 * cgroup (none delegated); the figures then come without the
 	 * cgroup's, and killing the init ends its pid namespace. */
 	if (!s->have_cg && !no_record)
-		return werr_ctx("the container's cgroup");
+		return werr_ctx(err, "the container's cgroup");
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGTERM);
@@ -370,24 +371,24 @@ static int setup(struct sup *s)
 	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
 	s->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	if (s->sigfd < 0 || s->timer < 0)
-		return werr(errno, "signalfd/timerfd");
-	if (drop_privileges() < 0)
+		return werr(err, errno, "signalfd/timerfd");
+	if (drop_privileges(err) < 0)
 		return -1;
 	s->denied = calloc(1, sizeof(*s->denied));
 	if (s->denied == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	s->res.dirfd = s->dirfd;
 	s->res.denied = s->denied;
-	if (open_handover(s) < 0)
+	if (open_handover(s, err) < 0)
 		return -1;
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return werr(errno, "the guard's pipe");
+		return werr(err, errno, "the guard's pipe");
 	s->guard_pid = fork();
 	if (s->guard_pid < 0)
-		return werr(errno, "forking the guard");
+		return werr(err, errno, "forking the guard");
 	if (s->guard_pid == 0) {
 		close(p[1]);
-		guard(s, p[0]);
+		guard(s, p[0], err);
 	}
 	close(p[0]);
 	s->guard = p[1];
@@ -395,7 +396,7 @@ static int setup(struct sup *s)
 }
 
 /* One pass of the event loop; 1 when the supervisor's work is done. */
-static int on_signal(struct sup *s, const char **how)
+static int on_signal(struct sup *s, const char **how, struct werror *err)
 {
 	struct signalfd_siginfo si;
 
@@ -414,25 +415,25 @@ static int on_signal(struct sup *s, const char **how)
 	default:
 		*how = "the supervisor was stopped by a signal: the container was killed";
 	}
-	kill_container(s);
+	kill_container(s, err);
 	return 1;
 }
 
 /* The egress programs' maps, when create handed them over (net/egress_bpf.h):
  * their refusals are read as they come. */
-static int egress_setup(struct sup *s)
+static int egress_setup(struct sup *s, struct werror *err)
 {
 	if (getenv("WARD_SUPERVISOR_EGRESS") == NULL)
 		return 0;
 	s->egress = calloc(1, sizeof(*s->egress));
 	if (s->egress == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	s->res.egress = s->egress;
-	s->egress_fd = sup_egress_open(s->egress, FD_EG_EVENTS, FD_EG_COUNTERS);
+	s->egress_fd = sup_egress_open(s->egress, FD_EG_EVENTS, FD_EG_COUNTERS, err);
 	return s->egress_fd < 0 ? -1 : 0;
 }
 
-int supervisor_main(int argc, char **argv)
+int supervisor_main(int argc, char **argv, struct werror *err)
 {
 	struct sup s = {
 	    .pidfd = FD_INIT, .guard = -1, .dirfd = -1, .handover = -1, .egress_fd = -1};
@@ -452,10 +453,14 @@ int supervisor_main(int argc, char **argv)
 	s.res.id = s.id;
 	s.res.plan = &s.plan;
 	s.res.dirfd = -1;
-	if (setup(&s) < 0 || egress_setup(&s) < 0) {
-		char msg[WERR_MAX + 2];
-		int n = snprintf(msg, sizeof(msg), "E%s", werr_msg());
+	if (setup(&s, err) < 0 || egress_setup(&s, err) < 0) {
+		char msg[SUP_READY_MAX];
+		int n = snprintf(msg, sizeof(msg), "E%s", werr_msg(err));
 
+		if (n >= (int)sizeof(msg)) {
+			n = (int)sizeof(msg) - 1;
+			memcpy(msg + n - 5, "[...]", 5);
+		}
 		if (write(FD_READY, msg, (size_t)n) < 0)
 			return 1;
 		return 1;
@@ -489,14 +494,14 @@ int supervisor_main(int argc, char **argv)
 				continue;
 			/* Nothing would enforce the limit any more: fail closed. */
 			how = "the supervisor's event loop failed: the container was killed";
-			kill_container(&s);
+			kill_container(&s, err);
 			break;
 		}
 		/* Backwards: dropping one moves the last into its place. */
 		for (int i = n - 1; i >= 0; i--) {
 			if (pfd[5 + i].revents & POLLIN)
 				sup_notify_handle(s.notify[i], s.plan.errno_ret,
-				                  s.plan.record_denied ? s.denied : NULL);
+				                  s.plan.record_denied ? s.denied : NULL, err);
 			else if (pfd[5 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
 				drop_listener(&s, i);
 		}
@@ -508,9 +513,9 @@ int supervisor_main(int argc, char **argv)
 			uint64_t ticks;
 
 			if (read(s.timer, &ticks, sizeof(ticks)) == sizeof(ticks))
-				deadline(&s);
+				deadline(&s, err);
 		}
-		if ((pfd[1].revents & POLLIN) && on_signal(&s, &how) == 1)
+		if ((pfd[1].revents & POLLIN) && on_signal(&s, &how, err) == 1)
 			init_gone = true;
 		if (pfd[0].revents & POLLIN)
 			init_gone = true;
@@ -519,12 +524,12 @@ int supervisor_main(int argc, char **argv)
 	 * cgroup outside its pid namespace (a joined one, or the host's) or
 	 * daemons that left it are not let run on unlimited. */
 	if (s.plan.timeout_ms > 0)
-		kill_container(&s);
+		kill_container(&s, err);
 	/* Denials still queued are answered (unrecorded) by the kernel's
 	 * ENOSYS once the listeners close. */
 	while (s.n_notify > 0)
 		drop_listener(&s, 0);
 	close(s.handover);
 	unlinkat(s.dirfd, SUP_SOCKET_FILE, 0);
-	return finish(&s, how, false) < 0 ? 1 : 0;
+	return finish(&s, how, false, err) < 0 ? 1 : 0;
 }

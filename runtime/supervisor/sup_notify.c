@@ -117,7 +117,7 @@ static void record(struct denied_log *log, const struct seccomp_notif *req)
 	free(name);
 }
 
-int sup_notify_handle(int fd, int errno_ret, struct denied_log *log)
+int sup_notify_handle(int fd, int errno_ret, struct denied_log *log, struct werror *err)
 {
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
@@ -128,7 +128,7 @@ int sup_notify_handle(int fd, int errno_ret, struct denied_log *log)
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) {
 		if (errno == ENOENT || errno == EINTR)
 			return 1;
-		return werr(errno, "reading a seccomp notification");
+		return werr(err, errno, "reading a seccomp notification");
 	}
 	/* Recorded only if the caller still waits: then its pid (and comm) are
 	 * the caller's, not a recycled pid's. */
@@ -140,6 +140,6 @@ int sup_notify_handle(int fd, int errno_ret, struct denied_log *log)
 	 * return" would read as a success. */
 	resp.error = -(errno_ret < 0 ? 0 : errno_ret > 4095 ? 4095 : errno_ret);
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 && errno != ENOENT)
-		return werr(errno, "answering a seccomp notification");
+		return werr(err, errno, "answering a seccomp notification");
 	return 1;
 }

@@ -5,6 +5,8 @@
 #ifndef WARD_SUP_NOTIFY_H
 #define WARD_SUP_NOTIFY_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +41,6 @@ struct denied_log {
  * with -errno_ret; recorded into log unless log is NULL. 1 after an answer
  * (or a caller that died meanwhile), -1 with werr on an error of the
  * listener itself. The listener's POLLHUP says its filter's users are gone. */
-int sup_notify_handle(int fd, int errno_ret, struct denied_log *log);
+int sup_notify_handle(int fd, int errno_ret, struct denied_log *log, struct werror *err);
 
 #endif

@@ -14,7 +14,7 @@
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
-int sup_plan_write(int dirfd, const struct sup_plan *p)
+int sup_plan_write(int dirfd, const struct sup_plan *p, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -22,7 +22,7 @@ int sup_plan_write(int dirfd, const struct sup_plan *p)
 	int r;
 
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_map_open(g);
 	kv_int(g, "timeoutMs", p->timeout_ms);
 	kv_int(g, "graceMs", p->grace_ms);
@@ -39,7 +39,7 @@ int sup_plan_write(int dirfd, const struct sup_plan *p)
 	yajl_gen_get_buf(g, &buf, &len);
 	r = atomic_write_at(dirfd, SUP_PLAN_FILE,
 	                    (struct iovec[]){{.iov_base = (void *)buf, .iov_len = len}}, 1, 0600,
-	                    "the supervisor's plan");
+	                    "the supervisor's plan", err);
 	yajl_gen_free(g);
 	return r;
 }
@@ -69,7 +69,7 @@ static void get_str(yajl_val root, const char *key, char *out, size_t len, bool 
 	snprintf(out, len, "%s", s);
 }
 
-int sup_plan_read(int dirfd, struct sup_plan *p)
+int sup_plan_read(int dirfd, struct sup_plan *p, struct werror *err)
 {
 	const char *rec[] = {"recordDenied", NULL};
 	_cleanup_free_ char *buf = NULL;
@@ -79,13 +79,13 @@ int sup_plan_read(int dirfd, struct sup_plan *p)
 	int fd = openat(dirfd, SUP_PLAN_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
 
 	if (fd < 0)
-		return werr(errno, "the supervisor's plan");
+		return werr(err, errno, "the supervisor's plan");
 	/* Its lists (allowed names, egress rules) come from the config. */
-	r = read_fd(fd, "the supervisor's plan", 16 << 20, &buf, &n);
+	r = read_fd(fd, "the supervisor's plan", 16 << 20, &buf, &n, err);
 	close(fd);
 	if (r < 0)
 		return -1;
-	root = jparse_document(buf, n, 2, "the supervisor's plan");
+	root = jparse_document(buf, n, 2, "the supervisor's plan", err);
 	if (root == NULL)
 		return -1;
 	memset(p, 0, sizeof(*p));
@@ -102,5 +102,5 @@ int sup_plan_read(int dirfd, struct sup_plan *p)
 	get_str(root, "deniedOff", p->denied_off, sizeof(p->denied_off), &bad);
 	get_str(root, "bundle", p->bundle, sizeof(p->bundle), &bad);
 	yajl_tree_free(root);
-	return bad ? werr(0, "the supervisor's plan is malformed") : 0;
+	return bad ? werr(err, 0, "the supervisor's plan is malformed") : 0;
 }

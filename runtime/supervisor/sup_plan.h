@@ -3,9 +3,11 @@
 #ifndef WARD_SUP_PLAN_H
 #define WARD_SUP_PLAN_H
 
+#include "lib/error.h"
+
 #include "supervisor/supervisor.h"
 
-int sup_plan_write(int dirfd, const struct sup_plan *p);
-int sup_plan_read(int dirfd, struct sup_plan *p);
+int sup_plan_write(int dirfd, const struct sup_plan *p, struct werror *err);
+int sup_plan_read(int dirfd, struct sup_plan *p, struct werror *err);
 
 #endif

@@ -135,7 +135,7 @@ static void gen_denied(yajl_gen g, const struct run_result *r)
 }
 
 /* The container's audit log (JSON lines of strings, ward's own file). */
-static void gen_audit(yajl_gen g, int dirfd)
+static void gen_audit(yajl_gen g, int dirfd, struct werror *err)
 {
 	char *buf = NULL;
 	int fd = openat(dirfd, "audit.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -146,7 +146,7 @@ static void gen_audit(yajl_gen g, int dirfd)
 	kv_key(g, "audit");
 	yajl_gen_array_open(g);
 	while (f && (n = getline(&buf, &cap, f)) > 0) {
-		yajl_val v = jparse_document(buf, (size_t)n, 2, "audit log");
+		yajl_val v = jparse_document(buf, (size_t)n, 2, "audit log", NULL);
 
 		if (v && YAJL_IS_OBJECT(v)) {
 			yajl_gen_map_open(g);
@@ -166,7 +166,7 @@ static void gen_audit(yajl_gen g, int dirfd)
 		fclose(f);
 	else if (fd >= 0)
 		close(fd);
-	werr_clear();
+	werr_clear(err);
 }
 
 /* Only the newest keep reports stay (by modification time); only ward's
@@ -221,7 +221,7 @@ static void prune(int dfd, long long keep)
 }
 
 /* mkdir -p, 0700 for what it makes. */
-static int open_dir(const char *path)
+static int open_dir(const char *path, struct werror *err)
 {
 	char p[4096];
 	int fd;
@@ -235,7 +235,7 @@ static int open_dir(const char *path)
 		}
 	mkdir(p, 0700);
 	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return fd < 0 ? werr(errno, "report directory %s", p) : fd;
+	return fd < 0 ? werr(err, errno, "report directory %s", p) : fd;
 }
 
 static void kv_dest(yajl_gen g, const struct egress_dest *d)
@@ -284,7 +284,7 @@ static void gen_egress(yajl_gen g, const struct run_result *r)
 	yajl_gen_map_close(g);
 }
 
-int sup_report_write(const struct run_result *r)
+int sup_report_write(const struct run_result *r, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -293,7 +293,7 @@ int sup_report_write(const struct run_result *r)
 	int dfd, rc;
 
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_map_open(g);
 	kv_int(g, "reportVersion", 1);
@@ -310,21 +310,21 @@ int sup_report_write(const struct run_result *r)
 	gen_denied(g, r);
 	gen_egress(g, r);
 	if (r->dirfd >= 0)
-		gen_audit(g, r->dirfd);
+		gen_audit(g, r->dirfd, err);
 	kv_key(g, "supervisor");
 	yajl_gen_map_open(g);
 	kv_str(g, "ended", r->supervisor_end);
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);
 	yajl_gen_get_buf(g, &buf, &len);
-	dfd = open_dir(r->plan->report_dir);
+	dfd = open_dir(r->plan->report_dir, err);
 	if (dfd < 0) {
 		yajl_gen_free(g);
 		return -1;
 	}
 	snprintf(name, sizeof(name), "%s.json", r->id);
 	rc = atomic_write_at(dfd, name, (struct iovec[]){{.iov_base = (void *)buf, .iov_len = len}},
-	                     1, 0600, "the run report");
+	                     1, 0600, "the run report", err);
 	yajl_gen_free(g);
 	if (rc == 0)
 		prune(dfd, r->plan->report_keep);
@@ -332,7 +332,8 @@ int sup_report_write(const struct run_result *r)
 	return rc;
 }
 
-int sup_report_dir(const char *policy_dir, const char *root, char *out, size_t len)
+int sup_report_dir(const char *policy_dir, const char *root, char *out, size_t len,
+                   struct werror *err)
 {
 	char abs[4096];
 
@@ -341,8 +342,8 @@ int sup_report_dir(const char *policy_dir, const char *root, char *out, size_t l
 		return 0;
 	}
 	if (realpath(root, abs) == NULL)
-		return werr(errno, "state root %s", root);
+		return werr(err, errno, "state root %s", root);
 	if ((size_t)snprintf(out, len, "%s/.reports", abs) >= len)
-		return werr(ENAMETOOLONG, "report directory");
+		return werr(err, ENAMETOOLONG, "report directory");
 	return 0;
 }

@@ -5,6 +5,8 @@
 #ifndef WARD_SUP_REPORT_H
 #define WARD_SUP_REPORT_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 
 #include "cgroup/cgroup_stats.h"
@@ -32,6 +34,6 @@ struct run_result {
 };
 
 /* Write the report; -1 with werr. */
-int sup_report_write(const struct run_result *r);
+int sup_report_write(const struct run_result *r, struct werror *err);
 
 #endif

@@ -88,7 +88,7 @@ static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, const st
  * neither see nor signal it. Only when it was: setns wants CAP_SYS_ADMIN
  * in the user namespace we are in, which a rootless ward (in the
  * container's) lacks. */
-static int own_pidns_for_children(void)
+static int own_pidns_for_children(struct werror *err)
 {
 	struct stat own, kids;
 	int ns, r;
@@ -100,34 +100,34 @@ static int own_pidns_for_children(void)
 	ns = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
 	r = ns < 0 ? -1 : setns(ns, CLONE_NEWPID);
 	if (r < 0)
-		werr(errno, "the supervisor's pid namespace");
+		werr(err, errno, "the supervisor's pid namespace");
 	if (ns >= 0)
 		close(ns);
 	return r;
 }
 
 int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struct sup_fds *fds,
-              const struct sup_plan *plan, struct sup_proc *out)
+              const struct sup_plan *plan, struct sup_proc *out, struct werror *err)
 {
 	int p[2];
 	pid_t mid;
 	int status, pidfd = -1;
-	char msg[WERR_MAX];
+	char msg[SUP_READY_MAX];
 	ssize_t n = 0;
 	struct pollfd pfd;
 
 	out->pidfd = -1;
-	if (sup_plan_write(dirfd, plan) < 0)
+	if (sup_plan_write(dirfd, plan, err) < 0)
 		return -1;
-	if (own_pidns_for_children() < 0)
+	if (own_pidns_for_children(err) < 0)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0)
-		return werr(errno, "the supervisor's channel");
+		return werr(err, errno, "the supervisor's channel");
 	mid = fork();
 	if (mid < 0) {
 		close(p[0]);
 		close(p[1]);
-		return werr(errno, "forking the supervisor");
+		return werr(err, errno, "forking the supervisor");
 	}
 	if (mid == 0) {
 		pid_t g;
@@ -156,7 +156,7 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 		;
 	if (fdpass_recv(p[0], msg, 1, &pidfd) != 1 || pidfd < 0) {
 		close(p[0]);
-		return werr(0, "the run supervisor did not start (fork failed)");
+		return werr(err, 0, "the run supervisor did not start (fork failed)");
 	}
 	/* "R<pid> <guard pid>" when it is ready, else the reason it gave up. */
 	pfd = (struct pollfd){.fd = p[0], .events = POLLIN};
@@ -172,11 +172,11 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 	close(pidfd);
 	if (n > 1 && msg[0] == 'E')
-		return werr(0, "the run supervisor did not start: %s", msg + 1);
-	return werr(0, "the run supervisor did not start (it exited or did not answer)");
+		return werr(err, 0, "the run supervisor did not start: %s", msg + 1);
+	return werr(err, 0, "the run supervisor did not start (it exited or did not answer)");
 }
 
-int sup_await_ready(int sync_fd, int notify_fd, int errno_ret)
+int sup_await_ready(int sync_fd, int notify_fd, int errno_ret, struct werror *err)
 {
 	struct pollfd pfd[2] = {{.fd = sync_fd, .events = POLLIN},
 	                        {.fd = notify_fd, .events = POLLIN}};
@@ -185,18 +185,19 @@ int sup_await_ready(int sync_fd, int notify_fd, int errno_ret)
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return werr(errno, "waiting for the container's init");
+			return werr(err, errno, "waiting for the container's init");
 		}
 		if (pfd[0].revents)
-			return sync_expect(sync_fd, SYNC_READY);
-		if ((pfd[1].revents & POLLIN) && sup_notify_handle(notify_fd, errno_ret, NULL) < 0)
+			return sync_expect(sync_fd, SYNC_READY, err);
+		if ((pfd[1].revents & POLLIN) &&
+		    sup_notify_handle(notify_fd, errno_ret, NULL, err) < 0)
 			return -1;
 		if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))
 			pfd[1].fd = -1;
 	}
 }
 
-int sup_hand_listener(int dirfd, int notify_fd)
+int sup_hand_listener(int dirfd, int notify_fd, struct werror *err)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct pollfd pfd;
@@ -206,13 +207,13 @@ int sup_hand_listener(int dirfd, int notify_fd)
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dirfd, SUP_SOCKET_FILE);
 	if (sock < 0 || connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    fdpass_send(sock, "L", 1, notify_fd) < 0)
-		r = werr(errno, "handing the seccomp listener to the run supervisor");
+		r = werr(err, errno, "handing the seccomp listener to the run supervisor");
 	else {
 		pfd = (struct pollfd){.fd = sock, .events = POLLIN};
 		if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1 && read(sock, &b, 1) == 1 && b == 'K')
 			r = 0;
 		else
-			r = werr(0, "the run supervisor did not take the seccomp listener");
+			r = werr(err, 0, "the run supervisor did not take the seccomp listener");
 	}
 	if (sock >= 0)
 		close(sock);

@@ -13,13 +13,18 @@
 #ifndef WARD_SUPERVISOR_H
 #define WARD_SUPERVISOR_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 
 #define SUPERVISOR_ARGV0 "ward-supervisor"
-#define SUP_PLAN_FILE    "supervisor.json" /* in the state dir: what it enforces */
-#define SUP_DIED_FILE    "supervisor.died" /* written by the guard: why it is gone */
-#define SUP_SOCKET_FILE  "supervisor.sock" /* exec hands its listener over here */
+/* The supervisor's first word to create: "R<pid> <guard>" or "E<why>"; a
+ * longer why ends in "[...]". */
+#define SUP_READY_MAX   4096
+#define SUP_PLAN_FILE   "supervisor.json" /* in the state dir: what it enforces */
+#define SUP_DIED_FILE   "supervisor.died" /* written by the guard: why it is gone */
+#define SUP_SOCKET_FILE "supervisor.sock" /* exec hands its listener over here */
 
 /* What the policy decided for it. */
 struct sup_plan {
@@ -54,22 +59,23 @@ struct sup_fds {
  * copy of init_pidfd and of the fds. Waits until it is ready; 0, or -1
  * with werr (nothing left running). */
 int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struct sup_fds *fds,
-              const struct sup_plan *plan, struct sup_proc *out);
+              const struct sup_plan *plan, struct sup_proc *out, struct werror *err);
 
 /* While create waits for the init's READY, the filter may already deny the
  * init's own last calls: answer them (with errno_ret, unrecorded) so that
  * nothing blocks before the supervisor runs. Then like sync_expect(READY). */
-int sup_await_ready(int sync_fd, int notify_fd, int errno_ret);
+int sup_await_ready(int sync_fd, int notify_fd, int errno_ret, struct werror *err);
 
 /* exec: hand the listener of an exec'd process's filter to the supervisor
  * of the container whose state dir is dirfd (it answers and records that
  * process's denials too). 0 once it has it; -1 with werr. */
-int sup_hand_listener(int dirfd, int notify_fd);
+int sup_hand_listener(int dirfd, int notify_fd, struct werror *err);
 
 /* The process `ward-supervisor <id>` (main.c dispatches on argv[0]). */
-int supervisor_main(int argc, char **argv);
+int supervisor_main(int argc, char **argv, struct werror *err);
 
 /* The report directory for a policy's reportDir (NULL: <root>/.reports). */
-int sup_report_dir(const char *policy_dir, const char *root, char *out, size_t len);
+int sup_report_dir(const char *policy_dir, const char *root, char *out, size_t len,
+                   struct werror *err);
 
 #endif

@@ -53,15 +53,23 @@ for i in $(seq 30); do [ -e "$p/ESC_MARK" ] && e="$e mark-at-depth-$i"; p=$p/..;
 for f in /proc/$$/fd/*; do case ${f##*/} in 0|1|2) ;; *) [ -L "$f" ] && { printf "ESCAPED: fd%s " "${f##*/}"; ls -l "$f"; };; esac; done
 echo VERDICT-OK'
 
+# ward_own_rc RC: RC is one of ward's own failure statuses (ward(1), EXIT
+# STATUS): 1 under compat, 125 (ward failed) or 126 (refused) outside it.
+ward_own_rc() {
+	case $1 in 1 | 125 | 126) return 0 ;; esac
+	return 1
+}
+
 # verdict_ok OUTPUT RC REFUSAL-REGEX: the process ran and reported no escape,
-# or ward refused with exactly one line matching the regex (exit 1; compat's
-# exec exits 255 on its own failures, as runc: REFUSE_RC).
+# or ward refused with exactly one line matching the regex and one of its own
+# statuses (compat's exec exits 255 on its own failures, as runc: REFUSE_RC).
 # Prints the reason and fails otherwise.
 verdict_ok() {
 	local out=${1//$'\r'/} rc=$2 re=$3
 	case "$out" in *ESCAPED*) echo "escape: $out"; return 1 ;; esac
 	if [ "$rc" -eq 0 ] && [[ "$out" == *VERDICT-OK* ]]; then return 0; fi
-	if [ "$rc" -eq "${REFUSE_RC:-1}" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ "$out" =~ $re ]]; then
+	if { if [ -n "${REFUSE_RC:-}" ]; then [ "$rc" -eq "$REFUSE_RC" ]; else ward_own_rc "$rc"; fi; } &&
+		[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ "$out" =~ $re ]]; then
 		return 0
 	fi
 	echo "neither a clean run nor the expected refusal (rc $rc): $out"

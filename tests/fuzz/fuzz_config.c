@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	c = oci_config_parse(buf, size, "config.json");
-	if (c == NULL && werr_msg()[0] == '\0')
+	if (c == NULL && werr_msg(err)[0] == '\0')
 		abort(); /* every refusal must say why */
 	oci_config_free(c);
 	free(buf);

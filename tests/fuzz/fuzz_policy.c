@@ -515,7 +515,7 @@ static struct oci_config *config_for(size_t i, const struct policy *pol)
 		free(b.s);
 		return NULL;
 	}
-	werr_clear();
+	werr_clear(err);
 	c = oci_config_parse(b.s, b.len, configs[i].name);
 	free(b.s);
 	if (c == NULL && n_asked)
@@ -527,7 +527,7 @@ static struct oci_config *config_for(size_t i, const struct policy *pol)
 
 static void must_say_why(const char *what)
 {
-	if (werr_msg()[0] != '\0')
+	if (werr_msg(err)[0] != '\0')
 		return;
 	fprintf(stderr, "fuzz_policy: %s failed without saying why\n", what);
 	abort();
@@ -554,14 +554,14 @@ static void exec_side(struct policy_run *r)
 	bool nnp = false;
 	size_t first = r->x.n_f, refused = r->x.n_refused;
 
-	werr_clear();
+	werr_clear(err);
 	if (policy_exec_caps(&r->x, &caps, &nnp) < 0)
 		must_say_why("policy_exec_caps");
 	if (r->x.profile == PROFILE_STRICT) {
-		werr_clear();
+		werr_clear(err);
 		if (policy_refuse_secret_env_list(&r->x, env, 4, "exec --env") < 0)
 			must_say_why("policy_refuse_secret_env_list");
-		werr_clear();
+		werr_clear(err);
 		if (policy_refusal_since(&r->x, first, refused) < 0)
 			must_say_why("policy_refusal_since");
 	}
@@ -582,7 +582,7 @@ static void round_trip(const struct policy_ctx *x, const struct policy *pol, con
 	char *rec = NULL;
 	size_t rec_len = 0;
 
-	werr_clear();
+	werr_clear(err);
 	if (policy_record_gen(&r1, &rec, &rec_len) < 0) {
 		must_say_why("policy_record_gen");
 		return;
@@ -592,10 +592,10 @@ static void round_trip(const struct policy_ctx *x, const struct policy *pol, con
 		abort();
 	in.record = rec;
 	in.record_len = rec_len;
-	werr_clear();
+	werr_clear(err);
 	if (policy_prepare(&in, c, &r2) < 0) {
 		fprintf(stderr, "fuzz_policy: exec cannot read create's record: %s\n%.*s\n",
-		        werr_msg(), (int)rec_len, rec);
+		        werr_msg(err), (int)rec_len, rec);
 		abort();
 	}
 	if (r2.x.profile != x->profile || !same_optouts(x, &r2.x) || !same_optouts(&r2.x, x)) {
@@ -621,18 +621,18 @@ static void apply_to(const struct policy *pol, const char *text, size_t len, siz
 
 	if (c == NULL)
 		abort(); /* the fixed configs parse (checked at start) */
-	werr_clear();
+	werr_clear(err);
 	if (policy_ctx_init(&x, pol, runs[run_i].cli, runs[run_i].argv0, c) < 0) {
 		must_say_why("policy_ctx_init");
 		goto out;
 	}
 	x.facts = &fakes[cfg_i].h;
-	werr_clear();
+	werr_clear(err);
 	if (policy_apply(&x) < 0) {
 		must_say_why("policy_apply");
 		goto out;
 	}
-	werr_clear();
+	werr_clear(err);
 	if (x.n_refused && policy_refusal_error(&x) == 0)
 		abort(); /* refused, and create would go on */
 	if (x.n_refused == 0 && policy_refusal_error(&x) != 0)
@@ -643,7 +643,7 @@ static void apply_to(const struct policy *pol, const char *text, size_t len, siz
 		free(rules);
 	/* create: the audit log, and the record for exec. */
 	if (audit_fd >= 0 && ftruncate(audit_fd, 0) == 0 && lseek(audit_fd, 0, SEEK_SET) == 0) {
-		werr_clear();
+		werr_clear(err);
 		if (policy_audit_write(&x, audit_fd) < 0)
 			must_say_why("policy_audit_write");
 	}
@@ -664,7 +664,7 @@ static void as_record(const char *data, size_t size)
 
 	if (c == NULL)
 		abort();
-	werr_clear();
+	werr_clear(err);
 	if (policy_prepare(&in, c, &r) < 0)
 		must_say_why("policy_prepare (record)");
 	else
@@ -682,7 +682,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 		if (c == NULL || fake_host_init(&fakes[i], c) < 0) {
 			fprintf(stderr, "fuzz_policy: config %s: %s\n", configs[i].name,
-			        c ? "too many hooks" : werr_msg());
+			        c ? "too many hooks" : werr_msg(err));
 			abort();
 		}
 		oci_config_free(c);
@@ -702,7 +702,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 
-	werr_clear();
+	werr_clear(err);
 	pol = policy_parse(buf, size, "policy.json");
 	if (pol == NULL) {
 		must_say_why("policy_parse"); /* every refusal must say why */

@@ -62,15 +62,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (rootfd < 0)
 		setup();
-	werr_clear();
+	werr_clear(err);
 	switch (data[0] % 3) {
 	case 0:
 		put(STATE_FILE, data + 1, size - 1);
 		/* Strict: every refusal says why. Tolerant: never a refusal. */
-		if (store_open(rootfd, ID, false, &c) < 0 && werr_msg()[0] == '\0')
+		if (store_open(rootfd, ID, false, &c) < 0 && werr_msg(err)[0] == '\0')
 			abort();
 		store_close(&c);
-		werr_clear();
+		werr_clear(err);
 		if (store_open_any(rootfd, ID, true, &c) < 0)
 			abort();
 		if (c.status == ST_UNKNOWN && (c.load_err == NULL || c.load_err[0] == '\0'))
@@ -84,16 +84,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(buf, data + 1, size - 1);
 		buf[size - 1] = '\0';
-		if (report_print_text(buf, size - 1, devnull) < 0 && werr_msg()[0] == '\0')
+		if (report_print_text(buf, size - 1, devnull) < 0 && werr_msg(err)[0] == '\0')
 			abort();
 		free(buf);
 		break;
 	default:
 		put(SUP_PLAN_FILE, data + 1, size - 1);
-		if (sup_plan_read(dirfd_, &plan) < 0 && werr_msg()[0] == '\0')
+		if (sup_plan_read(dirfd_, &plan) < 0 && werr_msg(err)[0] == '\0')
 			abort();
 		break;
 	}
-	werr_clear();
+	werr_clear(err);
 	return 0;
 }

@@ -251,12 +251,14 @@ vouch_hooks() {
 	WARD_GLOBALS+=(--policy "$POLICY")
 }
 
-# refused_with TEXT: create fails with one line containing TEXT, nothing left.
+# refused_with TEXT [STATUS]: create fails with one line containing TEXT,
+# nothing left; its status is ward's for a refused or invalid config (126,
+# ward(1) EXIT STATUS) unless STATUS says otherwise (125: ward failed).
 refused_with() {
 	local p=()
 	[ -e "$POLICY" ] && p=(--policy "$POLICY")
 	run ward "${p[@]}" create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure "${2:-126}"
 	assert_output --partial "$1"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	assert_no_leftovers

@@ -251,11 +251,11 @@ n_sleeps() {
 @test "cgroupsPath errors: systemd form, .., a cgroup with processes" {
 	cfg '.linux.cgroupsPath = "machine.slice:ward:x"'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "systemd's slice:prefix:name form needs the systemd cgroup manager"
 	cfg '.linux.cgroupsPath = "/a/../b"'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'no "." or ".."'
 	cmd 'sleep 100'
 	cfg --arg p "/ward/$ID-a" '.linux.cgroupsPath = $p'
@@ -339,12 +339,12 @@ n_sleeps() {
 	for k in '../../cgroup.procs' 'cgroup.procs' 'cgroup.subtree_control' 'memory.max/../x' 'memory' '.max'; do
 		cfg --arg k "$k" '.linux.resources = {"unified": {($k): "1"}}'
 		run ward create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output --partial "config.json: .linux.resources.unified.$k: "
 	done
 	cfg '.linux.resources = {"hugepageLimits": [{"pageSize": "../2MB", "limit": 1}]}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'config.json: .linux.resources.hugepageLimits[0].pageSize: must be a size like 2MB or 1GB (got "../2MB")'
 	cfg '.linux.resources = {"rdma": {"mlx4_0 hca_handle=1\nx": {"hcaHandles": 1}}}'
 	run ward create --bundle "$BUNDLE" "$ID"
@@ -356,7 +356,7 @@ n_sleeps() {
 @test "a limit the kernel refuses fails the create: file, errno, nothing left" {
 	cfg '.linux.resources = {"cpu": {"cpus": "0-1023"}}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --regexp 'linux.resources.cpu.cpus: writing "0-1023" to /sys/fs/cgroup/.*cpuset.cpus: '
 	assert_no_leftovers
 }
@@ -453,7 +453,7 @@ n_sleeps() {
 	assert_line '0::/'
 	for bad in ../x sub/../.. sub/. a//b sub/; do
 		run ward exec --cgroup "$bad" "$ID" true
-		assert_failure 1
+		assert_failure 126
 		assert_output --partial "ward: exec --cgroup $bad: "
 	done
 	run ward exec --cgroup ../x "$ID" true
@@ -548,7 +548,7 @@ n_sleeps() {
 	ward run -d --bundle "$BUNDLE" "$ID"
 	ward pause "$ID"
 	run ward exec "$ID" true
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: container \"$ID\" is paused: cannot exec in a paused container (without --ignore-paused)"
 	bg_start 30 "$TMP/exec.log" "$WARD" --root "$ROOT" exec --ignore-paused "$ID" echo ran-after-resume
 	ward resume "$ID"
@@ -684,7 +684,7 @@ n_sleeps() {
 	echo "$other" >/sys/fs/cgroup/pids$p/cgroup.procs
 	cfg --arg p "$p" '.linux.cgroupsPath = $p'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: cgroup /sys/fs/cgroup/pids$p already has processes: Device or resource busy"
 	left=$(ls -d /sys/fs/cgroup/*$p 2>/dev/null | grep -v "/pids$p" || true)
 	pid_alive "$other" || fail "ward touched a process that was not its own"
@@ -702,12 +702,12 @@ n_sleeps() {
 	# Inside: ID-a's init has its own cgroup's processes.
 	cfg --arg p "/ward/$ID-a/evil" '.linux.cgroupsPath = $p'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --regexp "^ward: cgroup /sys/fs/cgroup(/[^ ]*)?/ward/$ID-a/evil: /sys/fs/cgroup(/[^ ]*)?/ward/$ID-a above it has processes of its own \(another container's or a service's cgroup\): Device or resource busy\$"
 	# Above: /ward holds every container, ID-a's among them.
 	cfg '.linux.cgroupsPath = "/ward"'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --regexp "^ward: cgroup /sys/fs/cgroup(/[^ ]*)?/ward already has processes: Device or resource busy\$"
 	[ "$(status_of "$ID-a")" = running ] || fail "the other container was touched"
 	[ ! -d "$ROOT/$ID" ] || fail "state left"

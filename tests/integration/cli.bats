@@ -49,10 +49,10 @@ load ../helpers/common
 	assert_failure 1
 	assert_output "ward: unknown command \"frobnicate\": No help topic for 'frobnicate' (see ward --help)"
 	run ward create --frob "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: create: unknown option "--frob"'
 	run ward create --bundle
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: create: option --bundle needs a value'
 }
 
@@ -81,7 +81,7 @@ load ../helpers/common
 
 @test "--log-format json writes errors as runc-style JSON lines" {
 	run "$WARD" --root "$ROOT" --log "$TMP/log.json" --log-format json start nosuch
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: container "nosuch" does not exist'
 	run jq -r '.level + "|" + .msg' "$TMP/log.json"
 	assert_output 'error|container "nosuch" does not exist'
@@ -220,7 +220,7 @@ load ../helpers/common
 @test "a missing or an extra container id is a clear error for every command" {
 	for c in start state delete kill pause resume ps update events exec; do
 		run ward $c
-		assert_failure 1
+		assert_failure "$(case $c in start | exec) echo 126 ;; *) echo 1 ;; esac)" # ward(1), EXIT STATUS
 		assert_output "ward: $c: expects a container id (see ward --help)"
 	done
 	for c in create run; do

@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
-# Bad input: one clear line, exit 1, nothing left behind.
+# Bad input: one clear line, a distinct status (126: the config is invalid;
+# 125: ward or the host cannot do it), nothing left behind.
 
 load ../helpers/common
 
-# create must fail with exactly this message and leave nothing.
+# create_fails_with MESSAGE [STATUS]: create must fail with exactly this
+# message and status (default 126) and leave nothing.
 create_fails_with() {
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure "${2:-126}"
 	assert_output "$1"
 	assert_no_leftovers
 }
@@ -14,11 +16,11 @@ create_fails_with() {
 @test "malformed JSON: the message says where, as editors count (line and column)" {
 	echo '{"ociVersion": "1.2.0",' >"$BUNDLE/config.json"
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --regexp "^ward: bundle $BUNDLE: config.json: line 2, column 1: invalid JSON: "
 	printf '{\n  "ociVersion": "1.2.0",\n  "process": {"args": ["sh",]}\n}\n' >"$BUNDLE/config.json"
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --regexp "^ward: bundle $BUNDLE: config.json: line 3, column (29|30): invalid JSON: parse error: "
 	assert_no_leftovers
 }
@@ -30,7 +32,7 @@ create_fails_with() {
 
 @test "missing bundle directory" {
 	run ward create --bundle "$TMP/nope" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: bundle $TMP/nope: No such file or directory"
 	assert_no_leftovers
 }
@@ -79,7 +81,7 @@ create_fails_with() {
 
 @test "features not implemented yet are refused, never ignored" {
 	cfg '.linux.intelRdt = {"closID": "x"}'
-	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT is not supported by ward yet"
+	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT is not supported by ward yet" 125
 	cfg 'del(.linux.intelRdt)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)"
@@ -102,7 +104,7 @@ create_fails_with() {
 @test "hostname without a UTS namespace is refused" {
 	WARD_GLOBALS=(--profile compat) # the spec's semantics, not the policy's
 	cfg '.linux.namespaces |= map(select(.type != "uts"))'
-	create_fails_with "ward: config.json: .hostname: setting a hostname needs a \"uts\" namespace"
+	create_fails_with "ward: config.json: .hostname: setting a hostname needs a \"uts\" namespace" 1
 }
 
 @test "user namespace without mappings is refused" {
@@ -113,7 +115,7 @@ create_fails_with() {
 @test "invalid container ids are refused" {
 	for bad in "../x" "a/b" ".hidden" "-x" ""; do
 		run ward create --bundle "$BUNDLE" -- "$bad"
-		assert_failure 1
+		assert_failure 126
 		assert_output --partial "container id"
 	done
 	assert_no_leftovers
@@ -126,14 +128,14 @@ create_fails_with() {
 	cfg '.hostname = "LONE-SURROGATE"'
 	sed -i 's/LONE-SURROGATE/\\udc00/' "$BUNDLE/config.json"
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --regexp "^ward: bundle $BUNDLE: config.json: line [0-9]+, column [0-9]+: a lone UTF-16 surrogate \\(.udc00\\)\$"
 	assert_no_leftovers
 	cp "$TMP/good.json" "$BUNDLE/config.json"
 	bad="$TMP/b$(printf '\377')"
 	mv "$BUNDLE" "$bad"
 	run ward create --bundle "$bad" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "is not UTF-8, which JSON must be"
 	mv "$bad" "$BUNDLE"
 	assert_no_leftovers
@@ -152,7 +154,7 @@ create_fails_with() {
 @test "an unknown filesystem option fails with the mount's index and the filesystem's own words" {
 	cfg '.mounts += [{"destination": "/data", "type": "tmpfs", "source": "tmpfs", "options": ["nosuchopt=1"]}]'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: mounts[7] (/data): mounting tmpfs on /data (tmpfs: Unknown parameter 'nosuchopt'): Invalid argument"
 	assert_no_leftovers
 }

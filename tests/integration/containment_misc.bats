@@ -322,7 +322,7 @@ echo ran-inside'
 	assert_output $'LISTEN_FDS=2 LISTEN_PID=1\nfd 4: passed-4\nran-inside'
 	# More than ward records is refused, not guessed at.
 	run ward run --preserve-fds 70000 --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: --preserve-fds: ward passes at most 65536 fds (70000 asked for)'
 	assert_no_leftovers
 }

@@ -70,7 +70,7 @@ refused() {
 	fi
 	as "$1"
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "$want"
 	assert_no_leftovers
 }
@@ -161,13 +161,13 @@ refused() {
 		as "$p"
 		cfg '.mounts |= map(if .type == "sysfs" then .options = ["nosuid", "noexec", "nodev", "ro", "rw="] else . end)'
 		run ward run --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output --regexp '^ward: mounts\[[0-9]+\] \(/sys\): option "rw=": rw takes no value$'
 		assert_no_leftovers
 		cfg '.mounts |= map(if .type == "sysfs" then .options = ["nosuid", "noexec", "nodev", "ro"] else . end)
 		     | .mounts += [{"destination": "/", "type": "tmpfs", "source": "tmpfs", "options": ["remount=", "size=1m"]}]'
 		run ward run --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output --partial 'option "remount=": remount takes no value'
 		assert_no_leftovers
 		cfg 'del(.mounts[-1])'
@@ -265,7 +265,7 @@ refused() {
 		as "$p"
 		cmd "echo $MARK"
 		run ward create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output "ward: config.json: .mounts[$n].source: $ROOT/$ID2 is inside the host's $ROOT (refused by the $p profile; opt-out: allow.mount:$ROOT/$ID2 in the policy and the annotation org.ward.allow.mount:$ROOT/$ID2=true)"
 		[ ! -e "$ROOT/$ID" ] || fail "state of the refused container left behind"
 		drop_mount
@@ -274,7 +274,7 @@ refused() {
 		# when the source is opened: create's error, nothing mounted).
 		bind "$ROOT/$ID" rw
 		run ward create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 		assert_output --partial "$ROOT/$ID"
 		assert_no_leftovers
@@ -297,7 +297,7 @@ refused() {
 			bind "$src" ro
 			as "$p"
 			run ward create --bundle "$BUNDLE" "$ID"
-			assert_failure 1
+			assert_failure 126
 			# (PID 1's: ward may not even look: EACCES)
 			assert_output --regexp "^ward: config\.json: \.mounts\[$n\]\.source: $src cannot be opened \((Too many levels of symbolic links|Permission denied)\): a path ward cannot decide on is refused \(refused by the $p profile\)\$"
 			assert_no_leftovers
@@ -320,7 +320,7 @@ refused() {
 		# In a mount namespace of its own, which dies with it.
 		run unshare -m --propagation private sh -c 'mount --bind /etc "$1" && shift && exec "$@"' sh \
 			"$TMP/alias" "$WARD" --root "$ROOT" --profile "$p" create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output "ward: config.json: .mounts[$n].source: $TMP/alias is the host's /etc (refused by the $p profile; opt-out: allow.mount:$TMP/alias in the policy and the annotation org.ward.allow.mount:$TMP/alias=true)"
 		assert_no_leftovers
 	done
@@ -446,7 +446,7 @@ refused() {
 			case "$rc:$out" in
 			*ESCAPED*) fail "run $runs ($p): the host's / was mounted: $out" ;;
 			"0:harmless") harmless=$((harmless + 1)) ;;
-			"1:ward: config.json: .mounts[$n].source: $TMP/race/src is the host's root filesystem (refused by the $p profile; opt-out: allow.mount:/ in the policy and the annotation org.ward.allow.mount:/=true)")
+			"126:ward: config.json: .mounts[$n].source: $TMP/race/src is the host's root filesystem (refused by the $p profile; opt-out: allow.mount:/ in the policy and the annotation org.ward.allow.mount:/=true)")
 				refusedn=$((refusedn + 1)) ;;
 			*) fail "run $runs ($p): neither the harmless directory nor a refusal (rc $rc): $out" ;;
 			esac

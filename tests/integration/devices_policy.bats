@@ -189,7 +189,7 @@ assert_denied_for() {
 # field, the reason and the opt-out; nothing is left.
 refused_field() {
 	run ward "${P[@]}" create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "config.json: $1: $2"
 	assert_output --partial "opt-out: allow.$3 in the policy and the annotation org.ward.allow.$3=true"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"

@@ -28,7 +28,7 @@ load ../helpers/common
 	assert_output 3
 	cfg '.linux.devices = [{"type": "c", "path": "/dev/not-on-host", "major": 1, "minor": 5}]'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial '.linux.devices[0]: /dev/not-on-host: in a user namespace (always, rootless) no device node can be made'
 	assert_no_leftovers
 }
@@ -70,7 +70,7 @@ load ../helpers/common
 	# 24998 = 060646: S_IFBLK bits on a "c" device: refused, nothing left.
 	cfg '.linux.devices[0].fileMode = 24998'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'config.json: .linux.devices[0]: fileMode must be a permission mode no larger than 07777 (or one with the file type bits of a type "c" device)'
 	assert_no_leftovers
 }

@@ -39,7 +39,7 @@ setup() {
 	run ward exec --cap CAP_CHOWN "$ID" grep CapEff /proc/self/status
 	assert_output "CapEff:	0000000000000421"
 	run ward exec --cap CAP_FLY "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: exec: --cap: unknown capability "CAP_FLY"'
 	ward delete --force "$ID"
 }
@@ -64,7 +64,7 @@ setup() {
 	assert_output $'5\n6\nproc\n/tmp'
 	echo '{"user": {"uid": 0, "gid": 0}, "cwd": "/", "args": []}' >"$TMP/bad.json"
 	run ward exec --process "$TMP/bad.json" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: $TMP/bad.json: .args: must be a non-empty array of strings"
 	ward delete --force "$ID"
 }
@@ -96,10 +96,10 @@ setup() {
 @test "exec errors: not found, stopped container, unknown id, terminal" {
 	ward run -d --bundle "$BUNDLE" "$ID"
 	run ward exec "$ID" no-such-binary
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: exec: "no-such-binary": executable file not found in $PATH'
 	run ward exec --tty -d "$ID" sh
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: exec: a detached process with a terminal needs --console-socket'
 	run ward exec nosuch true
 	assert_failure 1
@@ -123,7 +123,7 @@ setup() {
 		run bash -c 'exec 3<"$1" 4<"$1" 5<"$1" 6<"$1" 7<"$1" 8<"$1" 9<"$1"
 			exec "$2" --root "$3" exec --cwd "/proc/self/fd/$4" "$5" sh -c "ls .."' \
 			_ "$BUNDLE" "$WARD" "$ROOT" "$fd" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output --regexp "^ward: process.cwd /proc/self/fd/$fd(: refused: resolves through a magic link such as /proc/self/fd/N \(CVE-2024-21626 class\), or through a symlink loop|: No such file or directory)\$"
 	done
 	ward delete --force "$ID"

@@ -215,7 +215,7 @@ load ../helpers/common
 @test "idmap on a non-bind mount is refused" {
 	cfg '.mounts += [{"destination": "/t", "type": "tmpfs", "source": "tmpfs", "options": ["idmap"], "uidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}]}]'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: mounts[7] (/t): idmapped mounts must be bind mounts'
 	assert_no_leftovers
 }

@@ -111,7 +111,7 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	chmod 755 "$TMP/fail.sh"
 	cfg --arg p "$TMP/fail.sh" '.hooks = {"prestart": [{"path": $p}]}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: prestart hook 0 ($TMP/fail.sh): exit status 3; stderr: no network for you"
 	assert_no_leftovers
 }
@@ -119,7 +119,7 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 @test "a failing createContainer hook aborts too" {
 	cfg '.hooks = {"createContainer": [{"path": "/bin/false"}]}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: createContainer hook 0 (/bin/false): exit status 1"
 	assert_no_leftovers
 }
@@ -130,7 +130,7 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	cfg --arg d "$d" '.hooks = {"createRuntime": [{"path": "/bin/sleep", "args": ["sleep", $d], "timeout": 1}]}'
 	SECONDS=0
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: createRuntime hook 0 (/bin/sleep): timed out after 1 s: Connection timed out"
 	[ "$SECONDS" -lt 10 ] || fail "create took $SECONDS s"
 	run pgrep -fx "sleep $d"

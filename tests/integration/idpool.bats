@@ -79,7 +79,7 @@ leases() {
 	# A create the policy refuses gives its lease back at once.
 	cfg '.process.env += ["API_TOKEN=x"]'
 	run ward --profile strict create --bundle "$BUNDLE" "${IDS[2]}"
-	assert_failure 1
+	assert_failure 126
 	cfg '.process.env -= ["API_TOKEN=x"]'
 	run leases
 	assert_output "$(printf '%s\n' "$ua ${IDS[0]}" "$ub ${IDS[1]}" | sort)"
@@ -164,7 +164,7 @@ leases() {
 	ward --profile strict create --bundle "$BUNDLE" "${IDS[0]}"
 	assert_equal "$(host_uid "${IDS[0]}")" "$p"
 	run ward --profile strict create --bundle "$BUNDLE" "${IDS[1]}"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: strict: no free host id range in the pool $p-$((s + 999)) (strict.idPool: 2 ranges of 1000 ids; 1 leased to live containers, 1000 ids of it are /etc/subuid or /etc/subgid ranges): delete a strict container, or give the pool more ids"
 	[ ! -e "$ROOT/${IDS[1]}" ] || fail "the refused create left its state dir"
 	run leases

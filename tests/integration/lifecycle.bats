@@ -41,7 +41,7 @@ load ../helpers/common
 	ward delete --force "$ID"
 	# As runc: the directory is not made; the container is not left half-made.
 	run ward run -d --pid-file "$TMP/nodir/pid.txt" -b "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: --pid-file $TMP/nodir/pid.txt: No such file or directory"
 	[ ! -e "$TMP/nodir" ] || fail "the directory was made"
 	assert_no_leftovers
@@ -63,7 +63,7 @@ load ../helpers/common
 	cmd 'sleep 100'
 	ward create --bundle "$BUNDLE" "$ID"
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: container \"$ID\" already exists"
 	assert_equal "$(status_of "$ID")" created
 	ward delete "$ID"
@@ -73,7 +73,7 @@ load ../helpers/common
 @test "unknown id: every command says so" {
 	for c in start state delete kill; do
 		run ward $c nosuch
-		assert_failure 1
+		assert_failure "$(case $c in start) echo 125 ;; *) echo 1 ;; esac)" # ward(1), EXIT STATUS
 		assert_output 'ward: container "nosuch" does not exist'
 	done
 	# As runc: a forced delete of what is not there is done (the engines
@@ -89,13 +89,13 @@ load ../helpers/common
 	ward create --bundle "$BUNDLE" "$ID"
 	ward start "$ID"
 	run ward start "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: container \"$ID\" is running, not created: only a created container can be started"
 	pid=$(init_pid "$ID")
 	ward kill "$ID" 9
 	wait_dead "$pid"
 	run ward start "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: container \"$ID\" is stopped, not created: only a created container can be started"
 	ward delete "$ID"
 	assert_no_leftovers

@@ -97,7 +97,7 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	     | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 100}, {"containerID": 50, "hostID": 300000, "size": 100}]
 	     | .linux.gidMappings = [{"containerID": 0, "hostID": 200000, "size": 100}]'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial 'ward: config.json: .linux.uidMappings: writing uid_map'
 	assert_no_leftovers
 }
@@ -125,11 +125,11 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	pa=$(init_pid "$ID-a")
 	cfg --arg n "/proc/$pa/ns/ipc" '.linux.namespaces |= map(if .type == "network" then .path = $n else . end)'
 	run ward create --bundle "$BUNDLE" "$ID-b"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: config.json: .linux.namespaces[1].path: /proc/$pa/ns/ipc is not a network namespace"
 	cfg '.linux.namespaces |= map(if .type == "network" then .path = "/etc/hostname" else . end)'
 	run ward create --bundle "$BUNDLE" "$ID-b"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: config.json: .linux.namespaces[1].path: /etc/hostname is not a network namespace"
 	ward delete --force "$ID-a"
 	assert_no_leftovers
@@ -153,7 +153,7 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	assert_line --index 1 --regexp '^ +0 +200000 +65536$'
 	cfg '.linux.uidMappings = [{"containerID": 0, "hostID": 1, "size": 1}]'
 	run ward create --bundle "$BUNDLE" "$ID-c"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: config.json: .linux.uidMappings: a user namespace joined by path has its mappings already'
 	ward delete --force "$ID-a"
 	ward delete --force "$ID-b"
@@ -176,7 +176,7 @@ ns_of() { readlink "/proc/$1/ns/$2"; }
 	ward delete --force "$ID"
 	cfg '.linux.namespaces |= map(select(.type != "time"))'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: config.json: .linux.timeOffsets: needs a new "time" namespace'
 	assert_no_leftovers
 }

@@ -43,7 +43,7 @@ holder_ready() { [[ "$(readlink "/proc/$HOLDER/exe")" == *sleep ]]; }
 	join mount "/proc/$HOLDER/ns/mnt"
 	for p in baseline strict; do
 		run ward --profile $p create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output "ward: config.json: .linux.namespaces[$NSI].path: /proc/$HOLDER/ns/mnt: a mount namespace is never joined outside compat: it is another process's whole view of the filesystem, mounts and all (refused by the $p profile)"
 		assert_no_leftovers
 	done
@@ -53,7 +53,7 @@ holder_ready() { [[ "$(readlink "/proc/$HOLDER/exe")" == *sleep ]]; }
 	host_holder -n
 	join network "/proc/$HOLDER/ns/net"
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: config.json: .linux.namespaces[$NSI].path: /proc/$HOLDER/ns/net is the network namespace of a host process (one in the host's pid namespace), not another container's (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)"
 	assert_no_leftovers
 }

@@ -202,7 +202,7 @@ teardown() {
 		exec "$1" --root "$2" create --bundle "$3" "$4"' "$TMP" "$WARD" "$ROOT" "$BUNDLE" "$ID" \
 		>"$TMP/out" 2>&1 </dev/null || rc=$?
 	run cat "$TMP/out"
-	[ "$rc" -eq 1 ] || fail "create exited $rc, not refused: $output"
+	[ "$rc" -eq 126 ] || fail "create exited $rc, not refused: $output"
 	assert_output --partial "$TMP/eng/innocent is the container engine socket /run/containerd/containerd.sock"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	# The engine's socket name a link to where the socket is (as Docker
@@ -338,14 +338,14 @@ teardown() {
 @test "strict: secret-looking environment names and joined network namespaces are refused" {
 	cfg '.process.env += ["AWS_SECRET_ACCESS_KEY=x"]'
 	run ward --profile strict create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'config.json: .process.env[2]: AWS_SECRET_ACCESS_KEY looks like a secret (pattern *SECRET*)'
 	assert_output --partial 'opt-out: allow.env.AWS_SECRET_ACCESS_KEY'
 	# The patterns are policy data.
 	policy '{"secretEnv": ["MY_*"]}'
 	cfg '.process.env += ["MY_THING=1"]'
 	run ward --policy "$POLICY" --profile strict create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'MY_THING looks like a secret (pattern MY_*)'
 	# baseline lets both through.
 	cmd 'true'
@@ -401,7 +401,7 @@ teardown() {
 	refused_with "policy file: $POLICY"
 	rm "$POLICY"
 	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: policy file $POLICY: cannot open $POLICY: No such file or directory"
 	run ward --profile lax create --bundle "$BUNDLE" "$ID"
 	assert_failure 1
@@ -417,7 +417,7 @@ teardown() {
 	assert_line 'NoNewPrivs:	1'
 	assert_line 'CapBnd:	0000000000000420'
 	run ward exec --cap CAP_SYS_ADMIN "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'exec process.capabilities.bounding: CAP_SYS_ADMIN'
 	run ward exec --cap CAP_NET_RAW "$ID" grep CapEff /proc/self/status
 	assert_output 'CapEff:	0000000000000420'
@@ -439,13 +439,13 @@ teardown() {
 	# Without the record there is nothing to apply: an error, never compat.
 	rm "$ROOT/$ID/policy.json"
 	run ward exec "$ID" true
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial "ward: container \"$ID\": no policy record"
 	# A damaged record (300000 levels deep: yajl's tree free recursed
 	# off the stack before) is an error too.
 	python3 -c 'print("[" * 300000 + "]" * 300000)' >"$ROOT/$ID/policy.json"
 	run ward exec "$ID" true
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial 'JSON nested deeper than 4 levels'
 	ward delete --force "$ID"
 	assert_no_leftovers
@@ -784,7 +784,7 @@ ns_ward() {
 	for o in '["rbind"]' '["rbind", "ro"]'; do
 		bind_tree "$many" "$o"
 		run ward create --bundle "$BUNDLE" "$ID"
-		[ "$status" -eq 1 ] && [[ "$output" == *"$many is too large to check (sockets, submounts)"* ]] ||
+		[ "$status" -eq 126 ] && [[ "$output" == *"$many is too large to check (sockets, submounts)"* ]] ||
 			{ umount "$many"; rmdir "$many"; fail "not refused as too large: $output"; }
 	done
 	umount "$many"

@@ -31,7 +31,7 @@ load ../helpers/common
 	assert_output /etc
 	cfg '.process.cwd = "/does/not/exist"'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: process.cwd /does/not/exist: No such file or directory'
 	assert_no_leftovers
 }
@@ -177,11 +177,11 @@ load ../helpers/common
 @test "bad scheduler and affinity values fail clearly" {
 	cfg '.process.execCPUAffinity = {"final": "1-x"}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: process.execCPUAffinity.final "1-x": not a CPU list'
 	cfg 'del(.process.execCPUAffinity) | .process.scheduler = {"policy": "SCHED_OTHER", "flags": ["SCHED_FLAG_BOGUS"]}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: process.scheduler.flags[0]: unknown flag "SCHED_FLAG_BOGUS"'
 	assert_no_leftovers
 }
@@ -190,12 +190,12 @@ load ../helpers/common
 	[ ! -e /sys/module/apparmor/parameters/enabled ] || skip "AppArmor present"
 	cfg '.process.apparmorProfile = "ward-default"'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: config.json: .process.apparmorProfile "ward-default": AppArmor is not enabled on this host'
 	[ ! -e /sys/fs/selinux/enforce ] || skip "SELinux present"
 	cfg '.process.apparmorProfile = "" | .process.selinuxLabel = "system_u:system_r:container_t:s0"'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: config.json: .process.selinuxLabel: SELinux is not enabled on this host'
 	assert_no_leftovers
 }

@@ -117,7 +117,7 @@ assert_user_clean() {
 	# Root does not take the user's state for its own: a forged state.json
 	# would aim root's signals and namespaces anywhere.
 	run "$WARD" --root "$UXDG/ward" exec "$ID" true
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial "state root $UXDG/ward belongs to uid $uid: ward trusts only a state root of its own user"
 	run uward kill "$ID" KILL
 	assert_success
@@ -276,7 +276,7 @@ assert_user_clean() {
 	ucfg --arg d "$d" '.mounts += [{"destination": "/private", "type": "bind", "source": $d, "options": ["rbind", "ro"]}]'
 	ucmd 'echo ran'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 125
 	refute_line ran
 	assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$UB/config.json")].source: $d: uid $(id -u "$U") cannot read it"
 	assert_user_clean
@@ -298,14 +298,14 @@ assert_user_clean() {
 	     | .linux.uidMappings = [{"containerID": 0, "hostID": $u, "size": 1}, {"containerID": 1, "hostID": 500000, "size": 10}]
 	     | .linux.gidMappings = [{"containerID": 0, "hostID": $u, "size": 1}]'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial "config.json: .linux.uidMappings"
 	assert_output --partial "newuidmap"
 	refute_line --partial "uid=0"
 	# Its own id must be mapped: ward works inside as that id.
 	ucfg '.linux.uidMappings = [{"containerID": 0, "hostID": 500000, "size": 10}]'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "config.json: .linux.uidMappings: a rootless container must map the caller's uid $uid"
 	assert_user_clean
 }
@@ -339,7 +339,7 @@ assert_user_clean() {
 	ucmd 'echo ran; cat /proc/self/uid_map; touch /x || echo ro-root
 	      echo sys_admin=$(( (0x$(awk "/CapEff/ {print \$2}" /proc/self/status) >> 21) & 1 ))'
 	run uward --profile strict run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 125
 	refute_line ran
 	assert_output --partial 'config.json: .linux.resources: strict enforces limits, and a rootless container here has no cgroup'
 	assert_output --partial '"rootlessLimits": "warn"'
@@ -375,7 +375,7 @@ assert_user_clean() {
 	assert_line ran
 	policy '{"strict": {"rootlessLimits": "warn"}, "egress": {"strict": {"allow": ["10.213.1.1:443"]}}}'
 	run uward --policy "$POLICY" --profile strict run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 126
 	refute_line ran
 	assert_output --partial 'strict never runs unfiltered, and its egress allow-list cannot be enforced: rootless ward cannot load the egress programs'
 	assert_user_clean
@@ -394,12 +394,12 @@ assert_user_clean() {
 	ucmd 'echo ran'
 	ucfg '.linux.sysctl = {"vm.memfd_noexec": "2"}'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 125
 	refute_line ran
 	assert_output --partial "config.json: .linux.sysctl.vm.memfd_noexec: only the host's root can set it"
 	ucfg 'del(.linux.sysctl) | .linux.devices = [{"type": "c", "path": "/dev/not-on-host", "major": 1, "minor": 5}]'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 125
 	refute_line ran
 	assert_output --partial "config.json: .linux.devices[0]: /dev/not-on-host"
 	ucfg 'del(.linux.devices) | .mounts += [{"destination": "/mnt", "type": "bind", "source": "/tmp", "options": ["rbind", "ro", "idmap"]}]'
@@ -446,7 +446,7 @@ assert_user_clean() {
 	echo go >"$go"
 	rc=0
 	wait "$pid" || rc=$?
-	[ "$rc" = 1 ]
+	[ "$rc" = 125 ] # ward failed: the host forbids what it needs
 	run cat "$TMP/out"
 	refute_line ran
 	assert_output --partial "user.max_user_namespaces = 0"

@@ -82,11 +82,11 @@ wait_running() {
 @test "binary not found: runc's wording, exit 1, nothing left" {
 	cfg '.process.args = ["no-such-binary"]'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: exec: "no-such-binary": executable file not found in $PATH'
 	cfg '.process.args = ["/bin/nope"]'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: exec: "/bin/nope": stat /bin/nope: No such file or directory'
 	assert_no_leftovers
 }
@@ -94,7 +94,7 @@ wait_running() {
 @test "a file that is not executable is refused" {
 	cfg '.process.args = ["/etc/passwd"]'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: exec: "/etc/passwd": stat /etc/passwd: Permission denied'
 	assert_no_leftovers
 }

@@ -213,7 +213,7 @@ deny_list_run() { # deny_list_run ABI-LABEL PROBE LIST
 	assert_output "Seccomp:	2"
 	cfg '.linux.seccomp.flags = ["SECCOMP_FILTER_FLAG_BOGUS"]'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: config.json: .linux.seccomp.flags[0]: unknown flag "SECCOMP_FILTER_FLAG_BOGUS"'
 	assert_no_leftovers
 }
@@ -227,7 +227,7 @@ deny_list_run() { # deny_list_run ABI-LABEL PROBE LIST
 	permissive
 	add_rule '{"names": ["getpid", "no_such_syscall_2099"], "action": "SCMP_ACT_ERRNO"}'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: config.json: .linux.seccomp.syscalls[0].names[1]: unknown syscall "no_such_syscall_2099" in a rule stricter than the default action'
 	assert_no_leftovers
 }
@@ -366,7 +366,7 @@ PY
 	permissive
 	add_rule '{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY'
 	assert_no_leftovers
 }
@@ -376,7 +376,7 @@ PY
 	cfg --arg s "$TMP/nobody.sock" '.linux.seccomp.listenerPath = $s'
 	add_rule '{"names": ["mkdir"], "action": "SCMP_ACT_NOTIFY"}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: config.json: .linux.seccomp.listenerPath: failed to connect with seccomp agent at $TMP/nobody.sock: No such file or directory"
 	assert_no_leftovers
 }

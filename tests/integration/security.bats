@@ -80,7 +80,7 @@ teardown() {
 		exec 7<"$TMP"
 		run ward run --preserve-fds "$preserve" --bundle "$BUNDLE" "$ID"
 		exec 7<&-
-		assert_failure 1
+		assert_failure 126
 		if [ "$preserve" = 5 ]; then
 			assert_output 'ward: process.cwd /proc/self/fd/7: refused: resolves through a magic link such as /proc/self/fd/N (CVE-2024-21626 class), or through a symlink loop'
 		else
@@ -100,7 +100,7 @@ teardown() {
 	# The link resolves (as if the rootfs were /) to a directory the image
 	# lacks: ward refuses rather than guess.
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial 'ward: mounts[6] (/mnt/evil/sub): /mnt/evil: '
 	run ls -A "$TMP/outside"
 	assert_output ""
@@ -138,7 +138,7 @@ teardown() {
 	# The .. climb stops at the rootfs's /: the target the image lacks is
 	# refused, and nothing appears outside.
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial 'ward: mounts[6] (/mnt/up/x): /mnt/up: '
 	[ "${#lines[@]}" -eq 1 ] || fail "more than the refusal: $output"
 	run ls -A "$TMP/outside2"
@@ -168,7 +168,7 @@ teardown() {
 	rmdir "$BUNDLE/rootfs/dev"
 	ln -s "$TMP/hostdev" "$BUNDLE/rootfs/dev"
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: mounts[1] (/dev): /dev: Not a directory'
 	run ls -A "$TMP/hostdev"
 	assert_output ""
@@ -214,7 +214,7 @@ teardown() {
 	ln -s "$TMP/fakeproc" "$BUNDLE/rootfs/proc"
 	cmd 'true'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: the rootfs's /proc is not a directory (a symlink?): refused: must be mounted on ordinary directory"
 	run ls -A "$TMP/fakeproc"
 	assert_output ""
@@ -225,7 +225,7 @@ teardown() {
 	mkdir -p "$TMP/notproc"
 	cfg --arg s "$TMP/notproc" '.mounts |= map(if .destination == "/proc" then {"destination": "/proc", "type": "bind", "source": $s, "options": ["bind"]} else . end)'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: mounts[0] (/proc): only procfs may be mounted at /proc: Operation not permitted"
 	cfg '.mounts |= map(if .destination == "/proc" then {"destination": "/proc", "type": "tmpfs", "source": "tmpfs"} else . end)'
 	run ward run --bundle "$BUNDLE" "$ID"
@@ -237,7 +237,7 @@ teardown() {
 @test "CVE-2025-52881 class: no mount over procfs, also through a symlinked destination" {
 	cfg '.mounts += [{"destination": "/proc/sys/kernel", "type": "tmpfs", "source": "tmpfs"}]'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "ward: mounts[7] (/proc/sys/kernel): mounting over procfs is refused"
 	# /mnt/p -> /proc/self/attr inside the image: the target is on procfs.
 	cfg '.mounts |= map(select(.destination != "/proc/sys/kernel"))'
@@ -274,7 +274,7 @@ teardown() {
 @test "a LISTEN_FDS that is not a count is refused before anything is made" {
 	for bad in 1x -1 1025; do
 		LISTEN_FDS=$bad run ward run --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 125
 		assert_output "ward: LISTEN_FDS=\"$bad\" is not a number of fds"
 		assert_no_leftovers
 	done
@@ -301,7 +301,7 @@ teardown() {
 	cmd 'ls -l /dev/evil | cut -c1; echo ran-inside'
 	# /dev a symlink to the host: refused before any node is made.
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output 'ward: mounts[3] (/dev): /dev: Not a directory'
 	run ls -A "$TMP/hostdev"
 	assert_output ""
@@ -367,7 +367,7 @@ teardown() {
 	# (and a writable mask source would be worse): ward refuses.
 	cmd 'echo ran; wc -c </proc/keys'
 	run unshare -m sh -c "mount --bind /dev/zero /dev/null && exec '$WARD' --root '$ROOT' run --bundle '$BUNDLE' '$ID'"
-	assert_failure 1
+	assert_failure 125
 	assert_output --regexp '^ward: maskedPaths\[[0-9]+\] /proc/[a-z_/]+: /dev/null is not the null device \(1:3\)'
 	refute_line ran
 	assert_no_leftovers
@@ -416,6 +416,6 @@ teardown() {
 	WARD_GLOBALS=()
 	cfg '.mounts |= map(if .destination == "/proc" then .source = "/proc" else . end)'
 	run ward run --bundle "$BUNDLE" "$ID-baseline"
-	assert_failure 1
+	assert_failure 126
 	assert_no_leftovers
 }

@@ -23,7 +23,7 @@ teardown() {
 	for name in api_token Aws_Region github_sha db_Password; do
 		cfg --arg e "$name=x" '.process.env = ["PATH=/bin", $e]'
 		run ward --profile strict create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 126
 		assert_output --regexp "^ward: config.json: \.process\.env\[1\]: $name looks like a secret \(pattern [^)]+\): strict keeps secrets out of untrusted code \(refused by the strict profile; opt-out: allow\.env\.$name in the policy and the annotation org\.ward\.allow\.env\.$name=true\)$"
 		assert_no_leftovers
 	done
@@ -41,14 +41,14 @@ teardown() {
 	ward --profile strict run -d --bundle "$BUNDLE" "$ID"
 	# Refused: nothing runs (the marker is never written).
 	run ward exec -e LANG=C -e Api_Token=x "$ID" sh -c 'echo ran >/tmp/marker'
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: config.json: exec --env[1]: Api_Token looks like a secret (pattern *TOKEN*): strict keeps secrets out of untrusted code (refused by the strict profile; opt-out: allow.env.Api_Token in the policy and the annotation org.ward.allow.env.Api_Token=true)'
 	cat >"$TMP/process.json" <<-'EOF'
 	{"args": ["sh", "-c", "echo ran >/tmp/marker"], "cwd": "/", "user": {"uid": 0, "gid": 0},
 	 "env": ["PATH=/bin", "github_token=x"]}
 	EOF
 	run ward exec --process "$TMP/process.json" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'config.json: exec process.env[1]: github_token looks like a secret (pattern *TOKEN*)'
 	assert_output --partial 'opt-out: allow.env.github_token'
 	run ward exec "$ID" sh -c 'test -e /tmp/marker && echo marker-written || echo no-marker'
@@ -72,7 +72,7 @@ teardown() {
 	assert_success
 	assert_output inside:from-exec
 	run ward --policy "$POLICY" exec -e api_token=other "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'exec --env[0]: api_token looks like a secret'
 	ward delete --force "$ID"
 	assert_no_leftovers

@@ -35,14 +35,14 @@ own_userns() {
 @test "strict: container root mapped to host root (0 -> 0) is refused, naming the mapping; nothing is written" {
 	own_userns '[{"containerID": 0, "hostID": 0, "size": 65536}]' '[{"containerID": 0, "hostID": 0, "size": 65536}]'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'ward: config.json: .linux.uidMappings[0]: maps container uids 0-65535 to host 0-65535, outside this container'\''s own host range (1879048192-1879113727, of strict'\''s id pool): container root must be an unprivileged host id no one else has, never host root (refused by the strict profile) [and 1 more: see ward check]'
 	[ ! -e "$TMP/vol/suid" ] || fail "the container ran: $(stat -c '%u:%g %A' "$TMP/vol/suid")"
 	assert_no_leftovers
 	# A host user's uid is no better.
 	own_userns '[{"containerID": 0, "hostID": 1879048192, "size": 1000}, {"containerID": 1000, "hostID": 1000, "size": 1}]' '[{"containerID": 0, "hostID": 1879048192, "size": 65536}]'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'config.json: .linux.uidMappings[1]: maps container uids 1000-1000 to host 1000-1000'
 	assert_no_leftovers
 }
@@ -67,7 +67,7 @@ own_userns() {
 	holder=$(pgrep -P "$BGPID")
 	cfg --arg u "/proc/$holder/ns/user" '.linux.namespaces += [{"type": "user", "path": $u}]'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --regexp '^ward: config.json: \.linux\.namespaces\[[0-9]+\]\.path: strict joins no user namespace by path: its uid and gid maps can only be read from a process holding it, not judged on the opened namespace, so container root could be any host id \(refused by the strict profile\)'
 	[ ! -e "$TMP/vol/suid" ] || fail "the container ran"
 	assert_no_leftovers

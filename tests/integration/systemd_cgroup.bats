@@ -73,7 +73,7 @@ assert_no_unit() {
 @test "where systemd cannot be reached, --systemd-cgroup (or the policy's) fails closed and leaves nothing" {
 	have_systemd && skip "systemd is PID 1 here: the driver works (the tests below)"
 	WARD_GLOBALS=(--systemd-cgroup)
-	refused_with "cannot reach systemd"
+	refused_with "cannot reach systemd" 125
 	WARD_GLOBALS=()
 	policy '{"cgroupManager": "systemd"}'
 	refused_with "cannot reach systemd"

@@ -6,6 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/error.h"
+
+/* The error object the code under test records into: a test reads what
+ * was refused with werr_msg(err). */
+static struct werror tap_err __attribute__((unused));
+static struct werror *const err __attribute__((unused)) = &tap_err;
+
 static int tap_n, tap_failed;
 
 __attribute__((format(printf, 2, 3))) static int ok(int cond, const char *fmt, ...)

@@ -46,8 +46,8 @@ static const char full[] =
 
 static struct oci_config *parse(const char *s)
 {
-	werr_clear();
-	return oci_config_parse(s, strlen(s), "config.json");
+	werr_clear(err);
+	return oci_config_parse(s, strlen(s), "config.json", err);
 }
 
 static void test_full(void)
@@ -55,7 +55,7 @@ static void test_full(void)
 	struct oci_config *c = parse(full);
 
 	if (!ok(c != NULL, "full config parses")) {
-		diag("%s", werr_msg());
+		diag("%s", werr_msg(err));
 		return;
 	}
 	ok(strcmp(c->oci_version, "1.2.0") == 0, "ociVersion");
@@ -235,9 +235,9 @@ static void test_errors(void)
 	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
 		struct oci_config *c = parse(errors[i].json);
 
-		if (!ok(c == NULL && strstr(werr_msg(), errors[i].want) != NULL, "error %zu: %s", i,
-		        errors[i].want))
-			diag("got: %s", c ? "(accepted)" : werr_msg());
+		if (!ok(c == NULL && strstr(werr_msg(err), errors[i].want) != NULL, "error %zu: %s",
+		        i, errors[i].want))
+			diag("got: %s", c ? "(accepted)" : werr_msg(err));
 		oci_config_free(c);
 	}
 }
@@ -269,7 +269,7 @@ static void test_linux_sections(void)
 	const struct oci_seccomp *s;
 
 	if (!ok(c != NULL, "all linux sections parse")) {
-		diag("%s", werr_msg());
+		diag("%s", werr_msg(err));
 		return;
 	}
 	r = c->linux->resources;
@@ -355,7 +355,7 @@ static void test_many_keys(void)
 		len += (size_t)sprintf(buf + len, "\"k%zu\":\"v\",", i);
 	sprintf(buf + len, "\"k7\":\"w\"}}");
 	c = parse(buf);
-	ok(c == NULL && strstr(werr_msg(), ".annotations.k7: duplicate key"),
+	ok(c == NULL && strstr(werr_msg(err), ".annotations.k7: duplicate key"),
 	   "a duplicate among %zu keys is found", n + 1);
 	oci_config_free(c);
 	free(buf);
@@ -377,7 +377,7 @@ static void test_hostile(void)
 	buf[len++] = '}';
 	buf[len] = '\0';
 	c = parse(buf);
-	ok(c == NULL && strstr(werr_msg(), "nested deeper than"), "%zu-deep nesting refused", n);
+	ok(c == NULL && strstr(werr_msg(err), "nested deeper than"), "%zu-deep nesting refused", n);
 	oci_config_free(c);
 
 	/* A million-element array of a known field: parsed, not slow. */
@@ -405,7 +405,7 @@ static void test_hostile(void)
 		char want[64];
 
 		snprintf(want, sizeof(want), ".process.args[%zu]: must be a string", n - 1);
-		ok(c == NULL && strstr(werr_msg(), want),
+		ok(c == NULL && strstr(werr_msg(err), want),
 		   "bad element deep in a huge array is located");
 	}
 	oci_config_free(c);
@@ -414,18 +414,18 @@ static void test_hostile(void)
 	strcpy(buf, MIN_HEAD MIN_PROC "}");
 	len = strlen(buf);
 	buf[10] = '\0';
-	werr_clear();
-	c = oci_config_parse(buf, len, "config.json");
-	ok(c == NULL && strstr(werr_msg(), "NUL byte"), "NUL byte in the text refused");
+	werr_clear(err);
+	c = oci_config_parse(buf, len, "config.json", err);
+	ok(c == NULL && strstr(werr_msg(err), "NUL byte"), "NUL byte in the text refused");
 	oci_config_free(c);
 
 	/* Bytes that are not UTF-8, even where yajl does not look (a comment):
 	 * a policy's text is kept in create's record as a JSON string. */
 	c = parse(MIN_HEAD MIN_PROC "} // \x96\x96\n");
-	ok(c == NULL && strstr(werr_msg(), "not UTF-8"), "invalid UTF-8 in a comment refused");
+	ok(c == NULL && strstr(werr_msg(err), "not UTF-8"), "invalid UTF-8 in a comment refused");
 	oci_config_free(c);
 	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\xed\xa0\x80\"}");
-	ok(c == NULL && strstr(werr_msg(), "not UTF-8"), "a UTF-8 surrogate refused");
+	ok(c == NULL && strstr(werr_msg(err), "not UTF-8"), "a UTF-8 surrogate refused");
 	oci_config_free(c);
 	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}");
 	ok(c != NULL, "two-, three- and four-byte UTF-8 taken");
@@ -433,11 +433,11 @@ static void test_hostile(void)
 	/* \u escapes: yajl decodes a lone low surrogate into bytes that are
 	 * not UTF-8 (which ward would then write into state.json). */
 	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"a\\udc00\"}");
-	ok(c == NULL && strstr(werr_msg(), "a lone UTF-16 surrogate (\\udc00)"),
+	ok(c == NULL && strstr(werr_msg(err), "a lone UTF-16 surrogate (\\udc00)"),
 	   "a lone low surrogate escape refused");
 	oci_config_free(c);
 	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\\uD83D x\"}");
-	ok(c == NULL && strstr(werr_msg(), "a lone UTF-16 surrogate (\\ud83d)"),
+	ok(c == NULL && strstr(werr_msg(err), "a lone UTF-16 surrogate (\\ud83d)"),
 	   "a lone high surrogate escape refused");
 	oci_config_free(c);
 	c = parse(MIN_HEAD MIN_PROC ",\"hostname\":\"\\ud83d\\ude00\\u00e9\"}");
@@ -449,13 +449,13 @@ static void test_hostile(void)
 	c = parse(MIN_HEAD "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"a\"],"
 	                   "\"cwd\":\"/\",\"oomScoreAdj\":"
 	                   "99999999999999999999999999999999999999999}}");
-	ok(c == NULL && strstr(werr_msg(), ".process.oomScoreAdj: out of range"),
+	ok(c == NULL && strstr(werr_msg(err), ".process.oomScoreAdj: out of range"),
 	   "huge number refused");
 	oci_config_free(c);
 	c = parse(MIN_HEAD "\"process\":{\"user\":{\"uid\":0,\"gid\":0},\"args\":[\"a\"],"
 	                   "\"cwd\":\"/\",\"rlimits\":[{\"type\":\"RLIMIT_AS\","
 	                   "\"hard\":18446744073709551616,\"soft\":1}]}}");
-	ok(c == NULL && strstr(werr_msg(), ".process.rlimits[0].hard: out of range"),
+	ok(c == NULL && strstr(werr_msg(err), ".process.rlimits[0].hard: out of range"),
 	   "2^64 refused for a uint64");
 	oci_config_free(c);
 	free(buf);

@@ -111,10 +111,10 @@ static void entries(void)
 
 	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++)
 		if (egress_rule_parse(allow[i], &r, why, sizeof(why)) == 0)
-			egress_plan_add(&p, false, &r);
+			egress_plan_add(&p, false, &r, err);
 	egress_rule_parse("169.254.169.254:*", &r, why, sizeof(why));
-	egress_plan_add(&p, true, &r);
-	ok(egress_plan_entries(&p, &e) == 0 && e.n == 6, "one entry per distinct prefix");
+	egress_plan_add(&p, true, &r, err);
+	ok(egress_plan_entries(&p, &e, err) == 0 && e.n == 6, "one entry per distinct prefix");
 	ok(e.sets[0].w[0] == 0 && e.sets[0].w[EGRESS_PORT_WORDS - 1] == 0,
 	   "set 0 is the empty one");
 	/* A destination in the /16 still gets the /8's port 443: the narrower
@@ -145,9 +145,9 @@ static void entries(void)
 	for (unsigned i = 0; i < 100; i++) {
 		egress_rule_parse("10.0.0.0/8:1", &r, why, sizeof(why));
 		r.lo = r.hi = (uint16_t)(1000 + 2 * i);
-		egress_plan_add(&p, false, &r);
+		egress_plan_add(&p, false, &r, err);
 	}
-	ok(egress_plan_entries(&p, &e) == 0 && port_ok(&e, "10.3.0.1:1", 1198, EGRESS_TCP) &&
+	ok(egress_plan_entries(&p, &e, err) == 0 && port_ok(&e, "10.3.0.1:1", 1198, EGRESS_TCP) &&
 	       !port_ok(&e, "10.3.0.1:1", 1199, EGRESS_TCP),
 	   "100 single-port rules on one prefix: each port, nothing between");
 	egress_entries_free(&e);

@@ -180,7 +180,7 @@ static void check_man(void)
 	man_section(m);
 	fclose(m);
 	snprintf(path, sizeof(path), "%s/runtime/policy/ward-policy.7", srcdir());
-	if (!ok(read_file(path, 1 << 22, &man, &len) == 0, "read %s", path))
+	if (!ok(read_file(path, 1 << 22, &man, &len, err) == 0, "read %s", path))
 		goto out;
 	start = strstr(man, "\n.SH FIELDS\n");
 	end = start ? strstr(start + 1, "\n.SH ") : NULL;
@@ -229,9 +229,9 @@ static struct oci_config *cfg(int oom, const char *res, const char *lin)
 	struct oci_config *c;
 
 	snprintf(buf, sizeof(buf), BASE, oom, res, lin);
-	c = oci_config_parse(buf, strlen(buf), "config.json");
+	c = oci_config_parse(buf, strlen(buf), "config.json", err);
 	if (c == NULL)
-		diag("%s", werr_msg());
+		diag("%s", werr_msg(err));
 	return c;
 }
 
@@ -322,7 +322,7 @@ static void check_collect(void)
 
 int main(int argc, char **argv)
 {
-	char path[4096], *buf = NULL, err[256];
+	char path[4096], *buf = NULL, perr[256];
 	size_t len, missing = 0, extra = 0;
 	yajl_val root;
 
@@ -331,11 +331,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/config-schema/config.schema.json", srcdir());
-	if (!ok(read_file(path, 1 << 22, &buf, &len) == 0, "read %s", path))
+	if (!ok(read_file(path, 1 << 22, &buf, &len, err) == 0, "read %s", path))
 		return tap_done();
-	root = yajl_tree_parse(buf, err, sizeof(err));
+	root = yajl_tree_parse(buf, perr, sizeof(perr));
 	free(buf);
-	if (!ok(root != NULL, "config.schema.json parses (%s)", root ? "" : err))
+	if (!ok(root != NULL, "config.schema.json parses (%s)", root ? "" : perr))
 		return tap_done();
 	walk(root, root, "", 0);
 	yajl_tree_free(root);

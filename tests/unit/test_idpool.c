@@ -60,7 +60,7 @@ static void test_subid(void)
 
 	ok(subid_parse("alice:100000:65536\n# bob:1:2\nbad line\ncarol:x:5\ndave:7:\n"
 	               "erin:200000:0\nfrank:4294967295:10\nzed:300000:1",
-	               &v, &n) == 0 &&
+	               &v, &n, err) == 0 &&
 	       n == 3 && v[0].start == 100000 && v[0].size == 65536 && v[1].start == UINT32_MAX &&
 	       v[1].size == 1 && v[2].start == 300000 && v[2].size == 1,
 	   "subid: entries read, comments and malformed lines skipped, a wrapping one cut");
@@ -101,7 +101,7 @@ static int state_dir(int rfd, const char *id, struct id_lease *l)
 
 	if (mkdirat(rfd, id, 0700) < 0 || (sd = openat(rfd, id, O_RDONLY | O_DIRECTORY)) < 0)
 		return -1;
-	r = id_lease_commit(l, sd);
+	r = id_lease_commit(l, sd, err);
 	close(sd);
 	return r;
 }
@@ -127,61 +127,62 @@ static void test_leases(void)
 	snprintf(pool, sizeof(pool), "%s/.idpool", root);
 	id_lease_use_dir(pool);
 	put("subuid", "someone:2000:1000\n");
-	ok(id_lease_peek(&p, &s) == 0 && s == 1000, "peek: nothing leased yet: the first");
+	ok(id_lease_peek(&p, &s, err) == 0 && s == 1000, "peek: nothing leased yet: the first");
 	ok(!exists(".idpool"), "peek: leases nothing, makes nothing");
-	ok(id_lease_take(root, "a", &p, &a) == 0 && a.range.start == 1000 && a.range.size == 1000,
+	ok(id_lease_take(root, "a", &p, &a, err) == 0 && a.range.start == 1000 &&
+	       a.range.size == 1000,
 	   "take: the first range");
-	ok(id_lease_take(root, "b", &p, &b) == 0 && b.range.start == 3000,
+	ok(id_lease_take(root, "b", &p, &b, err) == 0 && b.range.start == 3000,
 	   "take: the next, around the subuid entry");
 	/* a's create still runs (its lease flocked), with no state dir yet. */
-	ok(id_lease_take(root, "c", &p, &c) == 0 && c.range.start == 4000,
+	ok(id_lease_take(root, "c", &p, &c, err) == 0 && c.range.start == 4000,
 	   "take: a lease whose create still runs is not taken over");
-	ok(id_lease_take(root, "d", &p, &d) < 0 &&
-	       strstr(werr_msg(), "no free host id range in the pool 1000-4999 (strict.idPool: "
-	                          "4 ranges of 1000 ids; 3 leased to live containers, 1000 ids "
-	                          "of it are /etc/subuid or /etc/subgid ranges)") != NULL,
+	ok(id_lease_take(root, "d", &p, &d, err) < 0 &&
+	       strstr(werr_msg(err), "no free host id range in the pool 1000-4999 (strict.idPool: "
+	                             "4 ranges of 1000 ids; 3 leased to live containers, 1000 ids "
+	                             "of it are /etc/subuid or /etc/subgid ranges)") != NULL,
 	   "take: exhausted: refused naming the pool");
-	id_lease_drop(&d);
+	id_lease_drop(&d, err);
 	/* a and b made their state dirs; c's create was killed (its lease
 	 * left, unlocked, no state dir). */
 	ok(state_dir(rfd, "a", &a) == 0 && state_dir(rfd, "b", &b) == 0, "commit: recorded");
 	close(c.fd);
 	c.fd = -1;
 	c.keep = true; /* (killed: nothing gives it back) */
-	id_lease_drop(&c);
+	id_lease_drop(&c, err);
 	ok(exists(".idpool/4000"), "a killed create's lease is left");
-	ok(id_lease_take(root, "e", &p, &e) == 0 && e.range.start == 4000,
+	ok(id_lease_take(root, "e", &p, &e, err) == 0 && e.range.start == 4000,
 	   "take: a lease no create holds and no state dir records is taken over");
 	ok(state_dir(rfd, "e", &e) == 0, "commit e");
 	/* A state dir of the same id that records another lease (its token):
 	 * b's lease is stale once b's dir records something else. */
 	put("b/" IDPOOL_RECORD, "3000 1000 0123456789abcdef\n");
-	ok(id_lease_take(root, "f", &p, &d) == 0 && d.range.start == 3000,
+	ok(id_lease_take(root, "f", &p, &d, err) == 0 && d.range.start == 3000,
 	   "take: a lease its container's state dir no longer records is taken over");
-	id_lease_drop(&d);
+	id_lease_drop(&d, err);
 	ok(!exists(".idpool/3000"), "drop: a failed create's lease is given back");
 	/* Delete: the lease of the record goes, and the range is free. */
 	{
 		int sd = openat(rfd, "a", O_RDONLY | O_DIRECTORY);
 
-		ok(id_lease_release(sd) == 0 && !exists(".idpool/1000"),
+		ok(id_lease_release(sd, err) == 0 && !exists(".idpool/1000"),
 		   "release: delete gives the range back");
 		close(sd);
 	}
-	ok(id_lease_peek(&p, &s) == 0 && s == 1000, "peek: the freed range is next");
+	ok(id_lease_peek(&p, &s, err) == 0 && s == 1000, "peek: the freed range is next");
 	/* A lease someone else holds now is not released by an old record. */
 	put(".idpool/1000", "other 00000000000000ff 1000 /nonexistent\n");
 	{
 		int sd = openat(rfd, "a", O_RDONLY | O_DIRECTORY);
 
-		ok(id_lease_release(sd) == 0 && exists(".idpool/1000"),
+		ok(id_lease_release(sd, err) == 0 && exists(".idpool/1000"),
 		   "release: another container's lease of the same range stays");
 		close(sd);
 	}
 	a.keep = b.keep = e.keep = true;
-	id_lease_drop(&a);
-	id_lease_drop(&b);
-	id_lease_drop(&e);
+	id_lease_drop(&a, err);
+	id_lease_drop(&b, err);
+	id_lease_drop(&e, err);
 	close(rfd);
 	{
 		char cmd[128];

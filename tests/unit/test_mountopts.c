@@ -8,7 +8,7 @@
 
 static int parse(const char *const *opts, size_t n, struct mount_opts *o)
 {
-	return mount_parse_options((char *const *)opts, n, o);
+	return mount_parse_options((char *const *)opts, n, o, err);
 }
 
 int main(void)
@@ -62,7 +62,7 @@ int main(void)
 	{
 		const char *v[] = {"ro,nosuid"};
 
-		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(), "single"),
+		ok(parse(v, 1, &o) < 0 && strstr(werr_msg(err), "single"),
 		   "comma-joined option refused");
 	}
 	/* libmount reads a flag option with a value as the flag: "rw=" after
@@ -77,8 +77,8 @@ int main(void)
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			const char *v[] = {"ro", bad[i][0]};
 
-			ok(parse(v, 2, &o) < 0 && strcmp(werr_msg(), bad[i][1]) == 0,
-			   "flag option with a value refused: %s (%s)", bad[i][0], werr_msg());
+			ok(parse(v, 2, &o) < 0 && strcmp(werr_msg(err), bad[i][1]) == 0,
+			   "flag option with a value refused: %s (%s)", bad[i][0], werr_msg(err));
 		}
 	}
 	{

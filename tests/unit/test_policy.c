@@ -13,7 +13,7 @@
 
 static struct policy *parse(const char *s)
 {
-	return policy_parse(s, strlen(s), "policy.json");
+	return policy_parse(s, strlen(s), "policy.json", err);
 }
 
 /* strict.idPool as the allocator gets it: defaults filled. */
@@ -45,8 +45,8 @@ static void refused(const char *json, const char *want)
 {
 	struct policy *p = parse(json);
 
-	ok(p == NULL && strstr(werr_msg(), want) != NULL, "refused: %s (%s)", want,
-	   p ? "accepted" : werr_msg());
+	ok(p == NULL && strstr(werr_msg(err), want) != NULL, "refused: %s (%s)", want,
+	   p ? "accepted" : werr_msg(err));
 	policy_free(p);
 }
 
@@ -65,15 +65,15 @@ static void load_case(const char *what, mode_t dmode, mode_t fmode, uid_t uid, c
 	if (f == NULL || fputs("{\"profile\": \"compat\"}\n", f) < 0 || fclose(f) != 0 ||
 	    chmod(file, fmode) < 0 || chmod(dir, dmode) < 0 || chown(file, uid, uid) < 0)
 		abort();
-	werr_clear();
-	p = policy_load(file);
+	werr_clear(err);
+	p = policy_load(file, err);
 	if (want == NULL)
 		ok(p != NULL && p->profile && strcmp(p->profile, "compat") == 0,
-		   "policy file %s: read (%s)", what, p ? "" : werr_msg());
+		   "policy file %s: read (%s)", what, p ? "" : werr_msg(err));
 	else
-		ok(p == NULL && strstr(werr_msg(), want) && strstr(werr_msg(), file),
+		ok(p == NULL && strstr(werr_msg(err), want) && strstr(werr_msg(err), file),
 		   "policy file %s: not read, naming the file and why (%s)", what,
-		   p ? "read" : werr_msg());
+		   p ? "read" : werr_msg(err));
 	policy_free(p);
 	unlink(file);
 	rmdir(dir);
@@ -101,10 +101,10 @@ static void test_load_trust(void)
 		load_case("owned by another user in a sticky directory", 01777, 0644, 4242,
 		          "is owned by uid 4242");
 	}
-	werr_clear();
-	ok(policy_load("/nonexistent-ward/policy.json") == NULL &&
-	       strstr(werr_msg(), "/nonexistent-ward/policy.json"),
-	   "a missing --policy file is an error (%s)", werr_msg());
+	werr_clear(err);
+	ok(policy_load("/nonexistent-ward/policy.json", err) == NULL &&
+	       strstr(werr_msg(err), "/nonexistent-ward/policy.json"),
+	   "a missing --policy file is an error (%s)", werr_msg(err));
 }
 
 int main(void)
@@ -118,7 +118,7 @@ int main(void)
 	    "\"pidsLimit\": 10, \"tmpfsSize\": \"8m\", \"usernsHostID\": 300000, "
 	    "\"usernsSize\": 1000, \"rootlessLimits\": \"warn\"}, \"secretEnv\": [\"X_*\"]}");
 
-	ok(p != NULL, "a full policy parses (%s)", p ? "" : werr_msg());
+	ok(p != NULL, "a full policy parses (%s)", p ? "" : werr_msg(err));
 	if (p) {
 		ok(profile_from_name(p->profile) == PROFILE_STRICT, "profile");
 		ok(p->n_allow == 5 && strcmp(p->allow[1], "mount:/data") == 0, "allow");

@@ -67,10 +67,10 @@ static struct oci_config *cfg_new(const struct spec *s)
 	        S(s->root), S(s->proc), S(s->mounts), S(s->ann), S(s->hooks),
 	        s->ns ? s->ns : NS_ALL, S(s->lin)) < 0)
 		return NULL;
-	werr_clear();
-	c = oci_config_parse(j, strlen(j), "config.json");
+	werr_clear(err);
+	c = oci_config_parse(j, strlen(j), "config.json", err);
 	if (c == NULL)
-		diag("config.json: %s\n# %s", werr_msg(), j);
+		diag("config.json: %s\n# %s", werr_msg(err), j);
 	free(j);
 	return c;
 }
@@ -79,10 +79,10 @@ static struct policy *pol_new(const char *json)
 {
 	struct policy *p;
 
-	werr_clear();
-	p = policy_parse(json, strlen(json), "policy.json");
+	werr_clear(err);
+	p = policy_parse(json, strlen(json), "policy.json", err);
 	if (p == NULL)
-		diag("policy.json: %s", werr_msg());
+		diag("policy.json: %s", werr_msg(err));
 	return p;
 }
 
@@ -128,11 +128,11 @@ static void fake_path(struct host_path *p, const char *real, mode_t type, dev_t 
 }
 
 /* A host path that could not be opened (err). */
-static void fake_unresolved(struct host_path *p, int err)
+static void fake_unresolved(struct host_path *p, int errnum)
 {
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	p->err = err;
+	p->err = errnum;
 }
 
 static void fake_init(struct fake *f)
@@ -198,8 +198,8 @@ static int run(struct run *r, const struct spec *s, const char *pol, const char 
 	r->pol = pol_new(pol ? pol : "{}");
 	if (r->cfg == NULL || r->pol == NULL)
 		return r->rc = -2;
-	werr_clear();
-	if (policy_ctx_init(&r->x, r->pol, cli, "ward", r->cfg) < 0)
+	werr_clear(err);
+	if (policy_ctx_init(&r->x, r->pol, cli, "ward", r->cfg, err) < 0)
 		return r->rc = -1;
 	/* As prepare.c: a strict container holds a range of the id pool (here
 	 * the pool's first, as a fresh state root's first create gets). */
@@ -218,7 +218,7 @@ static int run(struct run *r, const struct spec *s, const char *pol, const char 
 		f->h.n_ns = r->cfg->linux ? r->cfg->linux->n_namespaces : 0;
 		r->x.facts = &f->h;
 	}
-	return r->rc = policy_apply(&r->x);
+	return r->rc = policy_apply(&r->x, err);
 }
 
 static void run_free(struct run *r)
@@ -428,12 +428,12 @@ static void test_profiles(void)
 		snprintf(ann, sizeof(ann), "\"org.ward.profile\":\"%s\"", S(c[i].ann));
 		s.ann = c[i].ann ? ann : NULL;
 		cfg = cfg_new(&s);
-		rc = cfg && pol ? policy_ctx_init(&x, pol, c[i].cli, c[i].argv0, cfg) : -2;
+		rc = cfg && pol ? policy_ctx_init(&x, pol, c[i].cli, c[i].argv0, cfg, err) : -2;
 		if (!ok(rc == 0 && x.profile == c[i].want &&
 		            noted(&x, ".annotations[\"org.ward.profile\"]") == c[i].note,
 		        "profile: %s", c[i].what))
 			diag("rc %d, profile %s: %s", rc, rc == 0 ? profile_name(x.profile) : "-",
-			     werr_msg());
+			     werr_msg(err));
 		if (rc != -2)
 			policy_ctx_free(&x);
 		oci_config_free(cfg);
@@ -447,19 +447,20 @@ static void test_profiles(void)
 		struct policy *pol = pol_new("{}");
 		struct policy_ctx x = {.pol = NULL};
 
-		werr_clear();
-		ok(cfg && pol && policy_ctx_init(&x, pol, NULL, "ward", cfg) < 0 &&
-		       strstr(werr_msg(), "org.ward.profile") && strstr(werr_msg(), "lax"),
-		   "profile: an invalid org.ward.profile annotation is an error (%s)", werr_msg());
+		werr_clear(err);
+		ok(cfg && pol && policy_ctx_init(&x, pol, NULL, "ward", cfg, err) < 0 &&
+		       strstr(werr_msg(err), "org.ward.profile") && strstr(werr_msg(err), "lax"),
+		   "profile: an invalid org.ward.profile annotation is an error (%s)",
+		   werr_msg(err));
 		policy_ctx_free(&x);
 		oci_config_free(cfg);
 
 		s.ann = NULL;
 		cfg = cfg_new(&s);
-		werr_clear();
-		ok(cfg && policy_ctx_init(&x, pol, "lax", "ward", cfg) < 0 &&
-		       strstr(werr_msg(), "--profile"),
-		   "profile: an invalid --profile is an error (%s)", werr_msg());
+		werr_clear(err);
+		ok(cfg && policy_ctx_init(&x, pol, "lax", "ward", cfg, err) < 0 &&
+		       strstr(werr_msg(err), "--profile"),
+		   "profile: an invalid --profile is an error (%s)", werr_msg(err));
 		policy_ctx_free(&x);
 		oci_config_free(cfg);
 		policy_free(pol);
@@ -845,7 +846,7 @@ static bool installed_opens(const char *lin, char type, int64_t major, int64_t m
 	bool opens = false;
 
 	if (c == NULL || c->linux->resources == NULL ||
-	    cg_device_rules(c->linux->resources, NULL, &v, &n) < 0)
+	    cg_device_rules(c->linux->resources, NULL, &v, &n, err) < 0)
 		abort();
 	for (size_t i = 0; i < c->linux->resources->n_devices; i++)
 		if (v[i].allow && (v[i].type == 'a' || v[i].type == type) &&
@@ -2700,12 +2701,12 @@ static void test_exec_env(void)
 
 	run(&r, &(struct spec){.ns = NULL}, "{\"allowAlways\":[\"env.GH_TOKEN\"]}", "strict", NULL);
 	n = r.x.n_refused;
-	if (!ok(r.rc == 0 && policy_refuse_secret_env_list(&r.x, env, 3, "exec --env") == 0 &&
+	if (!ok(r.rc == 0 && policy_refuse_secret_env_list(&r.x, env, 3, "exec --env", err) == 0 &&
 	            r.x.n_refused == n + 1 && refused_as(&r.x, "exec --env[1]", "env.api_token"),
 	        "exec --env api_token=x (strict): refused, naming the entry and env.api_token"))
 		dump(&r.x);
 	n = r.x.n_refused;
-	ok(policy_refuse_secret_env_list(&r.x, opted, 1, "exec process.env") == 0 &&
+	ok(policy_refuse_secret_env_list(&r.x, opted, 1, "exec process.env", err) == 0 &&
 	       r.x.n_refused == n,
 	   "exec process.env GH_TOKEN with env.GH_TOKEN turned on at create: allowed");
 	run_free(&r);
@@ -2887,7 +2888,7 @@ static bool cg_opens(const struct oci_config *c, char type, int64_t major, int64
 
 	if (res == NULL || res->n_devices == 0)
 		return true;
-	if (cg_device_rules(res, c->linux, &v, &n) < 0)
+	if (cg_device_rules(res, c->linux, &v, &n, err) < 0)
 		abort();
 	for (size_t i = 0; i < n; i++)
 		if ((v[i].type == 'a' || v[i].type == type) &&
@@ -3170,7 +3171,7 @@ static void test_adjust_baseline(void)
 		       !oci_config_namespace(r.cfg, CLONE_NEWUSER),
 		   "baseline: a network namespace listed is left; none of strict's adjustments");
 	} else {
-		ok(0, "baseline, silent config: %s", werr_msg());
+		ok(0, "baseline, silent config: %s", werr_msg(err));
 	}
 	run_free(&r);
 
@@ -3406,7 +3407,7 @@ static void test_adjust_strict(void)
 		       adjusted(&r.x, "no-core-dumps", NULL) && adjusted(&r.x, "dev-noexec", NULL),
 		   "strict: baseline's adjustments too");
 	} else {
-		ok(0, "strict, silent config: %s", werr_msg());
+		ok(0, "strict, silent config: %s", werr_msg(err));
 	}
 	run_free(&r);
 
@@ -3433,7 +3434,7 @@ static void test_adjust_strict(void)
 		   "strict-limits: strict.cpuQuota and cpuPeriod");
 		ok(res->pids->limit == 10, "strict-limits: strict.pidsLimit");
 	} else {
-		ok(0, "strict with the policy's values: %s", werr_msg());
+		ok(0, "strict with the policy's values: %s", werr_msg(err));
 	}
 	run_free(&r);
 
@@ -3773,12 +3774,13 @@ static void test_exec(void)
 		    NULL);
 		caps = (struct oci_caps){.bounding = BIT(CAP_CHOWN) | BIT(CAP_SYS_ADMIN)};
 		nnp = false;
-		werr_clear();
-		ok(r.rc == 0 && policy_exec_caps(&r.x, &caps, &nnp) < 0 &&
-		       strstr(werr_msg(), "process.capabilities.bounding") &&
-		       strstr(werr_msg(), "CAP_SYS_ADMIN") && strstr(werr_msg(), "cap.SYS_ADMIN") &&
-		       !nnp,
-		   "exec: CAP_SYS_ADMIN refused, naming the set and the opt-out (%s)", werr_msg());
+		werr_clear(err);
+		ok(r.rc == 0 && policy_exec_caps(&r.x, &caps, &nnp, err) < 0 &&
+		       strstr(werr_msg(err), "process.capabilities.bounding") &&
+		       strstr(werr_msg(err), "CAP_SYS_ADMIN") &&
+		       strstr(werr_msg(err), "cap.SYS_ADMIN") && !nnp,
+		   "exec: CAP_SYS_ADMIN refused, naming the set and the opt-out (%s)",
+		   werr_msg(err));
 
 		/* Each on a fresh context, as `ward exec` has one. */
 		for (size_t k = 0; k < sizeof(refused_caps) / sizeof(refused_caps[0]); k++) {
@@ -3789,14 +3791,14 @@ static void test_exec(void)
 			run(&e, &(struct spec){.ns = NULL},
 			    "{\"allowAlways\":[\"cap.SYS_PTRACE\"]}", NULL, NULL);
 			caps = (struct oci_caps){.ambient = BIT(refused_caps[k].cap)};
-			werr_clear();
-			if (e.rc == 0 && policy_exec_caps(&e.x, &caps, &nnp) < 0 &&
-			    strstr(werr_msg(), refused_caps[k].name) &&
-			    strstr(werr_msg(), "process.capabilities.ambient"))
+			werr_clear(err);
+			if (e.rc == 0 && policy_exec_caps(&e.x, &caps, &nnp, err) < 0 &&
+			    strstr(werr_msg(err), refused_caps[k].name) &&
+			    strstr(werr_msg(err), "process.capabilities.ambient"))
 				n_ok++;
 			else
 				diag("exec: CAP_%s in ambient: %s", refused_caps[k].name,
-				     werr_msg());
+				     werr_msg(err));
 			run_free(&e);
 		}
 		ok(n_ok == sizeof(refused_caps) / sizeof(refused_caps[0]) - 1,
@@ -3806,13 +3808,13 @@ static void test_exec(void)
 		/* The refusal reported is this call's, not one the context
 		 * already holds. */
 		caps = (struct oci_caps){.effective = BIT(CAP_SYS_MODULE)};
-		werr_clear();
-		ok(policy_exec_caps(&r.x, &caps, &nnp) < 0,
+		werr_clear(err);
+		ok(policy_exec_caps(&r.x, &caps, &nnp, err) < 0,
 		   "exec: a second refused capability on the same context is refused too");
-		ok(strstr(werr_msg(), "SYS_MODULE") != NULL &&
-		       strstr(werr_msg(), "SYS_ADMIN") == NULL,
+		ok(strstr(werr_msg(err), "SYS_MODULE") != NULL &&
+		       strstr(werr_msg(err), "SYS_ADMIN") == NULL,
 		   "exec: the second refusal names its own capability (SYS_MODULE): %s",
-		   werr_msg());
+		   werr_msg(err));
 
 		caps = (struct oci_caps){.bounding = BIT(CAP_CHOWN) | BIT(CAP_KILL) |
 		                                     BIT(CAP_NET_RAW) | BIT(CAP_SYS_PTRACE),
@@ -3821,7 +3823,7 @@ static void test_exec(void)
 		                         .inheritable = BIT(CAP_KILL),
 		                         .ambient = BIT(CAP_KILL)};
 		nnp = false;
-		ok(policy_exec_caps(&r.x, &caps, &nnp) == 0 && nnp &&
+		ok(policy_exec_caps(&r.x, &caps, &nnp, err) == 0 && nnp &&
 		       caps.bounding == (BIT(CAP_CHOWN) | BIT(CAP_KILL) | BIT(CAP_SYS_PTRACE)) &&
 		       caps.effective == BIT(CAP_KILL) && caps.permitted == BIT(CAP_KILL) &&
 		       caps.inheritable == 0 && caps.ambient == 0,
@@ -3831,9 +3833,10 @@ static void test_exec(void)
 
 		run(&r, &(struct spec){.ns = NULL}, NULL, "strict", NULL);
 		caps = (struct oci_caps){.permitted = BIT(CAP_SYS_PTRACE)};
-		werr_clear();
-		ok(r.rc == 0 && policy_exec_caps(&r.x, &caps, &nnp) < 0 &&
-		       strstr(werr_msg(), "cap.SYS_PTRACE") && strstr(werr_msg(), "permitted"),
+		werr_clear(err);
+		ok(r.rc == 0 && policy_exec_caps(&r.x, &caps, &nnp, err) < 0 &&
+		       strstr(werr_msg(err), "cap.SYS_PTRACE") &&
+		       strstr(werr_msg(err), "permitted"),
 		   "exec, strict: CAP_SYS_PTRACE refused without the opt-out");
 		run_free(&r);
 
@@ -3841,7 +3844,7 @@ static void test_exec(void)
 		caps =
 		    (struct oci_caps){.bounding = BIT(CAP_SYS_ADMIN), .ambient = BIT(CAP_NET_RAW)};
 		nnp = false;
-		ok(r.rc == 0 && policy_exec_caps(&r.x, &caps, &nnp) == 0 && !nnp &&
+		ok(r.rc == 0 && policy_exec_caps(&r.x, &caps, &nnp, err) == 0 && !nnp &&
 		       caps.bounding == BIT(CAP_SYS_ADMIN) && caps.ambient == BIT(CAP_NET_RAW),
 		   "exec, compat: capabilities and no_new_privs as given");
 		run_free(&r);
@@ -3875,14 +3878,14 @@ static int record_of(const char *pol_text, const struct spec *s, const char *cli
 		run1->pol_len = strlen(pol_text);
 		run1->pol_source = "/etc/ward/policy.json";
 	}
-	if (cfg && run1->pol && policy_ctx_init(&run1->x, run1->pol, cli, argv0, cfg) == 0) {
+	if (cfg && run1->pol && policy_ctx_init(&run1->x, run1->pol, cli, argv0, cfg, err) == 0) {
 		/* strict: the range create leased (here the pool's second). */
 		if (run1->x.profile == PROFILE_STRICT) {
 			run1->x.userns.host = 1879048192 + 65536;
 			run1->x.userns.size = 65536;
 			run1->x.userns.set = true;
 		}
-		rc = policy_record_gen(run1, rec, len);
+		rc = policy_record_gen(run1, rec, len, err);
 	}
 	run1->x.cfg = NULL;
 	oci_config_free(cfg);
@@ -3912,12 +3915,12 @@ static void test_record(void)
 	cfg2 = cfg_new(&ptrace);
 	in.record = rec;
 	in.record_len = len;
-	werr_clear();
+	werr_clear(err);
 	memset(&run2, 0, sizeof(run2));
-	rc = rc == 0 && cfg2 ? policy_prepare(&in, cfg2, &run2) : -2;
+	rc = rc == 0 && cfg2 ? policy_prepare(&in, cfg2, &run2, err) : -2;
 	if (!ok(rc == 0 && run2.x.profile == run1.x.profile && same_optouts(&run1.x, &run2.x) &&
 	            run2.x.facts == NULL && run2.x.n_refused == 0,
-	        "record: read back, the same profile and opt-outs (%s)", werr_msg()))
+	        "record: read back, the same profile and opt-outs (%s)", werr_msg(err)))
 		diag("record: %s", rec ? rec : "(none)");
 	if (rc == 0) {
 		struct oci_caps caps = {.effective = BIT(CAP_SYS_PTRACE) | BIT(CAP_NET_RAW)};
@@ -3931,15 +3934,15 @@ static void test_record(void)
 		       cfg2->linux->uid_mappings[0].host_id == 1879048192 + 65536 &&
 		       cfg2->linux->uid_mappings[0].size == 65536,
 		   "record: exec maps the range create leased (usernsRange)");
-		ok(policy_exec_caps(&run2.x, &caps, &nnp) == 0 &&
+		ok(policy_exec_caps(&run2.x, &caps, &nnp, err) == 0 &&
 		       caps.effective == BIT(CAP_SYS_PTRACE) && nnp,
 		   "record: exec --cap CAP_SYS_PTRACE allowed by the recorded opt-out");
 		caps = (struct oci_caps){.effective = BIT(CAP_SYS_ADMIN)};
-		ok(policy_exec_caps(&run2.x, &caps, &nnp) < 0,
+		ok(policy_exec_caps(&run2.x, &caps, &nnp, err) < 0,
 		   "record: exec --cap CAP_SYS_ADMIN still refused");
 	}
-	policy_run_free(&run2);
-	policy_run_free(&run1);
+	policy_run_free(&run2, err);
+	policy_run_free(&run1, err);
 	oci_config_free(cfg2);
 	free(rec);
 	rec = NULL;
@@ -3951,13 +3954,13 @@ static void test_record(void)
 	in.record = rec;
 	in.record_len = len;
 	memset(&run2, 0, sizeof(run2));
-	rc = rc == 0 && cfg2 ? policy_prepare(&in, cfg2, &run2) : -2;
+	rc = rc == 0 && cfg2 ? policy_prepare(&in, cfg2, &run2, err) : -2;
 	ok(rc == 0 && run2.x.profile == PROFILE_BASELINE && run2.x.n_optouts == 0 &&
 	       cfg2->linux->resources && cfg2->linux->resources->pids &&
 	       cfg2->linux->resources->pids->limit == 123,
 	   "record: baseline, the recorded policy's pidsLimit (123) applied at exec");
-	policy_run_free(&run2);
-	policy_run_free(&run1);
+	policy_run_free(&run2, err);
+	policy_run_free(&run1, err);
 	oci_config_free(cfg2);
 	free(rec);
 	rec = NULL;
@@ -3979,13 +3982,13 @@ static void test_record(void)
 			in.record = rec;
 			in.record_len = len;
 			memset(&run2, 0, sizeof(run2));
-			rc = rc == 0 && cfg2 ? policy_prepare(&in, cfg2, &run2) : -2;
+			rc = rc == 0 && cfg2 ? policy_prepare(&in, cfg2, &run2, err) : -2;
 			ok(rc == 0 && run2.x.profile == c[i].want && run2.x.n_optouts == 0 &&
 			       (c[i].want != PROFILE_COMPAT || run2.x.n_f == 0),
 			   "record: no policy file, %s: read back as %s", c[i].argv0,
 			   profile_name(c[i].want));
-			policy_run_free(&run2);
-			policy_run_free(&run1);
+			policy_run_free(&run2, err);
+			policy_run_free(&run1, err);
 			oci_config_free(cfg2);
 			free(rec);
 			rec = NULL;
@@ -4021,12 +4024,12 @@ static void test_record(void)
 			                           .record_len = strlen(bad_rec[i].rec)};
 
 			cfg2 = cfg_new(&(struct spec){.ns = NULL});
-			werr_clear();
+			werr_clear(err);
 			memset(&run2, 0, sizeof(run2));
-			rc = cfg2 ? policy_prepare(&bin, cfg2, &run2) : 0;
-			ok(rc < 0 && werr_msg()[0] != '\0', "record: %s is an error (%s)",
-			   bad_rec[i].what, werr_msg());
-			policy_run_free(&run2);
+			rc = cfg2 ? policy_prepare(&bin, cfg2, &run2, err) : 0;
+			ok(rc < 0 && werr_msg(err)[0] != '\0', "record: %s is an error (%s)",
+			   bad_rec[i].what, werr_msg(err));
+			policy_run_free(&run2, err);
 			oci_config_free(cfg2);
 		}
 	}
@@ -4314,10 +4317,11 @@ static void test_hooks(void)
 		for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
 			struct policy *pol;
 
-			werr_clear();
-			pol = policy_parse(p[i].json, strlen(p[i].json), "policy.json");
+			werr_clear(err);
+			pol = policy_parse(p[i].json, strlen(p[i].json), "policy.json", err);
 			ok((pol != NULL) == p[i].good, "policy file %s: %s%s%s", p[i].json,
-			   p[i].good ? "taken" : "refused", pol ? "" : ": ", pol ? "" : werr_msg());
+			   p[i].good ? "taken" : "refused", pol ? "" : ": ",
+			   pol ? "" : werr_msg(err));
 			policy_free(pol);
 		}
 	}

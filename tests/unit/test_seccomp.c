@@ -33,10 +33,10 @@ static const struct oci_seccomp *section(const char *seccomp_json)
 
 	oci_config_free(cfg);
 	snprintf(buf, sizeof(buf), HEAD "%s}}", seccomp_json);
-	werr_clear();
-	cfg = oci_config_parse(buf, strlen(buf), "config.json");
+	werr_clear(err);
+	cfg = oci_config_parse(buf, strlen(buf), "config.json", err);
 	if (cfg == NULL)
-		diag("parse: %s", werr_msg());
+		diag("parse: %s", werr_msg(err));
 	return cfg ? cfg->linux->seccomp : NULL;
 }
 
@@ -48,11 +48,11 @@ static int compile_err(const char *json, const char *want)
 
 	if (s == NULL)
 		return 0;
-	r = filter_compile(s, &p);
+	r = filter_compile(s, &p, err);
 	if (r == 0)
 		filter_prog_free(&p);
-	if (r == 0 || strstr(werr_msg(), want) == NULL) {
-		diag("got: %s", r == 0 ? "(compiled)" : werr_msg());
+	if (r == 0 || strstr(werr_msg(err), want) == NULL) {
+		diag("got: %s", r == 0 ? "(compiled)" : werr_msg(err));
 		return 0;
 	}
 	return 1;
@@ -69,7 +69,7 @@ static int probe(const struct filter_prog *p, long nr, long a0, long a1)
 		long r;
 
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-		if (filter_load(p, NULL) < 0)
+		if (filter_load(p, NULL, err) < 0)
 			_exit(250);
 		r = syscall(nr, a0, a1, 0, 0, 0, 0);
 		/* Raw exit_group: a sanitizer's _exit hook (leak check) would make
@@ -130,8 +130,8 @@ static void test_behaviour(void)
 	            "{\"index\":0,\"value\":100,\"op\":\"SCMP_CMP_EQ\"},"
 	            "{\"index\":1,\"value\":200,\"op\":\"SCMP_CMP_EQ\"}]},"
 	            "{\"names\":[\"no_such_call_99\"],\"action\":\"SCMP_ACT_LOG\"}]}");
-	if (!ok(s && filter_compile(s, &p) == 0, "permissive filter compiles")) {
-		diag("%s", werr_msg());
+	if (!ok(s && filter_compile(s, &p, err) == 0, "permissive filter compiles")) {
+		diag("%s", werr_msg(err));
 		return;
 	}
 	ok(!p.notify && p.len > 0, "no listener, some instructions");
@@ -150,7 +150,7 @@ static void test_behaviour(void)
 	s = section("{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":99,\"syscalls\":["
 	            "{\"names\":[\"exit_group\",\"exit\",\"getpid\",\"prctl\",\"seccomp\"],"
 	            "\"action\":\"SCMP_ACT_ALLOW\"}]}");
-	if (!ok(s && filter_compile(s, &p) == 0, "deny-by-default filter compiles"))
+	if (!ok(s && filter_compile(s, &p, err) == 0, "deny-by-default filter compiles"))
 		return;
 	ok(p.insns[0].code == (BPF_LD | BPF_W | BPF_ABS), "ENOSYS prefix loads the arch first");
 	ok(probe(&p, SYS_getpid, 0, 0) == 0, "listed syscall allowed");
@@ -166,17 +166,17 @@ static void test_default_profile(void)
 	size_t len;
 	int r;
 
-	if (!ok(oci_spec_default(&json, &len, oci_seccomp_default_gen, NULL) == 0,
+	if (!ok(oci_spec_default(&json, &len, oci_seccomp_default_gen, NULL, err) == 0,
 	        "ward spec's config is generated")) {
-		diag("%s", werr_msg());
+		diag("%s", werr_msg(err));
 		return;
 	}
 	oci_config_free(cfg);
-	cfg = oci_config_parse(json, len, "spec");
+	cfg = oci_config_parse(json, len, "spec", err);
 	free(json);
 	if (!ok(cfg && cfg->linux->seccomp, "ward spec's config carries the default profile"))
 		return;
-	r = filter_compile(cfg->linux->seccomp, &p);
+	r = filter_compile(cfg->linux->seccomp, &p, err);
 	if (!ok(r == 0 && p.len < BPF_MAXINSNS,
 	        "default profile compiles within the BPF limit (%zu instructions)",
 	        r == 0 ? p.len : 0)) {
@@ -275,7 +275,7 @@ static int forged_result(const struct oci_seccomp *s, int dfd, uid_t uid, mode_t
 		diag("could not forge the cache file");
 		return -1;
 	}
-	if (filter_compile_cached(s, dfd, &b) < 0)
+	if (filter_compile_cached(s, dfd, &b, err) < 0)
 		return -1;
 	r = probe(&b, SYS_getppid, 0, 0);
 	filter_prog_free(&b);
@@ -302,17 +302,18 @@ static void test_cache(void)
 		rmdir(dir);
 		return;
 	}
-	ok(filter_canonical(s, &k1, &l1) == 0, "canonical form");
-	ok(filter_compile_cached(s, dfd, &a) == 0, "first compile writes the cache");
-	ok(filter_compile_cached(s, dfd, &b) == 0 && a.len == b.len &&
+	ok(filter_canonical(s, &k1, &l1, err) == 0, "canonical form");
+	ok(filter_compile_cached(s, dfd, &a, err) == 0, "first compile writes the cache");
+	ok(filter_compile_cached(s, dfd, &b, err) == 0 && a.len == b.len &&
 	       memcmp(a.insns, b.insns, a.len * sizeof(*a.insns)) == 0,
 	   "second compile reads the same program back");
 	filter_prog_free(&b);
 	s = section("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"getppid\"],"
 	            "\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":78}]}");
-	ok(s != NULL && filter_canonical(s, &k2, &l2) == 0 && (l1 != l2 || memcmp(k1, k2, l1) != 0),
+	ok(s != NULL && filter_canonical(s, &k2, &l2, err) == 0 &&
+	       (l1 != l2 || memcmp(k1, k2, l1) != 0),
 	   "a different errnoRet is a different key");
-	ok(s != NULL && filter_compile_cached(s, dfd, &b) == 0 &&
+	ok(s != NULL && filter_compile_cached(s, dfd, &b, err) == 0 &&
 	       probe(&b, SYS_getppid, 0, 0) == 78,
 	   "and gets its own filter");
 	filter_prog_free(&b);

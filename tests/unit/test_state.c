@@ -24,8 +24,8 @@ int main(void)
 	char *json;
 	size_t len;
 
-	ok(oci_state_to_json(&s, true, &json, &len) == 0, "serialise with private fields");
-	back = oci_state_parse(json, len, "state.json");
+	ok(oci_state_to_json(&s, true, &json, &len, err) == 0, "serialise with private fields");
+	back = oci_state_parse(json, len, "state.json", err);
 	ok(back != NULL, "parse back");
 	if (back) {
 		ok(back->pid == 42 && back->pid_start == 123456789, "pid and start time");
@@ -38,12 +38,13 @@ int main(void)
 	oci_state_free(back);
 	free(json);
 
-	ok(oci_state_to_json(&s, false, &json, &len) == 0 && strstr(json, "wardPidStart") == NULL &&
+	ok(oci_state_to_json(&s, false, &json, &len, err) == 0 &&
+	       strstr(json, "wardPidStart") == NULL &&
 	       strstr(json, "\"status\": \"running\"") != NULL,
 	   "public form has status, no private fields");
 	free(json);
 
-	back = oci_state_parse("{\"id\":\"x\"}", 10, "state.json");
-	ok(back == NULL && strstr(werr_msg(), "ociVersion"), "incomplete state refused");
+	back = oci_state_parse("{\"id\":\"x\"}", 10, "state.json", err);
+	ok(back == NULL && strstr(werr_msg(err), "ociVersion"), "incomplete state refused");
 	return tap_done();
 }

@@ -84,10 +84,10 @@ static int decide(struct sup *s, const char *cfg, const char *pol, const char *p
                   long long cli_ms)
 {
 	memset(s, 0, sizeof(*s));
-	s->cfg = oci_config_parse(cfg, strlen(cfg), "config.json");
-	s->pol = policy_parse(pol, strlen(pol), "policy.json");
+	s->cfg = oci_config_parse(cfg, strlen(cfg), "config.json", err);
+	s->pol = policy_parse(pol, strlen(pol), "policy.json", err);
 	if (s->cfg == NULL || s->pol == NULL ||
-	    policy_ctx_init(&s->x, s->pol, profile, "ward", s->cfg) < 0)
+	    policy_ctx_init(&s->x, s->pol, profile, "ward", s->cfg, err) < 0)
 		return s->rc = -2;
 	s->x.cli_timeout_ms = cli_ms;
 	return s->rc = policy_supervision(&s->x);
@@ -106,7 +106,7 @@ static void rule(void)
 
 	decide(&s, CFG("", ERRNO_FILTER), "{}", "strict", 0);
 	if (s.rc == -2)
-		diag("%s", werr_msg());
+		diag("%s", werr_msg(err));
 	ok(s.rc == 0 && s.x.supervise && s.x.timeout_ms == 600000 && s.x.record_denied &&
 	       strcmp(s.x.timeout_from, "strict.timeout") == 0,
 	   "strict: supervised, 10 minutes, denials recorded");
@@ -157,10 +157,10 @@ static void rule(void)
 
 static void refused(const char *json, const char *want)
 {
-	struct policy *p = policy_parse(json, strlen(json), "policy.json");
+	struct policy *p = policy_parse(json, strlen(json), "policy.json", err);
 
-	ok(p == NULL && strstr(werr_msg(), want) != NULL, "refused: %s (%s)", want,
-	   p ? "accepted" : werr_msg());
+	ok(p == NULL && strstr(werr_msg(err), want) != NULL, "refused: %s (%s)", want,
+	   p ? "accepted" : werr_msg(err));
 	policy_free(p);
 }
 
@@ -169,14 +169,14 @@ static void policy_keys(void)
 	const char *json =
 	    "{\"supervise\": \"always\", \"timeoutGrace\": \"2s\", \"reportDir\": "
 	    "\"/var/log/ward\", \"reportKeep\": 7, \"strict\": {\"timeout\": \"90s\"}}";
-	struct policy *p = policy_parse(json, strlen(json), "policy.json");
+	struct policy *p = policy_parse(json, strlen(json), "policy.json", err);
 
 	ok(p && policy_supervise_always(p) && policy_timeout_grace_ms(p) == 2000 &&
 	       policy_report_keep(p) == 7 && policy_strict_timeout_ms(p) == 90000 &&
 	       strcmp(p->report_dir, "/var/log/ward") == 0,
 	   "the supervisor's policy keys");
 	policy_free(p);
-	p = policy_parse("{}", 2, "policy.json");
+	p = policy_parse("{}", 2, "policy.json", err);
 	ok(p && !policy_supervise_always(p) && policy_timeout_grace_ms(p) == 5000 &&
 	       policy_report_keep(p) == 1000 && policy_strict_timeout_ms(p) == 600000,
 	   "their defaults");

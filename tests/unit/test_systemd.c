@@ -49,12 +49,12 @@ static void paths(void)
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		int r = sd_parse_path(good[i].in, "ID", path, sizeof(path), unit, sizeof(unit),
-		                      slice, sizeof(slice));
+		                      slice, sizeof(slice), err);
 
 		ok(r == 0 && strcmp(unit, good[i].unit) == 0 && strcmp(slice, good[i].slice) == 0 &&
 		       strcmp(path, good[i].path) == 0,
 		   "\"%s\" is %s in %s at %s (got %s %s %s)", good[i].in, good[i].unit,
-		   good[i].slice, good[i].path, r == 0 ? unit : werr_msg(), slice, path);
+		   good[i].slice, good[i].path, r == 0 ? unit : werr_msg(err), slice, path);
 	}
 	{
 		/* A slice too long for a unit name is refused, not cut to
@@ -64,19 +64,19 @@ static void paths(void)
 		memset(longer, 'a', 300);
 		snprintf(longer + 300, sizeof(longer) - 300, ".slice:p:x");
 		int r = sd_parse_path(longer, "ID", path, sizeof(path), unit, sizeof(unit), slice,
-		                      sizeof(slice));
+		                      sizeof(slice), err);
 
-		ok(r < 0 && strstr(werr_msg(), "too long"), "a 306-character slice is refused (%s)",
-		   werr_msg());
+		ok(r < 0 && strstr(werr_msg(err), "too long"),
+		   "a 306-character slice is refused (%s)", werr_msg(err));
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int r = sd_parse_path(bad[i].in, "ID", path, sizeof(path), unit, sizeof(unit),
-		                      slice, sizeof(slice));
+		                      slice, sizeof(slice), err);
 
-		ok(r < 0 && strstr(werr_msg(), bad[i].why) &&
-		       strstr(werr_msg(), ".linux.cgroupsPath"),
+		ok(r < 0 && strstr(werr_msg(err), bad[i].why) &&
+		       strstr(werr_msg(err), ".linux.cgroupsPath"),
 		   "\"%s\" is refused: %s (got: %s)", bad[i].in, bad[i].why,
-		   r < 0 ? werr_msg() : "");
+		   r < 0 ? werr_msg(err) : "");
 	}
 }
 
@@ -118,7 +118,7 @@ static void props(void)
 	struct sd_props p;
 	const struct sd_prop *q;
 
-	ok(sd_props_from_resources(&r, true, true, &p) == 0, "v2 properties");
+	ok(sd_props_from_resources(&r, true, true, &p, err) == 0, "v2 properties");
 	ok(has_u(&p, "MemoryMax", 64 << 20), "memory.limit is MemoryMax");
 	ok(has_u(&p, "MemorySwapMax", 32 << 20),
 	   "memory.swap (memory+swap) less the limit is MemorySwapMax");
@@ -143,7 +143,7 @@ static void props(void)
 		ok(prop(&p, *a) && prop(&p, *a)->type == 'b' && prop(&p, *a)->u == 1, "%s=yes", *a);
 	sd_props_free(&p);
 
-	ok(sd_props_from_resources(&r, false, true, &p) == 0, "v1 (legacy) properties");
+	ok(sd_props_from_resources(&r, false, true, &p, err) == 0, "v1 (legacy) properties");
 	ok(has_u(&p, "MemoryLimit", 64 << 20) && !prop(&p, "MemoryMax"),
 	   "memory.limit is MemoryLimit");
 	ok(has_u(&p, "CPUShares", 1024) && !prop(&p, "CPUWeight"), "cpu.shares is CPUShares");
@@ -151,36 +151,37 @@ static void props(void)
 	ok(!prop(&p, "AllowedCPUs") && !prop(&p, "MemorySwapMax"), "no v2-only properties on v1");
 	sd_props_free(&p);
 
-	ok(sd_props_from_resources(&none, true, true, &p) == 0 && has_u(&p, "TasksMax", UINT64_MAX),
+	ok(sd_props_from_resources(&none, true, true, &p, err) == 0 &&
+	       has_u(&p, "TasksMax", UINT64_MAX),
 	   "no pids limit: TasksMax=infinity (not systemd's DefaultTasksMax)");
 	sd_props_free(&p);
-	ok(sd_props_from_resources(&none, true, false, &p) == 0 && p.n == 0,
+	ok(sd_props_from_resources(&none, true, false, &p, err) == 0 && p.n == 0,
 	   "an update that names nothing sets nothing");
 	sd_props_free(&p);
 
 	cpu = (struct oci_cpu){
 	    .quota = 1234, .has_quota = true, .period = 100000, .has_period = true};
 	r = (struct oci_resources){.cpu = &cpu};
-	ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+	ok(sd_props_from_resources(&r, true, false, &p, err) == 0 &&
 	       has_u(&p, "CPUQuotaPerSecUSec", 20000) && !prop(&p, "TasksMax"),
 	   "a quota systemd cannot hold (12340 us/s) is rounded up to its 10 ms steps");
 	sd_props_free(&p);
 	mem = (struct oci_memory){.limit = -1, .has_limit = true, .swap = -1, .has_swap = true};
 	r = (struct oci_resources){.memory = &mem};
-	ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+	ok(sd_props_from_resources(&r, true, false, &p, err) == 0 &&
 	       has_u(&p, "MemoryMax", UINT64_MAX) && has_u(&p, "MemorySwapMax", UINT64_MAX),
 	   "-1 is infinity");
 	sd_props_free(&p);
 	mem = (struct oci_memory){
 	    .reservation = -1, .has_reservation = true, .swap = 1 << 20, .has_swap = true};
 	r = (struct oci_resources){.memory = &mem};
-	ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+	ok(sd_props_from_resources(&r, true, false, &p, err) == 0 &&
 	       has_u(&p, "MemoryLow", UINT64_MAX) && has_u(&p, "MemorySwapMax", 1 << 20),
 	   "reservation -1 is MemoryLow=infinity; swap without a limit is the swap itself");
 	sd_props_free(&p);
 	cpu = (struct oci_cpu){.quota = INT64_MAX, .has_quota = true};
 	r = (struct oci_resources){.cpu = &cpu};
-	ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+	ok(sd_props_from_resources(&r, true, false, &p, err) == 0 &&
 	       has_u(&p, "CPUQuotaPerSecUSec", UINT64_MAX),
 	   "a quota too large to convert is no quota (no overflow)");
 	sd_props_free(&p);
@@ -192,7 +193,7 @@ static void props(void)
 		                  {"io.max", "8:0 rbps=1"}};
 
 		r = (struct oci_resources){.unified = u, .n_unified = 5};
-		ok(sd_props_from_resources(&r, true, false, &p) == 0 &&
+		ok(sd_props_from_resources(&r, true, false, &p, err) == 0 &&
 		       has_u(&p, "MemoryHigh", 50331648) && has_u(&p, "TasksMax", UINT64_MAX) &&
 		       has_u(&p, "CPUWeight", 300) && !prop(&p, "MemoryMax") && p.n == 3,
 		   "unified keys systemd also writes become its properties (not a bad number, "
@@ -201,9 +202,9 @@ static void props(void)
 	}
 	cpu = (struct oci_cpu){.cpus = "0-3,x"};
 	r = (struct oci_resources){.cpu = &cpu};
-	ok(sd_props_from_resources(&r, true, true, &p) < 0 &&
-	       strstr(werr_msg(), "linux.resources.cpu.cpus"),
-	   "a bad cpu list names its field (%s)", werr_msg());
+	ok(sd_props_from_resources(&r, true, true, &p, err) < 0 &&
+	       strstr(werr_msg(err), "linux.resources.cpu.cpus"),
+	   "a bad cpu list names its field (%s)", werr_msg(err));
 }
 
 static void masks(void)
@@ -212,31 +213,32 @@ static void masks(void)
 	uint8_t *m;
 	size_t n;
 
-	ok(sd_cpuset_mask("0,8-9,15", "t", &m, &n) == 0 && n == 2 && m[0] == 0x01 && m[1] == 0x83,
+	ok(sd_cpuset_mask("0,8-9,15", "t", &m, &n, err) == 0 && n == 2 && m[0] == 0x01 &&
+	       m[1] == 0x83,
 	   "0,8-9,15 is 01 83");
 	free(m);
-	ok(sd_cpuset_mask("0-1\n", "t", &m, &n) == 0 && n == 1 && m[0] == 0x03,
+	ok(sd_cpuset_mask("0-1\n", "t", &m, &n, err) == 0 && n == 1 && m[0] == 0x03,
 	   "a list as the kernel prints it (a newline at the end)");
 	free(m);
-	ok(sd_cpuset_mask("1\n2", "t", &m, &n) < 0 && m == NULL,
+	ok(sd_cpuset_mask("1\n2", "t", &m, &n, err) < 0 && m == NULL,
 	   "a newline inside the list is refused");
 	for (size_t i = 0; bad[i]; i++)
-		ok(sd_cpuset_mask(bad[i], "t", &m, &n) < 0 && m == NULL, "\"%s\" is no cpu list",
-		   bad[i]);
+		ok(sd_cpuset_mask(bad[i], "t", &m, &n, err) < 0 && m == NULL,
+		   "\"%s\" is no cpu list", bad[i]);
 }
 
 static void policy_key(void)
 {
-	struct policy *p = policy_parse("{\"cgroupManager\": \"systemd\"}", 28, "policy.json");
+	struct policy *p = policy_parse("{\"cgroupManager\": \"systemd\"}", 28, "policy.json", err);
 
 	ok(p && policy_systemd_cgroup(p), "cgroupManager systemd selects the driver");
 	policy_free(p);
-	p = policy_parse("{}", 2, "policy.json");
+	p = policy_parse("{}", 2, "policy.json", err);
 	ok(p && !policy_systemd_cgroup(p), "cgroupfs by default");
 	policy_free(p);
-	p = policy_parse("{\"cgroupManager\": \"sd\"}", 23, "policy.json");
-	ok(p == NULL && strstr(werr_msg(), ".cgroupManager: must be cgroupfs or systemd"),
-	   "another manager is refused (%s)", werr_msg());
+	p = policy_parse("{\"cgroupManager\": \"sd\"}", 23, "policy.json", err);
+	ok(p == NULL && strstr(werr_msg(err), ".cgroupManager: must be cgroupfs or systemd"),
+	   "another manager is refused (%s)", werr_msg(err));
 }
 
 int main(void)

@@ -3,6 +3,7 @@
  * decision (container_create builds it). */
 #include "container/ops/op_create.h"
 #include "container/ops/op_create_plan.h"
+#include "container/ops/report_file.h"
 #include "lib/callerfds.h"
 #include "lib/error.h"
 #include "lib/trace.h"
@@ -22,7 +23,7 @@
  * --preserve-fds ones, and its process is told so (it is pid 1 there).
  * As with --preserve-fds, only those of them that were open when ward
  * started (lib/callerfds.h). */
-static int add_listen_fds(struct oci_config *cfg, int *preserve)
+static int add_listen_fds(struct oci_config *cfg, int *preserve, struct werror *err)
 {
 	const char *lf = getenv("LISTEN_FDS");
 	struct oci_process *p = cfg->process;
@@ -34,22 +35,22 @@ static int add_listen_fds(struct oci_config *cfg, int *preserve)
 		return 0;
 	n = strtol(lf, &end, 10);
 	if (*end || n < 0 || n > 1024)
-		return werr(0, "LISTEN_FDS=\"%s\" is not a number of fds", lf);
+		return werr(err, 0, "LISTEN_FDS=\"%s\" is not a number of fds", lf);
 	if (n == 0)
 		return 0;
 	env = realloc(p->env, (p->n_env + 3) * sizeof(*env));
 	if (env == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	p->env = env;
 	env[p->n_env] = NULL;
 	if (asprintf(&env[p->n_env], "LISTEN_FDS=%ld", n) < 0)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	env[p->n_env + 1] = strdup("LISTEN_PID=1");
 	env[p->n_env + 2] = NULL;
 	if (env[p->n_env + 1] == NULL) {
 		free(env[p->n_env]);
 		env[p->n_env] = NULL;
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	}
 	p->n_env += 2;
 	*preserve += (int)n;
@@ -57,7 +58,7 @@ static int add_listen_fds(struct oci_config *cfg, int *preserve)
 }
 
 int create_from_request(struct globals *g, const struct create_request *cc, struct container *c,
-                        int *pidfd, int *master)
+                        int *pidfd, int *master, struct werror *err)
 {
 	struct sup_plan sp;
 	char bundle[PATH_MAX];
@@ -86,32 +87,38 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	if (master)
 		*master = -1;
 	if (realpath(cc->bundle, bundle) == NULL)
-		return werr(errno, "bundle %s", cc->bundle);
-	if (ops_root(g) < 0)
+		return werr_k(err, WERR_INVALID, errno, "bundle %s", cc->bundle);
+	if (ops_root(g, err) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
-	if (oci_read_file(path, &json, &len) < 0)
-		return werr_ctx("bundle %s", bundle);
+	if (oci_read_file(path, &json, &len, err) < 0) {
+		/* The bundle the caller names has no config: its error. */
+		werr_as(err, WERR_INVALID);
+		return werr_ctx(err, "bundle %s", bundle);
+	}
 	trace_mark("create: reading config.json");
-	cfg = oci_config_parse(json, len, "config.json");
+	cfg = oci_config_parse(json, len, "config.json", err);
 	trace_mark("create: config parsed");
 	if (cfg == NULL) {
 		free(json);
-		return werr_ctx("bundle %s", bundle);
+		return werr_ctx(err, "bundle %s", bundle);
 	}
 	if (cfg->process->terminal && !cc->console_socket && !master) {
 		oci_config_free(cfg);
 		free(json);
-		return werr(0, "config.json: .process.terminal needs --console-socket when the "
-		               "container is detached (only a foreground run relays the terminal)");
+		return werr_k(err, WERR_INVALID, 0,
+		            "config.json: .process.terminal needs --console-socket when the "
+		            "container is detached (only a foreground run relays the terminal)");
 	}
 	if (!cfg->process->terminal && cc->console_socket) {
 		oci_config_free(cfg);
 		free(json);
-		return werr(0, "--console-socket is for process.terminal, which config.json does "
-		               "not set");
+		return werr_k(err, WERR_INVALID, 0,
+		            "--console-socket is for process.terminal, which config.json does "
+		            "not set");
 	}
-	if (add_listen_fds(cfg, &o.preserve_fds) < 0 || callerfds_check(o.preserve_fds) < 0) {
+	if (add_listen_fds(cfg, &o.preserve_fds, err) < 0 ||
+	    callerfds_check(o.preserve_fds, err) < 0) {
 		oci_config_free(cfg);
 		free(json);
 		return -1;
@@ -123,8 +130,8 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	 * it is read before: in the user namespace the host's root is the
 	 * overflow uid and the caller is 0. */
 	if (rootless_caller() &&
-	    ((pin.pol = policy_load_text(g->policy, &pin.pol_text, &pin.pol_len)) == NULL ||
-	     rootless_config(cfg, bundle) < 0 || rootless_enter(cfg) < 0)) {
+	    ((pin.pol = policy_load_text(g->policy, &pin.pol_text, &pin.pol_len, err)) == NULL ||
+	     rootless_config(cfg, bundle, err) < 0 || rootless_enter(cfg, err) < 0)) {
 		policy_free(pin.pol);
 		free(pin.pol_text);
 		oci_config_free(cfg);
@@ -133,31 +140,39 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	}
 	/* The hardening policy: refuse, or fill the gaps (recorded). */
 	trace_mark("create: checks done, gathering host facts and applying the policy");
-	r = policy_prepare(&pin, cfg, &pr);
-	if (r == 0 && pr.x.n_refused)
-		r = policy_refusal_error(&pr.x);
+	r = policy_prepare(&pin, cfg, &pr, err);
+	if (pr.x.profile_from)
+		g->profile_seen = (int)pr.x.profile + 1;
+	if (r == 0 && pr.x.n_refused) {
+		r = policy_refusal_error(&pr.x, err);
+		if (cc->report) {
+			report_file_refusal(cc, bundle, &pr.x, err);
+			g->refusal_reported = true;
+		}
+	}
 	if (r == 0 && cc->timeout_ms && pr.x.profile == PROFILE_COMPAT)
-		r = werr(0,
+		r = werr_k(err, WERR_INVALID, 0,
 		         "--timeout: a wall-clock limit needs the run supervisor, which the compat "
 		         "profile never runs");
 	if (r == 0)
-		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len);
+		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len, err);
 	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
-		r = create_pin_hooks(&pr.facts);
+		r = create_pin_hooks(&pr.facts, err);
 	o.systemd_cgroup = g->systemd_cgroup || policy_systemd_cgroup(pr.pol);
 	o.userns_entered = rootless_caller();
 	if (r == 0 && rootless_cgroups()) {
 		bool use;
 
-		r = rootless_cgroup_decide(
-		    cfg, cc->id, o.systemd_cgroup,
-		    pr.x.profile == PROFILE_STRICT && !policy_rootless_limits_warn(pr.pol), &use);
+		r = rootless_cgroup_decide(cfg, cc->id, o.systemd_cgroup,
+		                           pr.x.profile == PROFILE_STRICT &&
+		                               !policy_rootless_limits_warn(pr.pol),
+		                           &use, err);
 		o.no_cgroup = !use;
 	}
-	if (r == 0 && pr.x.supervise && (r = create_sup_plan(g, &pr, cfg, bundle, &sp)) == 0)
+	if (r == 0 && pr.x.supervise && (r = create_sup_plan(g, &pr, cfg, bundle, &sp, err)) == 0)
 		o.sup = &sp;
 	if (r == 0 && cfg->process->terminal && !cc->console_socket) {
-		r = console_pair(relay);
+		r = console_pair(relay, err);
 		o.console_fd = &relay[1]; /* create takes it over */
 	}
 	if (r == 0) {
@@ -167,21 +182,19 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 		o.facts = &pr.facts;
 		o.lease = pr.has_lease ? &pr.lease : NULL;
 		trace_mark("create: policy applied");
-		r = container_create(g->rootfd, &o, cfg, c, pidfd);
+		r = container_create(g->rootfd, &o, cfg, c, pidfd, err);
 		/* Made: the lease is the container's until delete. */
 		pr.lease.keep = r == 0;
 		relay[1] = -1;
 	}
-	if (relay[0] >= 0 && r == 0 && (*master = console_take_master(relay[0])) < 0) {
-		char msg[WERR_MAX];
-		int e = werr_errno();
+	if (relay[0] >= 0 && r == 0 && (*master = console_take_master(relay[0], err)) < 0) {
+		_cleanup_werror_ struct werror undo_err = WERROR_INIT;
 
-		snprintf(msg, sizeof(msg), "%s", werr_msg());
-		container_destroy(c, true);
+		container_destroy(c, true, &undo_err);
 		store_close(c);
 		if (pidfd)
 			close(*pidfd);
-		r = werr_set(e, msg);
+		r = -1;
 	} else if (relay[0] >= 0 && r < 0)
 		close(relay[0]);
 	free(o.policy_record);
@@ -191,11 +204,11 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	return r;
 }
 
-int ops_create(struct globals *g, const struct create_request *r)
+int ops_create(struct globals *g, const struct create_request *r, struct werror *err)
 {
 	struct container c;
 
-	if (create_from_request(g, r, &c, NULL, NULL) < 0)
+	if (create_from_request(g, r, &c, NULL, NULL, err) < 0)
 		return -1;
 	store_close(&c);
 	return 0;

@@ -3,6 +3,8 @@
 #ifndef WARD_OPS_CREATE_H
 #define WARD_OPS_CREATE_H
 
+#include "lib/error.h"
+
 #include "container/container.h"
 #include "container/ops/ops.h"
 
@@ -10,6 +12,6 @@
  * master of a process.terminal without --console-socket goes (-1 when the
  * config has no terminal): ward relays it. */
 int create_from_request(struct globals *g, const struct create_request *r, struct container *c,
-                        int *pidfd, int *master);
+                        int *pidfd, int *master, struct werror *err);
 
 #endif

@@ -12,19 +12,20 @@
 /* Outside compat each hook runs from the fd the policy judged, not from
  * whatever its path names when it runs (startContainer's resolve in the
  * container and are not opened here). */
-int create_pin_hooks(const struct host_facts *h)
+int create_pin_hooks(const struct host_facts *h, struct werror *err)
 {
 	for (int p = 0; p < HOOK_POINTS; p++)
 		for (size_t i = 0; i < h->hooks.n[p]; i++)
 			if (h->hooks.file[p][i].fd >= 0 &&
-			    hooks_pin((enum oci_hook_point)p, i, h->hooks.file[p][i].fd) < 0)
+			    hooks_pin((enum oci_hook_point)p, i, h->hooks.file[p][i].fd, err) < 0)
 				return -1;
 	return 0;
 }
 
 /* What the supervisor is to do, as the policy decided. */
 int create_sup_plan(const struct globals *g, const struct policy_run *pr,
-                    const struct oci_config *cfg, const char *bundle, struct sup_plan *sp)
+                    const struct oci_config *cfg, const char *bundle, struct sup_plan *sp,
+                    struct werror *err)
 {
 	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
 
@@ -35,8 +36,8 @@ int create_sup_plan(const struct globals *g, const struct policy_run *pr,
 	snprintf(sp->profile, sizeof(sp->profile), "%s", profile_name(pr->x.profile));
 	if (pr->pol_text)
 		sha256_hex(pr->pol_text, pr->pol_len, sp->policy_digest);
-	if (sup_report_dir(pr->pol->report_dir, g->root, sp->report_dir, sizeof(sp->report_dir)) <
-	    0)
+	if (sup_report_dir(pr->pol->report_dir, g->root, sp->report_dir, sizeof(sp->report_dir),
+	                   err) < 0)
 		return -1;
 	sp->report_keep = policy_report_keep(pr->pol);
 	sp->record_denied = pr->x.record_denied;

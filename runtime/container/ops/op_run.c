@@ -1,6 +1,8 @@
 /* run: create, start, and in the foreground wait, relay and clean up. */
 #include "container/ops/op_create.h"
 #include "container/ops/ops.h"
+#include "container/ops/report_file.h"
+#include "lib/cleanup.h"
 #include "container/query/query.h"
 #include "container/waitfwd.h"
 #include "lib/error.h"
@@ -20,30 +22,14 @@
 #include <yajl/yajl_tree.h>
 
 /* run --report FILE: the report, where a CI job archives it. */
-static int copy_report(struct globals *g, const char *id, const char *to)
+static int copy_report(struct globals *g, const char *id, const char *to, struct werror *err)
 {
-	char dir[PATH_MAX], *slash, *buf;
-	const char *name = to;
+	_cleanup_free_ char *buf = NULL;
 	size_t len;
-	int dfd = AT_FDCWD, r;
 
-	if (query_report_read(g, id, &buf, &len) < 0)
+	if (query_report_read(g, id, &buf, &len, err) < 0)
 		return -1;
-	/* Written atomically beside its final name, in its own directory. */
-	snprintf(dir, sizeof(dir), "%s", to);
-	if ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		name = to + (slash - dir) + 1;
-		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
-	r = dfd == -1
-	        ? werr(errno, "--report %s", to)
-	        : atomic_write_at(dfd, name, (struct iovec[]){{.iov_base = buf, .iov_len = len}}, 1,
-	                          0644, to);
-	if (dfd >= 0)
-		close(dfd);
-	free(buf);
-	return r;
+	return report_file_write(to, buf, len, err);
 }
 
 static long long tree_num(yajl_val v, const char *k1, const char *k2)
@@ -54,24 +40,24 @@ static long long tree_num(yajl_val v, const char *k1, const char *k2)
 	return n && YAJL_IS_INTEGER(n) ? YAJL_GET_INTEGER(n) : -1;
 }
 
-/* A job the wall-clock limit ended says so on stderr (its exit status is
- * the signal's, as any killed job's): what, after how long, whether the
- * grace ran out. From the run report, once the supervisor wrote it. */
-static void say_timeout(struct globals *g, const char *id)
+/* A job the wall-clock limit ended says so on stderr: what, after how
+ * long, whether the grace ran out. From the run report, once the
+ * supervisor wrote it. Whether it timed out. */
+static bool say_timeout(struct globals *g, const char *id)
 {
 	const char *timed[] = {"timeout", "timedOut", NULL};
 	const char *graced[] = {"timeout", "killedAfterGrace", NULL};
 	const char *from[] = {"timeout", "from", NULL};
-	char *buf = NULL, err[128];
+	char *buf = NULL, perr[128];
 	size_t len;
 	yajl_val v, f;
+	bool out = false;
 
-	if (query_report_read(g, id, &buf, &len) < 0) {
-		werr_clear();
-		return;
-	}
-	v = yajl_tree_parse(buf, err, sizeof(err));
+	if (query_report_read(g, id, &buf, &len, NULL) < 0)
+		return false;
+	v = yajl_tree_parse(buf, perr, sizeof(perr));
 	if (v && YAJL_IS_TRUE(yajl_tree_get(v, timed, yajl_t_any))) {
+		out = true;
 		bool killed = YAJL_IS_TRUE(yajl_tree_get(v, graced, yajl_t_any));
 
 		f = yajl_tree_get(v, from, yajl_t_string);
@@ -93,9 +79,10 @@ static void say_timeout(struct globals *g, const char *id)
 	}
 	yajl_tree_free(v);
 	free(buf);
+	return out;
 }
 
-int ops_run(struct globals *g, const struct create_request *cc)
+int ops_run(struct globals *g, const struct create_request *cc, struct werror *err)
 {
 	struct container c;
 	sigset_t set, old;
@@ -106,19 +93,23 @@ int ops_run(struct globals *g, const struct create_request *cc)
 	fwd_block(&set, &old);
 	/* In the foreground, a terminal without --console-socket is relayed
 	 * (runc's default config, and `ward run` of a shell by hand). */
-	if (create_from_request(g, cc, &c, &pidfd, cc->detach ? NULL : &master) < 0)
+	if (create_from_request(g, cc, &c, &pidfd, cc->detach ? NULL : &master, err) < 0) {
+		/* A refused or invalid config has a report too: nothing ran,
+		 * and it says why. */
+		if (cc->report && !g->refusal_reported &&
+		    (werr_kind_of(err) == WERR_REFUSED || werr_kind_of(err) == WERR_INVALID))
+			report_file_refusal(cc, NULL, NULL, err);
 		return -1;
-	if (container_start(&c) < 0) {
-		char msg[WERR_MAX];
-		int e = werr_errno();
+	}
+	if (container_start(&c, err) < 0) {
+		_cleanup_werror_ struct werror undo_err = WERROR_INIT;
 
-		snprintf(msg, sizeof(msg), "%s", werr_msg());
-		container_destroy(&c, true);
+		container_destroy(&c, true, &undo_err);
 		store_close(&c);
 		close(pidfd);
 		if (master >= 0)
 			close(master);
-		return werr_set(e, msg);
+		return -1;
 	}
 	if (cc->detach) {
 		store_close(&c);
@@ -126,13 +117,15 @@ int ops_run(struct globals *g, const struct create_request *cc)
 		return 0;
 	}
 	store_unlock(&c);
-	status = fwd_wait(pidfd, &set, master, true);
+	status = fwd_wait(pidfd, &set, master, true, err);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* The run supervisor's report (it ends once the init is gone). */
-	if (store_relock(&c) == 0) {
-		container_supervisor_wait(&c);
-		say_timeout(g, cc->id);
-		if (cc->report && copy_report(g, cc->id, cc->report) < 0)
+	if (store_relock(&c, err) == 0) {
+		container_supervisor_wait(&c, err);
+		/* Outside compat a timed-out job's status is timeout(1)'s. */
+		if (say_timeout(g, cc->id) && status >= 0 && ops_ward_statuses(g))
+			status = EXIT_TIMED_OUT;
+		if (cc->report && copy_report(g, cc->id, cc->report, err) < 0)
 			status = -1;
 		store_unlock(&c);
 	}
@@ -142,13 +135,14 @@ int ops_run(struct globals *g, const struct create_request *cc)
 		/* Someone may have deleted it while it ran: then nothing is left
 		 * to do. */
 		if (fstatat(c.rootfd, c.id, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (store_relock(&c) < 0 || (store_refresh(&c), container_destroy(&c, true) < 0)))
+		    (store_relock(&c, err) < 0 ||
+		     (store_refresh(&c, err), container_destroy(&c, true, err) < 0)))
 			status = -1;
 	}
 	/* Reaped only now: until the supervisor is done, it may need the
 	 * zombie's status (see fwd_wait). */
 	if (cc->keep && !cc->report)
-		container_supervisor_wait(&c);
+		container_supervisor_wait(&c, err);
 	{
 		siginfo_t si;
 

@@ -8,12 +8,12 @@
 
 #include <errno.h>
 
-int ops_update(struct container *c, struct oci_resources *r)
+int ops_update(struct container *c, struct oci_resources *r, struct werror *err)
 {
 	_cleanup_cgroup_ struct cgroup cg = {0};
 
 	if (!container_cgroup(c, &cg)) {
-		werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+		werr(err, ENOENT, "container \"%s\" has no cgroup", c->id);
 		return -1;
 	}
 	/* The device policy is create's (the profile's default deny, the
@@ -26,6 +26,6 @@ int ops_update(struct container *c, struct oci_resources *r)
 	{
 		struct oci_linux l = {.resources = r};
 
-		return cgroup_update(&cg, &l);
+		return cgroup_update(&cg, &l, err);
 	}
 }

@@ -5,6 +5,8 @@
 #ifndef WARD_OPS_H
 #define WARD_OPS_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -22,8 +24,24 @@ struct globals {
 	const char *argv0;   /* ward-strict selects strict */
 	bool systemd_cgroup; /* --systemd-cgroup: the systemd cgroup driver */
 	int rootfd;          /* opened on demand by ops_root() */
-	int fail_status;     /* the exit status when the command fails; 0: 1 */
+	int fail_status;     /* the exit status when the command fails; 0: ops_fail_status */
+	int profile_seen;    /* the container's profile + 1, once known (0: not yet) */
+	bool refusal_reported; /* run --report: the refusal's report is written */
 };
+
+/* Exit statuses of create, run, exec and start outside compat (ward(1),
+ * EXIT STATUS): a job's own status is passed on; these tell ward's own
+ * outcomes from it, as timeout(1) and podman(1) do. compat keeps runc's. */
+#define EXIT_TIMED_OUT   124 /* the wall-clock limit ended the job */
+#define EXIT_WARD_FAILED 125 /* ward failed (the host, a system call, no such container) */
+#define EXIT_REFUSED     126 /* the config is invalid or the policy refuses it */
+
+/* The exit status of a command that failed with err: the profile is the
+ * container's when it is known, else the operator's (--profile, the
+ * binary's name, the policy file's default). */
+int ops_fail_status(struct globals *g, const char *cmd, const struct werror *err);
+/* Whether ward's own exit statuses apply (the profile is not compat). */
+bool ops_ward_statuses(struct globals *g);
 
 /* Values of a repeatable option, in order (argv strings, not copies). */
 struct optlist {
@@ -32,15 +50,16 @@ struct optlist {
 };
 
 /* The state root fd (created 0700 on first use). */
-int ops_root(struct globals *g);
+int ops_root(struct globals *g, struct werror *err);
 
 /* --- before a command (main.c) */
 /* argv[0]'s base name runs the supervisor (supervisor/), not a command. */
 bool ops_is_supervisor(const char *base);
-int ops_supervisor_main(int argc, char **argv);
+int ops_supervisor_main(int argc, char **argv, struct werror *err);
 /* The state root when --root is not given (cmd: the command's name; spec
  * and features need none). Sets g->root into buf, or leaves it NULL. */
-int ops_default_root(struct globals *g, const char *cmd, char *buf, size_t size);
+int ops_default_root(struct globals *g, const char *cmd, char *buf, size_t size,
+                     struct werror *err);
 
 /* --- create and run */
 struct create_request {
@@ -52,9 +71,9 @@ struct create_request {
 	const char *report; /* run --report FILE */
 };
 
-int ops_create(struct globals *g, const struct create_request *r);
+int ops_create(struct globals *g, const struct create_request *r, struct werror *err);
 /* Create, start and (without detach) wait: returns the exit status. */
-int ops_run(struct globals *g, const struct create_request *r);
+int ops_run(struct globals *g, const struct create_request *r, struct werror *err);
 
 /* --- exec */
 struct exec_request {
@@ -68,11 +87,11 @@ struct exec_request {
 };
 
 /* Without detach: the process's exit status. */
-int ops_exec(struct globals *g, const struct exec_request *r);
+int ops_exec(struct globals *g, const struct exec_request *r, struct werror *err);
 
 /* --- update */
 struct container;
 /* New limits (r: its device rules are dropped) for c's cgroup. */
-int ops_update(struct container *c, struct oci_resources *r);
+int ops_update(struct container *c, struct oci_resources *r, struct werror *err);
 
 #endif

@@ -22,8 +22,8 @@ static const char *kind_name(enum finding_kind k)
 	return k == FIND_ADJUST ? "adjust" : k == FIND_REFUSE ? "refuse" : "note";
 }
 
-static void findings(struct rout *o, const struct policy_ctx *x, enum finding_kind k,
-                     const char *title)
+void query_findings(struct rout *o, const struct policy_ctx *x, enum finding_kind k,
+                    const char *title)
 {
 	rout_list(o, title);
 	for (size_t i = 0; i < x->n_f; i++) {
@@ -93,7 +93,8 @@ static void fields(struct rout *o, const struct oci_config *c, enum ward_profile
 	rout_list_end(o);
 }
 
-int query_check(struct globals *g, const char *bundle_arg, const char *profile, bool json)
+int query_check(struct globals *g, const char *bundle_arg, const char *profile, bool json,
+                struct werror *err)
 {
 	struct policy_run pr = {0};
 	struct policy_ctx *x = &pr.x;
@@ -109,7 +110,7 @@ int query_check(struct globals *g, const char *bundle_arg, const char *profile, 
 	int rc = -1;
 
 	if (realpath(bundle_arg, bundle) == NULL) {
-		werr(errno, "bundle %s", bundle_arg);
+		werr(err, errno, "bundle %s", bundle_arg);
 		goto out;
 	}
 	pin.cli_profile = profile;
@@ -117,27 +118,28 @@ int query_check(struct globals *g, const char *bundle_arg, const char *profile, 
 	/* Run by a user, the container is what create would make of it: the
 	 * user namespace rootless_config adds (the caller as root), not the
 	 * host's. */
-	if ((cfg = oci_config_load(bundle)) == NULL ||
-	    (rootless_caller() && rootless_config(cfg, bundle) < 0) ||
-	    policy_prepare(&pin, cfg, &pr) < 0)
+	if ((cfg = oci_config_load(bundle, err)) == NULL ||
+	    (rootless_caller() && rootless_config(cfg, bundle, err) < 0) ||
+	    policy_prepare(&pin, cfg, &pr, err) < 0)
 		goto out;
 	/* Refused in every profile (ward cannot apply it safely). */
-	if (sysctl_check(cfg) < 0 && policy_refuse(x, ".linux->sysctl", NULL, "%s", werr_msg()) < 0)
+	if (sysctl_check(cfg, err) < 0 &&
+	    policy_refuse(x, ".linux->sysctl", NULL, "%s", werr_msg(err)) < 0)
 		goto out;
-	if (rout_init(&o, json, stdout) < 0)
+	if (rout_init(&o, json, stdout, err) < 0)
 		goto out;
 	rout_str(&o, "bundle", bundle);
 	rout_str(&o, "profile", profile_name(x->profile));
 	rout_str(&o, "profileFrom", x->profile_from);
 	rout_str(&o, "verdict", x->n_refused ? "refused" : "allowed");
-	findings(&o, x, FIND_REFUSE, "refusals");
-	findings(&o, x, FIND_ADJUST, "adjustments");
-	findings(&o, x, FIND_NOTE, "notes");
+	query_findings(&o, x, FIND_REFUSE, "refusals");
+	query_findings(&o, x, FIND_ADJUST, "adjustments");
+	query_findings(&o, x, FIND_NOTE, "notes");
 	rout_list(&o, "optOuts");
 	for (size_t i = 0; i < x->n_optouts; i++)
 		rout_item(&o, x->optouts[i]);
 	rout_list_end(&o);
-	check_reach(&o, cfg, x);
+	check_reach(&o, cfg, x, err);
 	fields(&o, cfg, x->profile);
 	rout_finish(&o);
 	if (json)

@@ -161,7 +161,8 @@ static void device_rule(struct rout *o, const struct cg_dev_rule *d, const struc
  * deny-all (or allow-all) on, in the order they are evaluated (later ones
  * win), as cgroup/dev_rules.c hands them to the v1 files and the eBPF
  * program. */
-static void reach_devices(struct rout *o, const struct oci_config *c, const struct policy_ctx *x)
+static void reach_devices(struct rout *o, const struct oci_config *c, const struct policy_ctx *x,
+                          struct werror *err)
 {
 	const struct oci_linux *l = c->linux;
 	const struct oci_resources *r = l ? l->resources : NULL;
@@ -179,7 +180,7 @@ static void reach_devices(struct rout *o, const struct oci_config *c, const stru
 	}
 	rout_list_end(o);
 	/* As cgroup_apply: no rules, no device cgroup. */
-	if (r && r->n_devices && cg_device_rules(r, l, &rules, &n) < 0)
+	if (r && r->n_devices && cg_device_rules(r, l, &rules, &n, err) < 0)
 		n = 0;
 	for (size_t i = 0; i < n; i++)
 		if (rules[i].type == 'a' && rules[i].major < 0 && rules[i].minor < 0 &&
@@ -279,13 +280,14 @@ static void reach_egress(struct rout *o, const struct policy_ctx *x)
 	rout_obj_end(o);
 }
 
-void check_reach(struct rout *o, const struct oci_config *cfg, const struct policy_ctx *x)
+void check_reach(struct rout *o, const struct oci_config *cfg, const struct policy_ctx *x,
+                 struct werror *err)
 {
 	rout_obj(o, "reach");
 	reach_mounts(o, cfg, x);
 	reach_namespaces(o, cfg);
 	reach_process(o, cfg);
-	reach_devices(o, cfg, x);
+	reach_devices(o, cfg, x, err);
 	reach_hooks(o, cfg, x);
 	reach_limits(o, cfg, x);
 	reach_egress(o, x);

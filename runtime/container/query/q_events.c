@@ -14,7 +14,7 @@
 
 #define S(g, s) yajl_gen_string((g), (const unsigned char *)(s), strlen(s))
 
-static int emit(const char *type, const char *id, const struct cgroup *cg)
+static int emit(const char *type, const char *id, const struct cgroup *cg, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
@@ -22,7 +22,7 @@ static int emit(const char *type, const char *id, const struct cgroup *cg)
 	int r = 0;
 
 	if (g == NULL)
-		return werr(ENOMEM, "out of memory");
+		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_map_open(g);
 	S(g, "type");
 	S(g, type);
@@ -30,7 +30,7 @@ static int emit(const char *type, const char *id, const struct cgroup *cg)
 	S(g, id);
 	if (cg) {
 		S(g, "data");
-		r = cgroup_stats_gen(cg, g);
+		r = cgroup_stats_gen(cg, g, err);
 	}
 	yajl_gen_map_close(g);
 	if (r == 0 && yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok) {
@@ -41,29 +41,29 @@ static int emit(const char *type, const char *id, const struct cgroup *cg)
 	return r;
 }
 
-int query_events(struct container *c, bool stats, long ms)
+int query_events(struct container *c, bool stats, long ms, struct werror *err)
 {
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	uint64_t ooms;
 	int r = -1;
 
 	if (c->status == ST_STOPPED || c->status == ST_CREATING) {
-		werr(0, "container \"%s\" is %s", c->id, status_name(c->status));
+		werr(err, 0, "container \"%s\" is %s", c->id, status_name(c->status));
 		goto out;
 	}
-	if (c->st->cgroup_path == NULL || cgroup_open(&cg, c->st->cgroup_path, c->id) < 0) {
-		werr(ENOENT, "container \"%s\" has no cgroup", c->id);
+	if (c->st->cgroup_path == NULL || cgroup_open(&cg, c->st->cgroup_path, c->id, err) < 0) {
+		werr(err, ENOENT, "container \"%s\" has no cgroup", c->id);
 		goto out;
 	}
 	if (stats) {
-		r = emit("stats", c->id, &cg);
+		r = emit("stats", c->id, &cg, err);
 		goto out;
 	}
-	ooms = cgroup_oom_kills(&cg);
+	ooms = cgroup_oom_kills(&cg, err);
 	for (;;) {
 		uint64_t now;
 
-		if (emit("stats", c->id, &cg) < 0)
+		if (emit("stats", c->id, &cg, err) < 0)
 			goto out;
 		/* Watch the OOM counter more often than the stats go out. */
 		for (long waited = 0; waited < ms; waited += 100) {
@@ -72,12 +72,12 @@ int query_events(struct container *c, bool stats, long ms)
 			if (ms - waited < 100)
 				step.tv_nsec = (ms - waited) * 1000000L;
 			nanosleep(&step, NULL);
-			now = cgroup_oom_kills(&cg);
-			if (now > ooms && emit("oom", c->id, NULL) < 0)
+			now = cgroup_oom_kills(&cg, err);
+			if (now > ooms && emit("oom", c->id, NULL, err) < 0)
 				goto out;
 			ooms = now > ooms ? now : ooms;
 		}
-		store_refresh(c);
+		store_refresh(c, err);
 		if (c->status == ST_STOPPED)
 			break;
 	}

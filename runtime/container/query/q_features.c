@@ -28,7 +28,7 @@ static void enabled(struct rout *o, const char *key, bool on)
 	rout_obj_end(o);
 }
 
-int query_features(void)
+int query_features(struct werror *err)
 {
 	static const int ns[] = {CLONE_NEWCGROUP, CLONE_NEWIPC,  CLONE_NEWNS,  CLONE_NEWNET,
 	                         CLONE_NEWPID,    CLONE_NEWUSER, CLONE_NEWUTS, CLONE_NEWTIME};
@@ -40,7 +40,7 @@ int query_features(void)
 	struct rout o;
 	char ver[32];
 
-	if (rout_init(&o, true, stdout) < 0)
+	if (rout_init(&o, true, stdout, err) < 0)
 		return -1;
 	rout_str(&o, "ociVersionMin", "1.0.0");
 	rout_str(&o, "ociVersionMax", "1.2.0");

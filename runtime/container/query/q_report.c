@@ -20,27 +20,28 @@
 #define REPORT_MAX (4 << 20)
 
 /* Where the reports are: the policy's reportDir, or the state root's. */
-static int report_dir(struct globals *g, char *dir, size_t size)
+static int report_dir(struct globals *g, char *dir, size_t size, struct werror *err)
 {
-	struct policy *pol = policy_load(g->policy);
+	struct policy *pol = policy_load(g->policy, err);
 	int r;
 
 	if (pol == NULL)
 		return -1;
-	r = sup_report_dir(pol->report_dir, g->root, dir, size);
+	r = sup_report_dir(pol->report_dir, g->root, dir, size, err);
 	policy_free(pol);
 	return r;
 }
 
-int query_report_read(struct globals *g, const char *id, char **buf, size_t *len)
+int query_report_read(struct globals *g, const char *id, char **buf, size_t *len,
+                      struct werror *err)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 1100];
 
-	if (store_check_id(id) < 0 || report_dir(g, dir, sizeof(dir)) < 0)
+	if (store_check_id(id, err) < 0 || report_dir(g, dir, sizeof(dir), err) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
-	if (read_file(path, REPORT_MAX, buf, len) < 0)
-		return errno == ENOENT ? werr(0,
+	if (read_file(path, REPORT_MAX, buf, len, err) < 0)
+		return errno == ENOENT ? werr(err, 0,
 		                              "no run report for \"%s\" (only supervised "
 		                              "containers have one: strict, or a time limit)",
 		                              id)
@@ -48,17 +49,17 @@ int query_report_read(struct globals *g, const char *id, char **buf, size_t *len
 	return 0;
 }
 
-int query_report(struct globals *g, const char *id, bool json)
+int query_report(struct globals *g, const char *id, bool json, struct werror *err)
 {
 	char *buf;
 	size_t len;
 	int r;
 
-	if (query_report_read(g, id, &buf, &len) < 0)
+	if (query_report_read(g, id, &buf, &len, err) < 0)
 		return -1;
 	if (json) {
 		/* Passed on as written, once it is known to parse. */
-		yajl_val v = jparse_document(buf, len, 6, "the run report");
+		yajl_val v = jparse_document(buf, len, 6, "the run report", err);
 
 		r = v ? 0 : -1;
 		yajl_tree_free(v);
@@ -68,7 +69,7 @@ int query_report(struct globals *g, const char *id, bool json)
 				putchar('\n');
 		}
 	} else {
-		r = report_print_text(buf, len, stdout);
+		r = report_print_text(buf, len, stdout, err);
 	}
 	free(buf);
 	return r;
@@ -82,7 +83,7 @@ static int newest_first(const void *a, const void *b)
 /* Every run report kept, the newest first: when it ended, the id, the
  * profile and the summary line. A report that does not parse is named, not
  * skipped. */
-int query_report_list(struct globals *g)
+int query_report_list(struct globals *g, struct werror *err)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 300];
 	char **lines = NULL;
@@ -91,11 +92,11 @@ int query_report_list(struct globals *g)
 	DIR *d;
 	int r = 0;
 
-	if (report_dir(g, dir, sizeof(dir)) < 0)
+	if (report_dir(g, dir, sizeof(dir), err) < 0)
 		return -1;
 	d = opendir(dir);
 	if (d == NULL && errno != ENOENT)
-		return werr(errno, "the run reports (%s)", dir);
+		return werr(err, errno, "the run reports (%s)", dir);
 	while (d && r == 0 && (e = readdir(d)) != NULL) {
 		size_t l = strlen(e->d_name), size = 0;
 		char *buf = NULL, *line = NULL, **grown;
@@ -105,11 +106,11 @@ int query_report_list(struct globals *g)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		m = open_memstream(&line, &size);
-		if (m == NULL || read_file(path, REPORT_MAX, &buf, &l) < 0 ||
-		    report_print_line(buf, l, m) < 0) {
+		if (m == NULL || read_file(path, REPORT_MAX, &buf, &l, err) < 0 ||
+		    report_print_line(buf, l, m, err) < 0) {
 			if (m)
 				fprintf(m, "-\t%.*s\t-\t(unreadable: %s)\n",
-				        (int)(strlen(e->d_name) - 5), e->d_name, werr_msg());
+				        (int)(strlen(e->d_name) - 5), e->d_name, werr_msg(err));
 		}
 		free(buf);
 		if (m)
@@ -117,7 +118,7 @@ int query_report_list(struct globals *g)
 		grown = line ? realloc(lines, (n + 1) * sizeof(*lines)) : NULL;
 		if (grown == NULL) {
 			free(line);
-			r = werr(ENOMEM, "out of memory");
+			r = werr(err, ENOMEM, "out of memory");
 			break;
 		}
 		lines = grown;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int query_spec(const char *bundle, bool rootless)
+int query_spec(const char *bundle, bool rootless, struct werror *err)
 {
 	const struct oci_spec_rootless ids = {(uint32_t)geteuid(), (uint32_t)getegid()};
 	char path[PATH_MAX];
@@ -23,18 +23,18 @@ int query_spec(const char *bundle, bool rootless)
 	ssize_t n;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path))
-		return werr(ENAMETOOLONG, "--bundle");
-	if (oci_spec_default(&json, &len, oci_seccomp_default_gen, rootless ? &ids : NULL) < 0)
+		return werr(err, ENAMETOOLONG, "--bundle");
+	if (oci_spec_default(&json, &len, oci_seccomp_default_gen, rootless ? &ids : NULL, err) < 0)
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
-		return werr(errno, "%s", path);
+		return werr(err, errno, "%s", path);
 	n = write(fd, json, len);
 	if (n != (ssize_t)len || write(fd, "\n", 1) != 1) {
 		int e = errno;
 
 		unlink(path);
-		return werr(e, "writing %s", path);
+		return werr(err, e, "writing %s", path);
 	}
 	return 0;
 }

@@ -4,14 +4,14 @@
 #include <errno.h>
 #include <string.h>
 
-int rout_init(struct rout *o, bool json, FILE *t)
+int rout_init(struct rout *o, bool json, FILE *t, struct werror *err)
 {
 	memset(o, 0, sizeof(*o));
 	o->t = t;
 	if (json) {
 		o->g = yajl_gen_alloc(NULL);
 		if (o->g == NULL)
-			return werr(ENOMEM, "out of memory");
+			return werr(err, ENOMEM, "out of memory");
 		yajl_gen_config(o->g, yajl_gen_beautify, 1);
 		yajl_gen_map_open(o->g);
 	}

@@ -3,6 +3,8 @@
 #ifndef WARD_REPORT_OUT_H
 #define WARD_REPORT_OUT_H
 
+#include "lib/error.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@ struct rout {
 	bool item_open; /* text: the "- " of a list item is pending */
 };
 
-int rout_init(struct rout *o, bool json, FILE *t);
+int rout_init(struct rout *o, bool json, FILE *t, struct werror *err);
 /* Print the JSON (if any) and free. */
 int rout_finish(struct rout *o);
 void rout_str(struct rout *o, const char *key, const char *v);
