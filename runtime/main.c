@@ -279,7 +279,7 @@ int main(int argc, char **argv)
 		const struct scmp_version *sv = seccomp_version();
 
 		/* runc's layout (engines and runc's tests read it line by line). */
-		printf("ward version %s\ncommit: %s\nspec: 1.2.0\nlibseccomp: %u.%u.%u\n",
+		printf("ward version %s\ncommit: %s\nspec: 1.3.0\nlibseccomp: %u.%u.%u\n",
 		       PACKAGE_VERSION, WARD_COMMIT, sv->major, sv->minor, sv->micro);
 		return 0;
 	}

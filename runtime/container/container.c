@@ -22,6 +22,7 @@
 #include "container/support.h"
 #include "supervisor/supervisor.h"
 #include "net/egress_bpf.h"
+#include "net/netdev_move.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
@@ -355,6 +356,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	pid_t tree_server = -1;
 	struct egress_fds efds = {-1, -1};
 	struct egress_loaded eg = {0};
+	struct netdev_moves nd = {NULL, 0, -1, -1};
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
@@ -576,6 +578,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	 * root can write them, before the init runs anything. */
 	if (sysctl_apply_pidns(pidfd, cfg) < 0)
 		goto fail;
+	/* linux.netDevices: in the namespace before the hooks and the process. */
+	if (cfg->linux && netdevs_move(&cfg->linux->net_devices, pid, &nd) < 0)
+		goto fail;
 	trace_mark("create: init in its cgroups");
 	if (sync_send(sv[0], SYNC_MAPPED) < 0)
 		goto fail;
@@ -623,6 +628,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	egress_fds_close(&efds);
 	egress_unload(&eg);
 	filter_prog_free(&prog);
+	netdevs_forget(&nd);
 	c->status = ST_CREATED;
 	if (pidfd_out)
 		*pidfd_out = pidfd;
@@ -634,6 +640,9 @@ fail : {
 	char msg[WERR_MAX];
 
 	snprintf(msg, sizeof(msg), "%s", werr_msg());
+	/* No container: what it was given goes back (config-linux.md leaves
+	 * the devices in the namespace only at delete). */
+	netdevs_give_back(&nd);
 	if (pidfd >= 0) {
 		kill_and_reap(pidfd);
 		close(pidfd);

@@ -1,5 +1,6 @@
 #include "linux/process.h"
 #include "linux/landlock_wall.h"
+#include "linux/mempolicy.h"
 #include "linux/caps.h"
 #include "linux/pathres.h"
 #include "lib/error.h"
@@ -235,7 +236,7 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 
 	*seccomp_loaded = false;
 	if (close_ward_fds(a) < 0 || process_limits(p) < 0 || attrs_apply(p, a->linux) < 0 ||
-	    tty_to_user(p) < 0 || enter_cwd(p, &cwd_later) < 0)
+	    mempolicy_apply(a->linux) < 0 || tty_to_user(p) < 0 || enter_cwd(p, &cwd_later) < 0)
 		return -1;
 	/* Before any seccomp filter (a config's own may deny the calls); what
 	 * remains is credentials, finding the executable and execve. */
