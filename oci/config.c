@@ -526,17 +526,6 @@ static const struct jfield time_offsets_fields[] = {
 static const struct jschema time_offsets_schema =
     SCHEMA(struct oci_time_offsets, time_offsets_fields, NULL, NULL);
 
-static const struct jfield intel_rdt_fields[] = {
-    FLD("closID", JK_STR, struct oci_intel_rdt, clos_id, 0),
-    FLD("l3CacheSchema", JK_STR, struct oci_intel_rdt, l3_cache_schema, 0),
-    FLD("memBwSchema", JK_STR, struct oci_intel_rdt, mem_bw_schema, 0),
-    FLD_N("schemata", JK_STRV, struct oci_intel_rdt, schemata, 0, NULL),
-    FLD("enableCMT", JK_BOOL, struct oci_intel_rdt, enable_cmt, 0),
-    FLD("enableMBM", JK_BOOL, struct oci_intel_rdt, enable_mbm, 0),
-};
-static const struct jschema intel_rdt_schema =
-    SCHEMA(struct oci_intel_rdt, intel_rdt_fields, NULL, NULL);
-
 static const struct jfield linux_fields[] = {
     FLD_N("namespaces", JK_ARR, struct oci_linux, namespaces, 0, &namespace_schema),
     FLD_N("uidMappings", JK_ARR, struct oci_linux, uid_mappings, 0, &idmap_schema),
@@ -552,12 +541,22 @@ static const struct jfield linux_fields[] = {
     FLD_OBJ("seccomp", struct oci_linux, seccomp, 0, &oci_seccomp_schema),
     FLD_OBJ("timeOffsets", struct oci_linux, time_offsets, 0, &time_offsets_schema),
     FLD_OBJ("personality", struct oci_linux, personality, 0, &personality_schema),
-    FLD_OBJ("intelRdt", struct oci_linux, intel_rdt, 0, &intel_rdt_schema),
-    FLD_REFUSE("memoryPolicy", "NUMA memory policy is not implemented"),
-    FLD_REFUSE("netDevices", "network device moves are not implemented"),
+    FLD_OBJ("intelRdt", struct oci_linux, intel_rdt, 0, &oci_intel_rdt_schema),
+    FLD_OBJ("memoryPolicy", struct oci_linux, memory_policy, 0, &oci_memory_policy_schema),
+    {.key = "netDevices",
+     .kind = JK_CUSTOM,
+     .off = offsetof(struct oci_linux, net_devices),
+     .has_off = -1,
+     .custom = oci_netdevs_decode},
 };
+
+static void free_linux(void *obj)
+{
+	oci_netdevs_free(&((struct oci_linux *)obj)->net_devices);
+}
+
 static const struct jschema linux_schema =
-    SCHEMA(struct oci_linux, linux_fields, check_linux, NULL);
+    SCHEMA(struct oci_linux, linux_fields, check_linux, free_linux);
 
 /* --- top level ---------------------------------------------------------- */
 
@@ -686,22 +685,4 @@ void oci_process_free(struct oci_process *p)
 		return;
 	jwalk_free(&process_schema, p);
 	free(p);
-}
-
-const struct oci_namespace *oci_config_namespace(const struct oci_config *c, int flag)
-{
-	if (c->linux == NULL)
-		return NULL;
-	for (size_t i = 0; i < c->linux->n_namespaces; i++)
-		if (c->linux->namespaces[i].flag == flag)
-			return &c->linux->namespaces[i];
-	return NULL;
-}
-
-const char *oci_config_annotation(const struct oci_config *c, const char *key)
-{
-	for (size_t i = 0; i < c->n_annotations; i++)
-		if (strcmp(c->annotations[i].key, key) == 0)
-			return c->annotations[i].value;
-	return NULL;
 }

@@ -1,4 +1,4 @@
-/* The OCI runtime-spec 1.2 config.json, Linux fields, as C structs.
+/* The OCI runtime-spec 1.3 config.json, Linux fields, as C structs.
  * Filled by oci_config_parse() (config.c) from schema tables; every optional
  * scalar has a has_<name> flag so "absent" and "zero" stay distinct. */
 #ifndef WARD_OCI_CONFIG_H
@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include "lib/jwalk.h"
+#include "oci/intel_rdt.h"
+#include "oci/mempolicy.h"
+#include "oci/netdev.h"
 #include "oci/resources.h"
 #include "oci/seccomp_spec.h"
 
@@ -171,15 +174,6 @@ struct oci_time_offsets {
 	struct oci_time_offset *boottime;
 };
 
-struct oci_intel_rdt {
-	char *clos_id;
-	char *l3_cache_schema;
-	char *mem_bw_schema;
-	char **schemata;
-	size_t n_schemata;
-	bool enable_cmt, enable_mbm;
-};
-
 struct oci_linux {
 	struct oci_namespace *namespaces;
 	size_t n_namespaces;
@@ -210,6 +204,8 @@ struct oci_linux {
 	struct oci_personality *personality;
 	struct oci_time_offsets *time_offsets;
 	struct oci_intel_rdt *intel_rdt;
+	struct oci_memory_policy *memory_policy;
+	struct oci_net_devices net_devices;
 };
 
 struct oci_config {

@@ -150,7 +150,8 @@ int oci_names_to_mask(char *const *names, size_t n, const struct oci_name_bit *t
 			if (strcmp(names[i], table[k].name) == 0)
 				break;
 		if (k == n_table)
-			return werr_k(err, WERR_INVALID, 0, "%s[%zu]: unknown flag \"%s\"", what, i, names[i]);
+			return werr_k(err, WERR_INVALID, 0, "%s[%zu]: unknown flag \"%s\"", what, i,
+			              names[i]);
 		*mask |= table[k].bit;
 	}
 	return 0;

@@ -74,8 +74,8 @@ static int state_utf8(const struct oci_state *s, struct werror *err)
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i += 2)
 		if (f[i + 1] && !json_utf8_ok(f[i + 1], strlen(f[i + 1])))
 			return werr_k(err, WERR_INVALID, EILSEQ,
-			            "the state's %s \"%s\" is not UTF-8, which JSON must be", f[i],
-			            f[i + 1]);
+			              "the state's %s \"%s\" is not UTF-8, which JSON must be",
+			              f[i], f[i + 1]);
 	for (size_t i = 0; i < s->n_annotations; i++)
 		if (!json_utf8_ok(s->annotations[i].key, strlen(s->annotations[i].key)) ||
 		    !json_utf8_ok(s->annotations[i].value, strlen(s->annotations[i].value)))

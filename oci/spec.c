@@ -79,7 +79,7 @@ int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
 		return werr(err, ENOMEM, "out of memory");
 	yajl_gen_config(g, yajl_gen_beautify, 1);
 	yajl_gen_map_open(g);
-	kv(g, "ociVersion", "1.2.0");
+	kv(g, "ociVersion", "1.3.0");
 
 	S(g, "process");
 	yajl_gen_map_open(g);

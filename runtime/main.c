@@ -281,7 +281,7 @@ int main(int argc, char **argv)
 		const struct scmp_version *sv = seccomp_version();
 
 		/* runc's layout (engines and runc's tests read it line by line). */
-		printf("ward version %s\ncommit: %s\nspec: 1.2.0\nlibseccomp: %u.%u.%u\n",
+		printf("ward version %s\ncommit: %s\nspec: 1.3.0\nlibseccomp: %u.%u.%u\n",
 		       PACKAGE_VERSION, WARD_COMMIT, sv->major, sv->minor, sv->micro);
 		return 0;
 	}
@@ -293,8 +293,9 @@ int main(int argc, char **argv)
 		if (strcmp(commands[i].name, argv[idx]) == 0)
 			cmd = &commands[i];
 	if (cmd == NULL) {
-		werr_k(err, WERR_INVALID, 0, "unknown command \"%s\": No help topic for '%s' (see ward --help)",
-		     argv[idx], argv[idx]);
+		werr_k(err, WERR_INVALID, 0,
+		       "unknown command \"%s\": No help topic for '%s' (see ward --help)",
+		       argv[idx], argv[idx]);
 		log_fatal(werr_msg(err));
 		return 1;
 	}

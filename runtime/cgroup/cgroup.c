@@ -162,26 +162,26 @@ static int set_path(struct cgroup *cg, const char *p, const char *id, struct wer
 	} else {
 		if (strchr(p, ':'))
 			return werr_k(err, WERR_INVALID, 0,
-			            "config.json: .linux.cgroupsPath \"%s\": systemd's "
-			            "slice:prefix:name form needs the systemd cgroup manager: "
-			            "ward's global --systemd-cgroup, or the policy's "
-			            "\"cgroupManager\": \"systemd\"",
-			            p);
+			              "config.json: .linux.cgroupsPath \"%s\": systemd's "
+			              "slice:prefix:name form needs the systemd cgroup manager: "
+			              "ward's global --systemd-cgroup, or the policy's "
+			              "\"cgroupManager\": \"systemd\"",
+			              p);
 		snprintf(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p);
 		for (char *save = NULL, *t = strtok_r(buf, "/", &save); t;
 		     t = strtok_r(NULL, "/", &save)) {
 			if (strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
 				return werr_k(err, WERR_INVALID, 0,
-				            "config.json: .linux.cgroupsPath \"%s\": no \".\" or "
-				            "\"..\"",
-				            p);
+				              "config.json: .linux.cgroupsPath \"%s\": no \".\" or "
+				              "\"..\"",
+				              p);
 			len += (size_t)snprintf(path + len, sizeof(path) - len, "/%s", t);
 		}
 		if (len == 0)
 			return werr_k(err, WERR_INVALID, 0,
-			            "config.json: .linux.cgroupsPath \"%s\": the root cgroup is "
-			            "not the container's to take",
-			            p);
+			              "config.json: .linux.cgroupsPath \"%s\": the root cgroup is "
+			              "not the container's to take",
+			              p);
 	}
 	cg->path = strdup(path);
 	return cg->path ? 0 : werr(err, ENOMEM, "out of memory");

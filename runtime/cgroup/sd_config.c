@@ -42,8 +42,9 @@ static int expand_slice(const char *slice, const char *given, char *out, size_t 
 	out[0] = '\0';
 	if (n < 6 || strcmp(slice + n - 6, ".slice") != 0 || !unit_chars_ok(slice, n))
 		return werr_k(err, WERR_INVALID, 0,
-		            WHAT " \"%s\": the slice \"%s\" is not a slice unit name (NAME.slice)",
-		            given, slice);
+		              WHAT
+		              " \"%s\": the slice \"%s\" is not a slice unit name (NAME.slice)",
+		              given, slice);
 	if (strcmp(slice, "-.slice") == 0)
 		return 0;
 	base = n - 6;
@@ -53,11 +54,13 @@ static int expand_slice(const char *slice, const char *given, char *out, size_t 
 		/* A level ends here: its name is slice[0..i) + ".slice". */
 		if (i == 0 || slice[i - 1] == '-')
 			return werr_k(err, WERR_INVALID, 0,
-			            WHAT " \"%s\": the slice \"%s\" has an empty level (a leading, "
-			                 "trailing or double dash)",
-			            given, slice);
+			              WHAT
+			              " \"%s\": the slice \"%s\" has an empty level (a leading, "
+			              "trailing or double dash)",
+			              given, slice);
 		if (k + i + 8 >= len)
-			return werr_k(err, WERR_INVALID, ENAMETOOLONG, WHAT " \"%s\": too long", given);
+			return werr_k(err, WERR_INVALID, ENAMETOOLONG, WHAT " \"%s\": too long",
+			              given);
 		k += (size_t)snprintf(out + k, len - k, "/%.*s.slice", (int)i, slice);
 	}
 	return 0;
@@ -79,38 +82,40 @@ int sd_parse_path(const char *cgroups_path, const char *id, char *path, size_t p
 	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	if (c1 == NULL || c2 == NULL || strchr(c2 + 1, ':'))
 		return werr_k(err, WERR_INVALID, 0,
-		            WHAT " \"%s\": the systemd cgroup manager takes \"slice:prefix:name\" "
-		                 "(as runc's --systemd-cgroup), not a cgroupfs path",
-		            given);
+		              WHAT
+		              " \"%s\": the systemd cgroup manager takes \"slice:prefix:name\" "
+		              "(as runc's --systemd-cgroup), not a cgroupfs path",
+		              given);
 	/* Each part whole or not at all: a cut slice would be another slice. */
 	if (c1 - given >= (ptrdiff_t)sizeof(sl) || c2 - c1 - 1 >= (ptrdiff_t)sizeof(pre) ||
 	    strlen(c2 + 1) >= sizeof(name))
-		return werr_k(err, WERR_INVALID, ENAMETOOLONG, WHAT " \"%s\": a part is too long for a unit name",
-		            given);
+		return werr_k(err, WERR_INVALID, ENAMETOOLONG,
+		              WHAT " \"%s\": a part is too long for a unit name", given);
 	snprintf(sl, sizeof(sl), "%.*s", (int)(c1 - given), given);
 	snprintf(pre, sizeof(pre), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
 	snprintf(name, sizeof(name), "%s", c2 + 1);
 	if (sl[0] == '\0')
 		snprintf(sl, sizeof(sl), "system.slice");
 	if (name[0] == '\0')
-		return werr_k(err, WERR_INVALID, 0, WHAT " \"%s\": the name (after the second ':') is empty",
-		            given);
+		return werr_k(err, WERR_INVALID, 0,
+		              WHAT " \"%s\": the name (after the second ':') is empty", given);
 	if (!unit_chars_ok(pre, strlen(pre)) || !unit_chars_ok(name, strlen(name)))
 		return werr_k(err, WERR_INVALID, 0,
-		            WHAT " \"%s\": prefix and name may hold only letters, digits and "
-		                 "\":_.-\" (they make the unit's name)",
-		            given);
+		              WHAT " \"%s\": prefix and name may hold only letters, digits and "
+		                   "\":_.-\" (they make the unit's name)",
+		              given);
 	if (strlen(name) > 6 && strcmp(name + strlen(name) - 6, ".slice") == 0)
 		return werr_k(err, WERR_UNSUPPORTED, 0,
-		            WHAT " \"%s\": a name ending in .slice (a slice of the container's "
-		                 "own) is not supported; ward makes a scope",
-		            given);
+		              WHAT " \"%s\": a name ending in .slice (a slice of the container's "
+		                   "own) is not supported; ward makes a scope",
+		              given);
 	if (expand_slice(sl, given, spath, sizeof(spath), err) < 0)
 		return -1;
 	n = pre[0] ? snprintf(unit, unit_len, "%s-%s.scope", pre, name)
 	           : snprintf(unit, unit_len, "%s.scope", name);
 	if (n < 0 || (size_t)n >= unit_len || (size_t)n >= SD_UNIT_MAX)
-		return werr_k(err, WERR_INVALID, ENAMETOOLONG, WHAT " \"%s\": the unit name is too long", given);
+		return werr_k(err, WERR_INVALID, ENAMETOOLONG,
+		              WHAT " \"%s\": the unit name is too long", given);
 	if ((size_t)snprintf(slice, slice_len, "%s", sl) >= slice_len ||
 	    (size_t)snprintf(path, path_len, "%s/%s", spath, unit) >= path_len)
 		return werr_k(err, WERR_INVALID, ENAMETOOLONG, WHAT " \"%s\": too long", given);

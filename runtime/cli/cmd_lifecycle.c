@@ -57,7 +57,8 @@ int cmd_delete(struct globals *g, int argc, char **argv, struct werror *err)
 	if (cli_parse(argc, argv, opts, 1, pos, 1, &n_pos, false, err) < 0)
 		return -1;
 	if (n_pos < 1)
-		return werr_k(err, WERR_INVALID, 0, "delete: expects a container id (see ward --help)");
+		return werr_k(err, WERR_INVALID, 0,
+		              "delete: expects a container id (see ward --help)");
 	if (cli_root(g, err) < 0)
 		return -1;
 	/* --force removes a container whatever its files say: one whose state

@@ -167,6 +167,7 @@ int cmd_report(struct globals *g, int argc, char **argv, struct werror *err)
 	if (n_pos != 1 || list)
 		return werr(err, 0, "report: needs a container id (or --list, alone)");
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
-		return werr_k(err, WERR_INVALID, 0, "--format: must be text or json (got \"%s\")", format);
+		return werr_k(err, WERR_INVALID, 0, "--format: must be text or json (got \"%s\")",
+		              format);
 	return query_report(g, pos[0], strcmp(format, "json") == 0, err);
 }

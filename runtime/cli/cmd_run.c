@@ -21,8 +21,8 @@ int cmd_run(struct globals *g, int argc, char **argv, struct werror *err)
 		return -1;
 	if (cc.report && cc.detach)
 		return werr_k(err, WERR_INVALID, 0,
-		            "--report: the report is written when the run ends, which a "
-		            "detached run does not wait for (use ward report ID)");
+		              "--report: the report is written when the run ends, which a "
+		              "detached run does not wait for (use ward report ID)");
 	cc.id = pos[0];
 	return ops_run(g, &cc, err);
 }

@@ -27,7 +27,8 @@ static int set_opt(const struct opt *o, const char *val, bool has_val, struct we
 	switch (o->kind) {
 	case OPT_FLAG:
 		if (has_val && strcmp(val, "true") != 0 && strcmp(val, "false") != 0)
-			return werr_k(err, WERR_INVALID, 0, "--%s takes no value (or =true/=false)", o->name);
+			return werr_k(err, WERR_INVALID, 0, "--%s takes no value (or =true/=false)",
+			              o->name);
 		*(bool *)o->dst = !has_val || strcmp(val, "true") == 0;
 		return 0;
 	case OPT_STR:
@@ -50,8 +51,8 @@ static int set_opt(const struct opt *o, const char *val, bool has_val, struct we
 		errno = 0;
 		v = strtol(val, &end, 10);
 		if (errno || *end || end == val || v < 0 || v > INT_MAX)
-			return werr_k(err, WERR_INVALID, 0, "--%s: \"%s\" is not a non-negative integer", o->name,
-			            val);
+			return werr_k(err, WERR_INVALID, 0,
+			              "--%s: \"%s\" is not a non-negative integer", o->name, val);
 		*(int *)o->dst = (int)v;
 		return 0;
 	}
@@ -60,7 +61,7 @@ static int set_opt(const struct opt *o, const char *val, bool has_val, struct we
 
 		if (duration_parse_ms(val, &ms) < 0)
 			return werr_k(err, WERR_INVALID, 0, "--%s: \"%s\" %s", o->name, val,
-			            errno == ERANGE ? "is too short" : "is not a duration");
+			              errno == ERANGE ? "is too short" : "is not a duration");
 		*(long *)o->dst = (long)ms;
 		return 0;
 	}
@@ -99,7 +100,8 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 		is_short = a[1] != '-';
 		o = find_opt(opts, n_opts, name, len, is_short);
 		if (o == NULL)
-			return werr_k(err, WERR_INVALID, 0, "%s: unknown option \"%s\"", argv[0], a);
+			return werr_k(err, WERR_INVALID, 0, "%s: unknown option \"%s\"", argv[0],
+			              a);
 		if (eq) {
 			if (set_opt(o, eq + 1, true, err) < 0)
 				return -1;
@@ -108,7 +110,8 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 				return -1;
 		} else {
 			if (i + 1 >= argc)
-				return werr_k(err, WERR_INVALID, 0, "%s: option %s needs a value", argv[0], a);
+				return werr_k(err, WERR_INVALID, 0, "%s: option %s needs a value",
+				              argv[0], a);
 			if (set_opt(o, argv[++i], true, err) < 0)
 				return -1;
 		}
@@ -132,7 +135,8 @@ int cli_open_container(struct globals *g, const char *cmd, int argc, char **argv
 	if (cli_parse(argc, argv, opts, n_opts, pos, max_pos, n_pos, false, err) < 0)
 		return -1;
 	if (*n_pos < 1)
-		return werr_k(err, WERR_INVALID, 0, "%s: expects a container id (see ward --help)", cmd);
+		return werr_k(err, WERR_INVALID, 0, "%s: expects a container id (see ward --help)",
+		              cmd);
 	if (cli_root(g, err) < 0)
 		return -1;
 	if (store_open(g->rootfd, pos[0], lock, c, err) < 0) {

@@ -22,6 +22,7 @@
 #include "container/support.h"
 #include "supervisor/supervisor.h"
 #include "net/egress_bpf.h"
+#include "net/netdev_move.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
@@ -88,8 +89,8 @@ static int open_joined(const struct oci_config *c, const struct host_facts *h, s
 				fd = open(n->path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0)
 				return werr_k(err, WERR_INVALID, errno,
-				            "config.json: .linux.namespaces[%zu].path %s", i,
-				            n->path);
+				              "config.json: .linux.namespaces[%zu].path %s", i,
+				              n->path);
 			type = ioctl(fd, NS_GET_NSTYPE);
 			if (type != n->flag) {
 				close(fd);
@@ -358,6 +359,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	pid_t tree_server = -1;
 	struct egress_fds efds = {-1, -1};
 	struct egress_loaded eg = {0};
+	struct netdev_moves nd = {NULL, 0, -1, -1};
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
@@ -460,7 +462,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (eg.skel) {
 		if (cgfd < 0) {
 			werr_k(err, WERR_UNSUPPORTED, EOPNOTSUPP,
-			     "egress rules need the container's cgroup2 node (none here)");
+			       "egress rules need the container's cgroup2 node (none here)");
 			goto fail;
 		}
 		if (egress_attach(cgfd, &eg, &efds, err) < 0)
@@ -579,6 +581,9 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	 * root can write them, before the init runs anything. */
 	if (sysctl_apply_pidns(pidfd, cfg, err) < 0)
 		goto fail;
+	/* linux.netDevices: in the namespace before the hooks and the process. */
+	if (cfg->linux && netdevs_move(&cfg->linux->net_devices, pid, &nd, err) < 0)
+		goto fail;
 	trace_mark("create: init in its cgroups");
 	if (sync_send(sv[0], SYNC_MAPPED, err) < 0)
 		goto fail;
@@ -626,6 +631,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	egress_fds_close(&efds);
 	egress_unload(&eg);
 	filter_prog_free(&prog);
+	netdevs_forget(&nd);
 	c->status = ST_CREATED;
 	if (pidfd_out)
 		*pidfd_out = pidfd;
@@ -636,6 +642,9 @@ fail : {
 	/* The undo's own failures are not the error being returned. */
 	_cleanup_werror_ struct werror undo_err = WERROR_INIT;
 
+	/* No container: what it was given goes back (config-linux.md leaves
+	 * the devices in the namespace only at delete). */
+	netdevs_give_back(&nd);
 	if (pidfd >= 0) {
 		kill_and_reap(pidfd);
 		close(pidfd);

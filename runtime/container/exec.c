@@ -136,7 +136,7 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		return -1;
 	if (o->proc->terminal && !o->console_socket && !relayed)
 		return werr_k(err, WERR_INVALID, 0,
-		            "exec: a detached process with a terminal needs --console-socket");
+		              "exec: a detached process with a terminal needs --console-socket");
 	if (!o->proc->terminal && o->console_socket)
 		return werr(err, 0, "exec: --console-socket is for --tty");
 	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);

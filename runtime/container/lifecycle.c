@@ -350,12 +350,14 @@ int container_signal(struct container *c, int sig, bool all, struct werror *err)
 				cgroup_signal_all(&cg, sig, err);
 			return 0;
 		}
-		return werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\" is %s: container not running", c->id,
-		            status_name(c->status));
+		return werr_k(err, WERR_NOT_RUNNING, 0,
+		              "container \"%s\" is %s: container not running", c->id,
+		              status_name(c->status));
 	}
 	pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);
 	if (pidfd < 0)
-		return werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\": container not running", c->id);
+		return werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\": container not running",
+		              c->id);
 	/* --all: every process of the container's cgroup (exec'd ones too). */
 	if (all)
 		r = container_cgroup(c, &cg) ? cgroup_signal_all(&cg, sig, err)
@@ -365,7 +367,8 @@ int container_signal(struct container *c, int sig, bool all, struct werror *err)
 	/* After --all the init may be gone already (cgroup.kill is
 	 * immediate): that is what was asked for. */
 	if (r == 0 && pidfd_send_signal(pidfd, sig, NULL, 0) < 0 && !(all && errno == ESRCH))
-		r = errno == ESRCH ? werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\": container not running", c->id)
+		r = errno == ESRCH ? werr_k(err, WERR_NOT_RUNNING, 0,
+		                            "container \"%s\": container not running", c->id)
 		                   : werr(err, errno, "container \"%s\": signal %d", c->id, sig);
 	/* Frozen (v1) tasks die only once thawed: SIGKILL of a paused
 	 * container ends it, as with runc. */
@@ -406,8 +409,9 @@ int container_destroy(struct container *c, bool force, struct werror *err)
 	bool have_cg = container_cgroup(c, &cg);
 
 	if ((c->status == ST_RUNNING || c->status == ST_PAUSED) && !force)
-		return werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\" is %s: stop it first, or use delete --force",
-		            c->id, status_name(c->status));
+		return werr_k(err, WERR_NOT_RUNNING, 0,
+		              "container \"%s\" is %s: stop it first, or use delete --force", c->id,
+		              status_name(c->status));
 	if (c->status == ST_UNKNOWN) {
 		if (!force)
 			return werr(err, 0, "container \"%s\": %s (delete --force removes it)",

@@ -83,8 +83,9 @@ int store_check_id(const char *id, struct werror *err)
 	if (n == 0)
 		return werr_k(err, WERR_INVALID, 0, "container id must not be empty");
 	if (n > STORE_ID_MAX)
-		return werr_k(err, WERR_INVALID, 0, "container id is %zu characters long: at most %d are allowed",
-		            n, STORE_ID_MAX);
+		return werr_k(err, WERR_INVALID, 0,
+		              "container id is %zu characters long: at most %d are allowed", n,
+		              STORE_ID_MAX);
 	for (size_t i = 0; i < n; i++) {
 		char c = id[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -92,9 +93,9 @@ int store_check_id(const char *id, struct werror *err)
 
 		if (!ok)
 			return werr_k(err, WERR_INVALID, 0,
-			            "invalid container id \"%s\": use letters, digits and _.+- "
-			            "(not first)",
-			            id);
+			              "invalid container id \"%s\": use letters, digits and _.+- "
+			              "(not first)",
+			              id);
 	}
 	return 0;
 }

@@ -109,7 +109,7 @@ int parent_trees(const struct oci_config *cfg, const struct host_facts *h, const
 	if (h == NULL || !h->root.resolved || !S_ISDIR(h->root.st.st_mode)) {
 		free(src);
 		return werr_k(err, WERR_INVALID, h && h->root.err ? h->root.err : ENOTDIR,
-		            "config.json: .root.path: %s", cfg->root->path);
+		              "config.json: .root.path: %s", cfg->root->path);
 	}
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		bool have = i < h->n_mounts && h->mounts[i].resolved;

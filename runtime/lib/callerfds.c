@@ -67,11 +67,13 @@ bool callerfds_passed(int fd)
 int callerfds_check(int n, struct werror *err)
 {
 	if (n > CALLERFDS_MAX)
-		return werr_k(err, WERR_INVALID, 0, "--preserve-fds: ward passes at most %d fds (%d asked for)",
-		            CALLERFDS_MAX, n);
+		return werr_k(err, WERR_INVALID, 0,
+		              "--preserve-fds: ward passes at most %d fds (%d asked for)",
+		              CALLERFDS_MAX, n);
 	/* A range main did not record would be whatever ward has open there. */
 	if (n > range)
-		return werr_k(err, WERR_INVALID, 0, "--preserve-fds: fds 3..%d were not recorded when ward started",
-		            2 + n);
+		return werr_k(err, WERR_INVALID, 0,
+		              "--preserve-fds: fds 3..%d were not recorded when ward started",
+		              2 + n);
 	return 0;
 }

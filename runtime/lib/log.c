@@ -32,8 +32,8 @@ int log_setup(const char *path, const char *format, const char *level, int debug
 		if (strcmp(format, "json") == 0)
 			log_json = 1;
 		else if (strcmp(format, "text") != 0)
-			return werr_k(err, WERR_INVALID, 0, "--log-format: must be text or json (got \"%s\")",
-			            format);
+			return werr_k(err, WERR_INVALID, 0,
+			              "--log-format: must be text or json (got \"%s\")", format);
 	}
 	if (level != NULL) {
 		int found = 0;
@@ -45,7 +45,8 @@ int log_setup(const char *path, const char *format, const char *level, int debug
 				found = 1;
 			}
 		if (!found)
-			return werr_k(err, WERR_INVALID, 0, "--log-level: unknown level \"%s\"", level);
+			return werr_k(err, WERR_INVALID, 0, "--log-level: unknown level \"%s\"",
+			              level);
 	}
 	if (debug)
 		log_max = LOG_DEBUG;

@@ -56,10 +56,11 @@ int cwd_enter(const char *what, const char *cwd, struct werror *err)
 	fd = root_open(root, cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* RESOLVE_NO_MAGICLINKS answers ELOOP, as for a symlink loop. */
 	if (fd < 0 && errno == ELOOP)
-		return werr_k(err, WERR_REFUSED, 0,
-		            "%s %s: refused: resolves through a magic link such as /proc/self/fd/N "
-		            "(CVE-2024-21626 class), or through a symlink loop",
-		            what, cwd);
+		return werr_k(
+		    err, WERR_REFUSED, 0,
+		    "%s %s: refused: resolves through a magic link such as /proc/self/fd/N "
+		    "(CVE-2024-21626 class), or through a symlink loop",
+		    what, cwd);
 	if (fd < 0)
 		return werr(err, errno, "%s %s", what, cwd);
 	if (fchdir(fd) < 0)

@@ -1,5 +1,6 @@
 #include "linux/process.h"
 #include "linux/landlock_wall.h"
+#include "linux/mempolicy.h"
 #include "linux/caps.h"
 #include "linux/pathres.h"
 #include "lib/error.h"
@@ -237,8 +238,8 @@ int process_prepare(const struct prepare_args *a, char exe[PATH_MAX], bool *secc
 
 	*seccomp_loaded = false;
 	if (close_ward_fds(a, err) < 0 || process_limits(p, err) < 0 ||
-	    attrs_apply(p, a->linux, err) < 0 || tty_to_user(p, err) < 0 ||
-	    enter_cwd(p, &cwd_later, err) < 0)
+	    attrs_apply(p, a->linux, err) < 0 || mempolicy_apply(a->linux, err) < 0 ||
+	    tty_to_user(p, err) < 0 || enter_cwd(p, &cwd_later, err) < 0)
 		return -1;
 	/* Before any seccomp filter (a config's own may deny the calls); what
 	 * remains is credentials, finding the executable and execve. */

@@ -58,13 +58,13 @@ int attrs_check(const struct oci_config *c, struct werror *err)
 
 	if (p->apparmor_profile && p->apparmor_profile[0] && !apparmor_enabled())
 		return werr_k(err, WERR_UNSUPPORTED, 0,
-		            "config.json: .process.apparmorProfile \"%s\": AppArmor is not "
-		            "enabled on this host",
-		            p->apparmor_profile);
+		              "config.json: .process.apparmorProfile \"%s\": AppArmor is not "
+		              "enabled on this host",
+		              p->apparmor_profile);
 	if (p->selinux_label && p->selinux_label[0] && !selinux_enabled())
 		return werr_k(err, WERR_UNSUPPORTED, 0,
-		            "config.json: .process.selinuxLabel: SELinux is not enabled on this "
-		            "host");
+		              "config.json: .process.selinuxLabel: SELinux is not enabled on this "
+		              "host");
 	/* A label for mounts only matters to SELinux: without it there is
 	 * nothing to label and nothing less contained (runc and crun go on). */
 	if (c->linux && c->linux->mount_label && c->linux->mount_label[0] && !selinux_enabled())
@@ -72,7 +72,7 @@ int attrs_check(const struct oci_config *c, struct werror *err)
 		         "ignored");
 	if (c->linux && c->linux->personality && c->linux->personality->n_flags)
 		return werr_k(err, WERR_UNSUPPORTED, 0,
-		            "config.json: .linux.personality.flags: not supported by ward yet");
+		              "config.json: .linux.personality.flags: not supported by ward yet");
 	return 0;
 }
 
@@ -92,10 +92,12 @@ static int parse_cpus(const char *s, const char *what, cpu_set_t *set, struct we
 			p = end + 1;
 			b = strtol(p, &end, 10);
 			if (end == p || b < a)
-				return werr_k(err, WERR_INVALID, 0, "%s \"%s\": not a CPU list", what, s);
+				return werr_k(err, WERR_INVALID, 0, "%s \"%s\": not a CPU list",
+				              what, s);
 		}
 		if (b >= CPU_SETSIZE)
-			return werr_k(err, WERR_INVALID, 0, "%s \"%s\": CPU %ld out of range", what, s, b);
+			return werr_k(err, WERR_INVALID, 0, "%s \"%s\": CPU %ld out of range", what,
+			              s, b);
 		for (long i = a; i <= b; i++)
 			CPU_SET((int)i, set);
 		p = end;
@@ -225,8 +227,9 @@ int attrs_open_proc(const char *path, const char *what, struct werror *err)
 	                RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH);
 	close(proc);
 	if (fd < 0 && errno == EXDEV)
-		return werr_k(err, WERR_REFUSED, 0, "%s: %s has a mount over it (refused: CVE-2025-52881 class)",
-		            what, path);
+		return werr_k(err, WERR_REFUSED, 0,
+		              "%s: %s has a mount over it (refused: CVE-2025-52881 class)", what,
+		              path);
 	if (fd < 0)
 		return werr(err, errno, "%s: %s", what, path);
 	return fd;

@@ -76,11 +76,12 @@ int sysctl_check(const struct oci_config *c, struct werror *err)
 		int ns;
 
 		if (!key_shape_ok(key))
-			return werr_k(err, WERR_INVALID, 0, "config.json: .linux.sysctl.%s: not a sysctl name",
-			            key);
+			return werr_k(err, WERR_INVALID, 0,
+			              "config.json: .linux.sysctl.%s: not a sysctl name", key);
 		ns = needed_namespace(key);
 		if (ns == 0)
-			return werr_k(err, WERR_INVALID, 0,
+			return werr_k(
+			    err, WERR_INVALID, 0,
 			    "config.json: .linux.sysctl.%s: not a namespaced sysctl: setting "
 			    "it would change the host",
 			    key);
@@ -93,19 +94,20 @@ int sysctl_check(const struct oci_config *c, struct werror *err)
 		 * makes, never into one it joins (another container's: strict's
 		 * vm.memfd_noexec could be lowered from outside). */
 		if (ns == CLONE_NEWPID && n && n->path && n->path[0])
-			return werr_k(err, WERR_INVALID, 0,
-			            "config.json: .linux.sysctl.%s: needs a new pid namespace, not "
-			            "one joined by path",
-			            key);
+			return werr_k(
+			    err, WERR_INVALID, 0,
+			    "config.json: .linux.sysctl.%s: needs a new pid namespace, not "
+			    "one joined by path",
+			    key);
 		if (n == NULL || (n->path && n->path[0] && ns_is_hosts(n->path, ns)))
 			return werr_k(err, WERR_INVALID, 0,
-			            "config.json: .linux.sysctl.%s: needs a %s namespace of the "
-			            "container's own, not the host's",
-			            key,
-			            ns == CLONE_NEWNET   ? "network"
-			            : ns == CLONE_NEWIPC ? "ipc"
-			            : ns == CLONE_NEWPID ? "pid"
-			                                 : "uts");
+			              "config.json: .linux.sysctl.%s: needs a %s namespace of the "
+			              "container's own, not the host's",
+			              key,
+			              ns == CLONE_NEWNET   ? "network"
+			              : ns == CLONE_NEWIPC ? "ipc"
+			              : ns == CLONE_NEWPID ? "pid"
+			                                   : "uts");
 	}
 	return 0;
 }

@@ -40,7 +40,10 @@
 #define W_IDMAP "an idmapped mount makes host files the container's own"
 #define W_IDS                                                                                      \
 	"strict: filled when missing (strict-userns); entries outside strict's host range refused"
-#define W_RDT    "Intel RDT is not supported by ward (container/support.c refuses it at create)"
+#define W_RDT                                                                                      \
+	"Intel RDT is not supported by ward (container/support.c refuses it at create, naming "    \
+	"the "                                                                                     \
+	"missing resctrl mount where there is none)"
 #define W_LINUX  "ward is a Linux runtime"
 #define W_NS_OPT "host-network, host-pid, host-ipc, host-uts, host-mount"
 #define W_RT                                                                                       \
@@ -312,9 +315,17 @@ const struct field_rule policy_fields[] = {
     F("linux.intelRdt.schemata", R, R, R, W_RDTPART, NULL, NULL),
     F("linux.intelRdt.enableCMT", R, R, R, W_RDTPART, NULL, NULL),
     F("linux.intelRdt.enableMBM", R, R, R, W_RDTPART, NULL, NULL),
-    F("linux.memoryPolicy", R, R, R, "NUMA memory policy is not implemented", NULL, "oci/config.c"),
-    F("linux.netDevices", R, R, R, "network device moves are not implemented", NULL,
-      "oci/config.c"),
+    F("linux.intelRdt.enableMonitoring", R, R, R, W_RDTPART, NULL, NULL),
+    /* The container's own allocations, within the nodes its cpuset
+     * allows: nothing of the host's is handed over. */
+    AAA("linux.memoryPolicy"),
+    AAA("linux.memoryPolicy.mode"),
+    AAA("linux.memoryPolicy.nodes"),
+    AAA("linux.memoryPolicy.flags"),
+    F("linux.netDevices", A, R, R,
+      "moves a host network device into the container: only the devices the operator's "
+      "policy lists in netDevices, by name",
+      NULL, "refuse_ns.c"),
     F("windows", R, R, R, W_LINUX, NULL, "oci/config.c"),
     F("solaris", R, R, R, W_LINUX, NULL, "oci/config.c"),
     F("vm", R, R, R, "ward is not a VM-based runtime", NULL, "oci/config.c"),

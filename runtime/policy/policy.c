@@ -48,8 +48,9 @@ static int pick_profile(struct policy_ctx *x, const char *cli_profile, const cha
 	x->profile_from = "default";
 	if (cli_profile) {
 		if ((p = profile_from_name(cli_profile)) < 0)
-			return werr_k(err, WERR_INVALID, 0, "--profile %s: must be compat, baseline or strict",
-			            cli_profile);
+			return werr_k(err, WERR_INVALID, 0,
+			              "--profile %s: must be compat, baseline or strict",
+			              cli_profile);
 		x->profile = (enum ward_profile)p;
 		x->profile_from = "--profile";
 	} else if (base && strncmp(base, "ward-", 5) == 0 && profile_from_name(base + 5) >= 0) {
@@ -65,9 +66,10 @@ static int pick_profile(struct policy_ctx *x, const char *cli_profile, const cha
 		p = profile_from_name(ann);
 		if (p < 0)
 			return werr_k(err, WERR_INVALID, 0,
-			            "config.json: .annotations[\"" ANN_PROFILE "\"]: \"%s\" is not "
-			            "compat, baseline or strict",
-			            ann);
+			              "config.json: .annotations[\"" ANN_PROFILE
+			              "\"]: \"%s\" is not "
+			              "compat, baseline or strict",
+			              ann);
 		if (p > (int)x->profile) {
 			x->profile = (enum ward_profile)p;
 			x->profile_from = "annotation";

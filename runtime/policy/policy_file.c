@@ -80,6 +80,14 @@ bool policy_hook_listed(const struct policy *p, const char *path)
 	return false;
 }
 
+bool policy_netdev_listed(const struct policy *p, const char *name)
+{
+	for (size_t i = 0; p && i < p->n_net_devices; i++)
+		if (strcmp(p->net_devices[i], name) == 0)
+			return true;
+	return false;
+}
+
 int64_t policy_pids_limit(const struct policy *p)
 {
 	return p && p->has_pids_limit ? p->pids_limit : 4096;
@@ -412,6 +420,15 @@ static int check_policy(void *obj, const struct jpath *p, struct werror *err)
 	}
 	if (check_duration(p, "timeoutGrace", pol->timeout_grace, err) < 0)
 		return -1;
+	/* Exact host names: a pattern would hand over devices made later. */
+	for (size_t i = 0; i < pol->n_net_devices; i++)
+		if (pol->net_devices[i][0] == '\0' || strlen(pol->net_devices[i]) > 15 ||
+		    strpbrk(pol->net_devices[i], "/: \t\n*?[%")) {
+			struct jpath np = {p, "netDevices", 0}, ip = {&np, NULL, i};
+
+			return jerr(err, &ip, "must be a network device's name (got \"%s\")",
+			            pol->net_devices[i]);
+		}
 	if (check_names(pol->allow, pol->n_allow, p, "allow", err) < 0 ||
 	    check_names(pol->allow_always, pol->n_allow_always, p, "allowAlways", err) < 0)
 		return -1;
@@ -437,6 +454,7 @@ static const struct jfield policy_fields[] = {
     FLD_HAS("reportKeep", JK_I64, struct policy, report_keep, 0),
     FLD("cgroupManager", JK_STR, struct policy, cgroup_manager, 0),
     FLD_OBJ("egress", struct policy, egress, 0, &egress_schema),
+    FLD_N("netDevices", JK_STRV, struct policy, net_devices, 0, NULL),
     {.key = "secretEnv",
      .kind = JK_STRV,
      .off = offsetof(struct policy, secret_env),

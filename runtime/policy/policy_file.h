@@ -89,12 +89,18 @@ struct policy {
 	 * --systemd-cgroup selects systemd's. */
 	char *cgroup_manager;
 	struct policy_egress *egress;
+	/* Host network devices a config's linux.netDevices may move into a
+	 * container outside compat, by name. */
+	char **net_devices;
+	size_t n_net_devices;
 };
 
 /* The effective values, defaults filled in. */
 bool policy_refuses_missing_network(const struct policy *p);
 /* path matches one of the policy's "hooks" patterns. */
 bool policy_hook_listed(const struct policy *p, const char *path);
+/* name is listed in the policy's "netDevices". */
+bool policy_netdev_listed(const struct policy *p, const char *name);
 /* The OCI hooks directories baseline reads (defaults filled in). */
 const char *const *policy_hooks_dirs(const struct policy *p, size_t *n);
 int64_t policy_pids_limit(const struct policy *p);

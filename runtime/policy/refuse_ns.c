@@ -90,6 +90,28 @@ static int judge_joined(struct policy_ctx *x, size_t i, const struct oci_namespa
 	return 0;
 }
 
+/* linux.netDevices hands the container a host interface (its traffic, its
+ * link to whatever the host wired it to): outside compat only the devices
+ * the operator's policy names ("netDevices"), by their host names. */
+static int refuse_net_devices(struct policy_ctx *x)
+{
+	const struct oci_net_devices *d = x->cfg->linux ? &x->cfg->linux->net_devices : NULL;
+
+	for (size_t i = 0; d && i < d->n; i++) {
+		char field[64];
+
+		if (policy_netdev_listed(x->pol, d->dev[i].host))
+			continue;
+		snprintf(field, sizeof(field), ".linux.netDevices[\"%s\"]", d->dev[i].host);
+		if (policy_refuse(x, field, NULL,
+		                  "moves the host's network device into the container; only "
+		                  "devices the operator's policy lists in \"netDevices\" are "
+		                  "moved outside compat") < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int policy_refuse_namespaces(struct policy_ctx *x)
 {
 	static const int must_have[] = {CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWNS};
@@ -110,6 +132,8 @@ int policy_refuse_namespaces(struct policy_ctx *x)
 	    policy_refuse(x, ".linux.namespaces", "host-network",
 	                  "no network namespace: the container would share the host's "
 	                  "network") < 0)
+		return -1;
+	if (refuse_net_devices(x) < 0)
 		return -1;
 	/* An absent namespace is the host's, shared. (user and cgroup: absent
 	 * is the norm.) */

@@ -98,18 +98,21 @@ int bind_sources_check(const struct oci_config *c, const struct bind_source *src
 
 		if (!mount_is_bind(m)) {
 			if (idmap_wanted(m, &rec))
-				return werr_k(err, WERR_INVALID, 0,
-				            "mounts[%zu] (%s): idmapped mounts must be bind mounts",
-				            i, m->destination);
+				return werr_k(
+				    err, WERR_INVALID, 0,
+				    "mounts[%zu] (%s): idmapped mounts must be bind mounts", i,
+				    m->destination);
 			continue;
 		}
 		if (m->source == NULL || m->source[0] == '\0')
-			return werr_k(err, WERR_INVALID, EINVAL, "mounts[%zu] (%s): a bind mount needs a source", i,
-			            m->destination);
+			return werr_k(err, WERR_INVALID, EINVAL,
+			              "mounts[%zu] (%s): a bind mount needs a source", i,
+			              m->destination);
 		if (src[i].fd < 0)
-			return werr_k(err, WERR_INVALID, src[i].err, "mounts[%zu] (%s): source %s%s%s", i,
-			            m->destination, m->source[0] == '/' ? "" : bundle,
-			            m->source[0] == '/' ? "" : "/", m->source);
+			return werr_k(err, WERR_INVALID, src[i].err,
+			              "mounts[%zu] (%s): source %s%s%s", i, m->destination,
+			              m->source[0] == '/' ? "" : bundle,
+			              m->source[0] == '/' ? "" : "/", m->source);
 	}
 	return 0;
 }

@@ -85,8 +85,8 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o, struc
 		char *vfs1 = NULL, *fs1 = NULL;
 
 		if (opts[i][0] == '\0' || strchr(opts[i], ',') != NULL)
-			return werr_k(err, WERR_INVALID, 0, "option \"%s\": must be a single, non-empty option",
-			            opts[i]);
+			return werr_k(err, WERR_INVALID, 0,
+			              "option \"%s\": must be a single, non-empty option", opts[i]);
 		if (rec_option(opts[i], o))
 			continue;
 		/* idmap/ridmap: the tree was idmapped by the parent (idmap.c). */
@@ -102,8 +102,8 @@ int mount_parse_options(char *const *opts, size_t n, struct mount_opts *o, struc
 		 * the flag, which would slip past every check on the option's
 		 * spelling (a policy's "remount" refusal, its forced "ro"). */
 		if (strchr(opts[i], '=') && flag_option(linux_map, opts[i]))
-			return werr_k(err, WERR_INVALID, 0, "option \"%s\": %.*s takes no value", opts[i],
-			            (int)strcspn(opts[i], "="), opts[i]);
+			return werr_k(err, WERR_INVALID, 0, "option \"%s\": %.*s takes no value",
+			              opts[i], (int)strcspn(opts[i], "="), opts[i]);
 		if (mnt_split_optstr(opts[i], NULL, &vfs1, &fs1, 0, 0) != 0)
 			return werr(err, ENOMEM, "parsing option \"%s\"", opts[i]);
 		if (vfs1 != NULL) {

@@ -51,14 +51,17 @@ int target_check_proc(int rootfd, int dfd, const struct oci_mount *m, int src_fd
 	    (!bind && m->type && strcmp(m->type, "proc") == 0) || (bind && procfs_root(src_fd));
 
 	if (root_path_is(rootfd, "/proc", dfd) || strcmp(m->destination, "/proc") == 0)
-		return is_proc ? 0 : werr_k(err, WERR_REFUSED, EPERM, "only procfs may be mounted at /proc");
+		return is_proc ? 0
+		               : werr_k(err, WERR_REFUSED, EPERM,
+		                        "only procfs may be mounted at /proc");
 	if (!on_procfs(dfd))
 		return 0;
 	for (size_t i = 0; proc_allowed[i]; i++)
 		if (root_path_is(rootfd, proc_allowed[i], dfd))
 			return 0;
-	return werr_k(err, WERR_REFUSED, EPERM,
-	            "mounting over procfs is refused (only %s and a few other read-only views are "
-	            "allowed)",
-	            "/proc/cpuinfo");
+	return werr_k(
+	    err, WERR_REFUSED, EPERM,
+	    "mounting over procfs is refused (only %s and a few other read-only views are "
+	    "allowed)",
+	    "/proc/cpuinfo");
 }

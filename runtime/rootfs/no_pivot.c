@@ -117,7 +117,8 @@ int no_pivot_detach_host(int rootfd, struct werror *err)
 	if (r < 0)
 		return -1;
 	if (left > 0)
-		return werr_k(err, WERR_REFUSED, 0,
+		return werr_k(
+		    err, WERR_REFUSED, 0,
 		    "--no-pivot: %d procfs/sysfs mount(s) of the host cannot be detached from the "
 		    "container's mount namespace (they would let it mount a fresh procfs: "
 		    "the --no-pivot procfs class); run without --no-pivot",

@@ -282,9 +282,9 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h, struct werror 
 
 		if (fstatat(rootfd, d, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode)) {
 			werr_k(err, WERR_REFUSED, 0,
-			     "the rootfs's /%s is not a directory (a symlink?): refused: must be "
-			     "mounted on ordinary directory",
-			     d);
+			       "the rootfs's /%s is not a directory (a symlink?): refused: must be "
+			       "mounted on ordinary directory",
+			       d);
 			goto out;
 		}
 	}

@@ -110,11 +110,12 @@ int rootless_cgroup_decide(struct oci_config *cfg, const char *id, bool systemd,
 	if (*use || !limits_asked(cfg))
 		return 0;
 	if (require_limits)
-		return werr_k(err, WERR_UNSUPPORTED, 0,
-		            "config.json: .linux.resources: strict enforces limits, and a rootless "
-		            "container here has no cgroup (%s); delegate a cgroup2 subtree to the "
-		            "user, or set \"rootlessLimits\": \"warn\" in the policy's \"strict\"",
-		            why);
+		return werr_k(
+		    err, WERR_UNSUPPORTED, 0,
+		    "config.json: .linux.resources: strict enforces limits, and a rootless "
+		    "container here has no cgroup (%s); delegate a cgroup2 subtree to the "
+		    "user, or set \"rootlessLimits\": \"warn\" in the policy's \"strict\"",
+		    why);
 	log_warn("config.json: .linux.resources: not enforced: a rootless container here has no "
 	         "cgroup (%s)",
 	         why);

@@ -259,12 +259,14 @@ int rootless_config(struct oci_config *cfg, const char *bundle, struct werror *e
 		/* ward enters the namespace to make the container: as an id it
 		 * has there (files it makes would have no owner otherwise). */
 		if (!maps_id(l->uid_mappings, l->n_uid_mappings, (uint32_t)geteuid()))
-			return werr_k(err, WERR_INVALID, 0,
+			return werr_k(
+			    err, WERR_INVALID, 0,
 			    "config.json: .linux.uidMappings: a rootless container must map "
 			    "the caller's uid %u",
 			    (unsigned)geteuid());
 		if (!maps_id(l->gid_mappings, l->n_gid_mappings, (uint32_t)getegid()))
-			return werr_k(err, WERR_INVALID, 0,
+			return werr_k(
+			    err, WERR_INVALID, 0,
 			    "config.json: .linux.gidMappings: a rootless container must map "
 			    "the caller's gid %u",
 			    (unsigned)getegid());
@@ -277,15 +279,16 @@ int rootless_config(struct oci_config *cfg, const char *bundle, struct werror *e
 
 		if (idmap_wanted(&cfg->mounts[i], &rec))
 			return werr_k(err, WERR_UNSUPPORTED, 0,
-			            "config.json: .mounts[%zu].options: idmapped mounts are not "
-			            "supported rootless yet",
-			            i);
+			              "config.json: .mounts[%zu].options: idmapped mounts are not "
+			              "supported rootless yet",
+			              i);
 	}
 	/* The pid namespace's sysctls are written from the host's side, by
 	 * its root alone (linux/sysctl.h). */
 	for (size_t i = 0; i < l->n_sysctl; i++)
 		if (strcmp(l->sysctl[i].key, "vm.memfd_noexec") == 0)
-			return werr_k(err, WERR_INVALID, 0,
+			return werr_k(
+			    err, WERR_INVALID, 0,
 			    "config.json: .linux.sysctl.%s: only the host's root can set it, "
 			    "and ward runs as uid %u (rootless)",
 			    l->sysctl[i].key, (unsigned)geteuid());

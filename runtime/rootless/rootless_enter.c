@@ -81,8 +81,8 @@ int rootless_enter(const struct oci_config *cfg, struct werror *err)
 			if (fd >= 0)
 				close(fd);
 			return werr_k(err, WERR_INVALID, e,
-			            "config.json: .linux.namespaces: %s: not a user namespace",
-			            ns->path);
+			              "config.json: .linux.namespaces: %s: not a user namespace",
+			              ns->path);
 		}
 	} else {
 		fd = userns_make(l->uid_mappings, l->n_uid_mappings, l->gid_mappings,

@@ -132,10 +132,11 @@ static int add_arches(scmp_filter_ctx ctx, const struct oci_seccomp *s, struct w
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 		token = seccomp_arch_resolve_name(name);
 		if (token == 0)
-			return werr_k(err, WERR_INVALID, 0,
-			            "config.json: .linux.seccomp.architectures[%zu]: \"%s\" is not "
-			            "known to libseccomp",
-			            i, s->architectures[i]);
+			return werr_k(
+			    err, WERR_INVALID, 0,
+			    "config.json: .linux.seccomp.architectures[%zu]: \"%s\" is not "
+			    "known to libseccomp",
+			    i, s->architectures[i]);
 		r = seccomp_arch_add(ctx, token);
 		if (r < 0 && r != -EEXIST)
 			return werr(err, -r, "config.json: .linux.seccomp.architectures[%zu] %s", i,
@@ -152,8 +153,8 @@ static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr, const struct oci_
 	int r;
 
 	if (sc->n_args > 6)
-		return werr_k(err, WERR_INVALID, 0, "config.json: .linux.seccomp.syscalls[%zu].args: at most 6",
-		            idx);
+		return werr_k(err, WERR_INVALID, 0,
+		              "config.json: .linux.seccomp.syscalls[%zu].args: at most 6", idx);
 	for (size_t i = 0; i < sc->n_args; i++) {
 		const struct oci_seccomp_arg *a = &sc->args[i];
 
@@ -256,7 +257,8 @@ static int check_high_bits(scmp_filter_ctx ctx, const struct oci_seccomp_syscall
 		    translate_op(a->op) == SCMP_CMP_MASKED_EQ ? a->value & a->value_two : a->value;
 
 		if (used >> 32)
-			return werr_k(err, WERR_INVALID, 0,
+			return werr_k(
+			    err, WERR_INVALID, 0,
 			    "config.json: .linux.seccomp.syscalls[%zu].args[%zu]: the value "
 			    "needs the upper 32 bits, which libseccomp does not compare on %s "
 			    "(listed in architectures): the rule would be decided on the lower "
@@ -335,11 +337,12 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 					          sc->names[n]);
 					continue;
 				}
-				return werr_k(err, WERR_INVALID, 0,
-				            "config.json: .linux.seccomp.syscalls[%zu].names[%zu]: "
-				            "unknown syscall \"%s\" in a rule stricter than the "
-				            "default action",
-				            i, n, sc->names[n]);
+				return werr_k(
+				    err, WERR_INVALID, 0,
+				    "config.json: .linux.seccomp.syscalls[%zu].names[%zu]: "
+				    "unknown syscall \"%s\" in a rule stricter than the "
+				    "default action",
+				    i, n, sc->names[n]);
 			}
 			/* The same action as the default adds nothing. */
 			if (act == def_act)
@@ -483,8 +486,8 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out, struct 
 		return -1;
 	if (def_act == SCMP_ACT_NOTIFY)
 		return werr_k(err, WERR_INVALID, 0,
-		            "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY as the "
-		            "default would hand every syscall, execve included, to the agent");
+		              "config.json: .linux.seccomp.defaultAction: SCMP_ACT_NOTIFY as the "
+		              "default would hand every syscall, execve included, to the agent");
 	/* Supervised: the default errno becomes a notification to ward's
 	 * supervisor (which answers with that errno). Every decision below
 	 * still ranks rules against the config's own default. */
@@ -502,13 +505,13 @@ int filter_compile(const struct oci_seccomp *s, struct filter_prog *out, struct 
 		goto out;
 	if (out->notify && (s->listener_path == NULL || s->listener_path[0] == '\0')) {
 		werr_k(err, WERR_INVALID, 0,
-		     "config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
+		       "config.json: .linux.seccomp.listenerPath: required with SCMP_ACT_NOTIFY");
 		goto out;
 	}
 	if ((out->flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) && !out->notify) {
 		werr_k(err, WERR_INVALID, 0,
-		     "config.json: .linux.seccomp.flags: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV "
-		     "needs a SCMP_ACT_NOTIFY rule");
+		       "config.json: .linux.seccomp.flags: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV "
+		       "needs a SCMP_ACT_NOTIFY rule");
 		goto out;
 	}
 	out->notify |= s->supervised;

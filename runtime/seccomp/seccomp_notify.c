@@ -24,7 +24,8 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	int sock, r = -1;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
-		return werr_k(err, WERR_INVALID, ENAMETOOLONG, "config.json: .linux.seccomp.listenerPath %s", path);
+		return werr_k(err, WERR_INVALID, ENAMETOOLONG,
+		              "config.json: .linux.seccomp.listenerPath %s", path);
 	strcpy(sa.sun_path, path);
 	g = yajl_gen_alloc(NULL);
 	if (g == NULL)

@@ -7,7 +7,7 @@ load ../helpers/common
 	run "$WARD" --version
 	assert_success
 	assert_line --regexp '^ward version [0-9]+\.[0-9]+\.[0-9]+'
-	assert_line 'spec: 1.2.0'
+	assert_line 'spec: 1.3.0'
 }
 
 @test "--help lists every command; no command is a usage error" {
@@ -69,7 +69,7 @@ load ../helpers/common
 
 @test "spec writes a config ward accepts, and never overwrites one" {
 	run jq -r '.ociVersion, .root.path, .process.noNewPrivileges' "$BUNDLE/config.json"
-	assert_output $'1.2.0\nrootfs\ntrue'
+	assert_output $'1.3.0\nrootfs\ntrue'
 	run "$WARD" spec --bundle "$BUNDLE"
 	assert_failure 1
 	assert_output --partial "config.json: File exists"

@@ -81,7 +81,7 @@ create_fails_with() {
 
 @test "features not implemented yet are refused, never ignored" {
 	cfg '.linux.intelRdt = {"closID": "x"}'
-	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT is not supported by ward yet" 125
+	create_fails_with "ward: config.json: .linux.intelRdt: Intel RDT needs the resctrl filesystem, and none is mounted (mount -t resctrl resctrl /sys/fs/resctrl, on a CPU with RDT)" 125
 	cfg 'del(.linux.intelRdt)'
 	cfg 'del(.linux.resources) | .process.terminal = true'
 	create_fails_with "ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)"

@@ -59,7 +59,7 @@ validate_check() {
 	run jq -r '.fields[] | select(.field == ".linux.intelRdt") | .class' "$TMP/check.json"
 	assert_output 'refuse'
 	WARD_GLOBALS=(--profile strict)
-	refused_with 'config.json: .linux.intelRdt: Intel RDT is not supported by ward (container/support.c refuses it at create) (refused by the strict profile)'
+	refused_with 'config.json: .linux.intelRdt: Intel RDT is not supported by ward (container/support.c refuses it at create, naming the missing resctrl mount where there is none) (refused by the strict profile)'
 }
 
 @test "ward check shows the class of each field the config sets, per profile" {

@@ -54,7 +54,7 @@ load ../helpers/common
 	run ward state "$ID"
 	assert_success
 	run jq -r '[.ociVersion, .id, .status, (.pid|tostring), .bundle, .annotations["org.example.k"]] | join(" ")' <<<"$output"
-	assert_output "1.2.0 $ID created $(init_pid "$ID") $BUNDLE v"
+	assert_output "1.3.0 $ID created $(init_pid "$ID") $BUNDLE v"
 	ward delete "$ID"
 	assert_no_leftovers
 }

@@ -142,14 +142,14 @@ static void test_leases(void)
 	                             "4 ranges of 1000 ids; 3 leased to live containers, 1000 ids "
 	                             "of it are /etc/subuid or /etc/subgid ranges)") != NULL,
 	   "take: exhausted: refused naming the pool");
-	id_lease_drop(&d, err);
+	id_lease_drop(&d);
 	/* a and b made their state dirs; c's create was killed (its lease
 	 * left, unlocked, no state dir). */
 	ok(state_dir(rfd, "a", &a) == 0 && state_dir(rfd, "b", &b) == 0, "commit: recorded");
 	close(c.fd);
 	c.fd = -1;
 	c.keep = true; /* (killed: nothing gives it back) */
-	id_lease_drop(&c, err);
+	id_lease_drop(&c);
 	ok(exists(".idpool/4000"), "a killed create's lease is left");
 	ok(id_lease_take(root, "e", &p, &e, err) == 0 && e.range.start == 4000,
 	   "take: a lease no create holds and no state dir records is taken over");
@@ -159,7 +159,7 @@ static void test_leases(void)
 	put("b/" IDPOOL_RECORD, "3000 1000 0123456789abcdef\n");
 	ok(id_lease_take(root, "f", &p, &d, err) == 0 && d.range.start == 3000,
 	   "take: a lease its container's state dir no longer records is taken over");
-	id_lease_drop(&d, err);
+	id_lease_drop(&d);
 	ok(!exists(".idpool/3000"), "drop: a failed create's lease is given back");
 	/* Delete: the lease of the record goes, and the range is free. */
 	{
@@ -180,9 +180,9 @@ static void test_leases(void)
 		close(sd);
 	}
 	a.keep = b.keep = e.keep = true;
-	id_lease_drop(&a, err);
-	id_lease_drop(&b, err);
-	id_lease_drop(&e, err);
+	id_lease_drop(&a);
+	id_lease_drop(&b);
+	id_lease_drop(&e);
 	close(rfd);
 	{
 		char cmd[128];

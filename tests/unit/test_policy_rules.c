@@ -3941,8 +3941,8 @@ static void test_record(void)
 		ok(policy_exec_caps(&run2.x, &caps, &nnp, err) < 0,
 		   "record: exec --cap CAP_SYS_ADMIN still refused");
 	}
-	policy_run_free(&run2, err);
-	policy_run_free(&run1, err);
+	policy_run_free(&run2);
+	policy_run_free(&run1);
 	oci_config_free(cfg2);
 	free(rec);
 	rec = NULL;
@@ -3959,8 +3959,8 @@ static void test_record(void)
 	       cfg2->linux->resources && cfg2->linux->resources->pids &&
 	       cfg2->linux->resources->pids->limit == 123,
 	   "record: baseline, the recorded policy's pidsLimit (123) applied at exec");
-	policy_run_free(&run2, err);
-	policy_run_free(&run1, err);
+	policy_run_free(&run2);
+	policy_run_free(&run1);
 	oci_config_free(cfg2);
 	free(rec);
 	rec = NULL;
@@ -3987,8 +3987,8 @@ static void test_record(void)
 			       (c[i].want != PROFILE_COMPAT || run2.x.n_f == 0),
 			   "record: no policy file, %s: read back as %s", c[i].argv0,
 			   profile_name(c[i].want));
-			policy_run_free(&run2, err);
-			policy_run_free(&run1, err);
+			policy_run_free(&run2);
+			policy_run_free(&run1);
 			oci_config_free(cfg2);
 			free(rec);
 			rec = NULL;
@@ -4029,7 +4029,7 @@ static void test_record(void)
 			rc = cfg2 ? policy_prepare(&bin, cfg2, &run2, err) : 0;
 			ok(rc < 0 && werr_msg(err)[0] != '\0', "record: %s is an error (%s)",
 			   bad_rec[i].what, werr_msg(err));
-			policy_run_free(&run2, err);
+			policy_run_free(&run2);
 			oci_config_free(cfg2);
 		}
 	}
@@ -4482,8 +4482,41 @@ static void test_egress_unenforced(void)
 	run_free(&r);
 }
 
+/* linux.netDevices hands over a host interface: outside compat only the
+ * devices the operator's policy lists by name are moved. */
+static void test_net_devices(void)
+{
+	struct spec one = {.lin = ",\"netDevices\":{\"s31c0\":{\"name\":\"eth0\"}}"};
+	struct spec two = {.lin = ",\"netDevices\":{\"s31c0\":{},\"s31c1\":{}}"};
+	static const char listed[] = "{\"netDevices\":[\"s31c0\"]}";
+	struct fake f;
+	struct run r;
+
+	fake_init(&f);
+	expect_refusal("baseline: a host device not in the policy", &one, NULL, NULL, &f,
+	               ".linux.netDevices[\"s31c0\"]", "");
+	expect_refusal("strict: a host device not in the policy", &one, NULL, "strict", &f,
+	               ".linux.netDevices[\"s31c0\"]", "");
+	expect_refusal("baseline: a policy listing another device", &one,
+	               "{\"netDevices\":[\"s31c1\"]}", NULL, &f, ".linux.netDevices[\"s31c0\"]",
+	               "");
+	expect_allowed("baseline: the device the policy lists", &one, listed, NULL, &f);
+	expect_allowed("strict: the device the policy lists", &one, listed, "strict", &f);
+	expect_allowed("compat: any device", &one, NULL, "compat", &f);
+	expect_refusal("baseline: of two, the one the policy does not list", &two, listed, NULL, &f,
+	               ".linux.netDevices[\"s31c1\"]", "");
+	/* An annotation cannot add a device (only the operator can). */
+	one.ann = "\"org.ward.allow.s31c0\":\"true\"";
+	expect_refusal("an annotation does not list a device", &one, NULL, NULL, &f,
+	               ".linux.netDevices[\"s31c0\"]", "");
+	run(&r, &two, NULL, NULL, &f);
+	ok(r.rc == 0 && r.x.n_refused == 2, "each device unlisted is its own refusal");
+	run_free(&r);
+}
+
 int main(void)
 {
+	test_net_devices();
 	test_profiles();
 	test_optout_gate();
 	test_namespaces();

@@ -107,15 +107,15 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 		oci_config_free(cfg);
 		free(json);
 		return werr_k(err, WERR_INVALID, 0,
-		            "config.json: .process.terminal needs --console-socket when the "
-		            "container is detached (only a foreground run relays the terminal)");
+		              "config.json: .process.terminal needs --console-socket when the "
+		              "container is detached (only a foreground run relays the terminal)");
 	}
 	if (!cfg->process->terminal && cc->console_socket) {
 		oci_config_free(cfg);
 		free(json);
 		return werr_k(err, WERR_INVALID, 0,
-		            "--console-socket is for process.terminal, which config.json does "
-		            "not set");
+		              "--console-socket is for process.terminal, which config.json does "
+		              "not set");
 	}
 	if (add_listen_fds(cfg, &o.preserve_fds, err) < 0 ||
 	    callerfds_check(o.preserve_fds, err) < 0) {
@@ -151,9 +151,10 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 		}
 	}
 	if (r == 0 && cc->timeout_ms && pr.x.profile == PROFILE_COMPAT)
-		r = werr_k(err, WERR_INVALID, 0,
-		         "--timeout: a wall-clock limit needs the run supervisor, which the compat "
-		         "profile never runs");
+		r = werr_k(
+		    err, WERR_INVALID, 0,
+		    "--timeout: a wall-clock limit needs the run supervisor, which the compat "
+		    "profile never runs");
 	if (r == 0)
 		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len, err);
 	if (r == 0 && pr.x.profile != PROFILE_COMPAT)

@@ -91,7 +91,8 @@ int ops_exec(struct globals *g, const struct exec_request *ec, struct werror *er
 	int r = -1;
 
 	if (ec->apparmor || ec->label) {
-		werr_k(err, WERR_UNSUPPORTED, 0, "exec: AppArmor and SELinux labels are not supported by ward yet");
+		werr_k(err, WERR_UNSUPPORTED, 0,
+		       "exec: AppArmor and SELinux labels are not supported by ward yet");
 		goto out;
 	}
 	/* Only fds the caller passed reach the process (lib/callerfds.h). */
@@ -180,7 +181,8 @@ int ops_exec(struct globals *g, const struct exec_request *ec, struct werror *er
 		int cap = oci_cap_from_name(ec->caps.v[i]);
 
 		if (cap < 0) {
-			werr_k(err, WERR_INVALID, 0, "exec: --cap: unknown capability \"%s\"", ec->caps.v[i]);
+			werr_k(err, WERR_INVALID, 0, "exec: --cap: unknown capability \"%s\"",
+			       ec->caps.v[i]);
 			goto out;
 		}
 		caps.bounding |= 1ULL << cap;

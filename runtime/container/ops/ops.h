@@ -19,13 +19,13 @@ struct globals {
 	const char *log_format;
 	const char *log_level;
 	bool debug;
-	const char *profile; /* --profile: compat, baseline or strict */
-	const char *policy;  /* --policy FILE (default /etc/ward/policy.json) */
-	const char *argv0;   /* ward-strict selects strict */
-	bool systemd_cgroup; /* --systemd-cgroup: the systemd cgroup driver */
-	int rootfd;          /* opened on demand by ops_root() */
-	int fail_status;     /* the exit status when the command fails; 0: ops_fail_status */
-	int profile_seen;    /* the container's profile + 1, once known (0: not yet) */
+	const char *profile;   /* --profile: compat, baseline or strict */
+	const char *policy;    /* --policy FILE (default /etc/ward/policy.json) */
+	const char *argv0;     /* ward-strict selects strict */
+	bool systemd_cgroup;   /* --systemd-cgroup: the systemd cgroup driver */
+	int rootfd;            /* opened on demand by ops_root() */
+	int fail_status;       /* the exit status when the command fails; 0: ops_fail_status */
+	int profile_seen;      /* the container's profile + 1, once known (0: not yet) */
 	bool refusal_reported; /* run --report: the refusal's report is written */
 };
 

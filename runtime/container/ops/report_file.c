@@ -48,7 +48,8 @@ void report_file_refusal(const struct create_request *cc, const char *bundle,
 		if (m)
 			fclose(m);
 		free(buf);
-		log_warn("--report %s: %s", cc->report, m ? werr_msg(&werr_write) : strerror(errno));
+		log_warn("--report %s: %s", cc->report,
+		         m ? werr_msg(&werr_write) : strerror(errno));
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/config.json", bundle ? bundle : cc->bundle);
