@@ -251,6 +251,13 @@ vouch_hooks() {
 	WARD_GLOBALS+=(--policy "$POLICY")
 }
 
+# assert_ward_failed: the last `run` ended with one of ward's own failure
+# statuses outside compat (ward(1), EXIT STATUS): 125 (ward failed) or 126
+# (refused or invalid), never the job's.
+assert_ward_failed() {
+	case $status in 125 | 126) ;; *) fail "status $status, not ward's own failure (125 or 126): $output" ;; esac
+}
+
 # refused_with TEXT [STATUS]: create fails with one line containing TEXT,
 # nothing left; its status is ward's for a refused or invalid config (126,
 # ward(1) EXIT STATUS) unless STATUS says otherwise (125: ward failed).

@@ -261,7 +261,7 @@ n_sleeps() {
 	cfg --arg p "/ward/$ID-a" '.linux.cgroupsPath = $p'
 	ward run -d --bundle "$BUNDLE" "$ID-a"
 	run ward create --bundle "$BUNDLE" "$ID-b"
-	assert_failure 1
+	assert_failure 125
 	assert_output --partial "already has processes"
 	# compat joins it with a warning, as runc does; deleting the joiner
 	# leaves the other container and the cgroup alone.
@@ -348,7 +348,7 @@ n_sleeps() {
 	assert_output --partial 'config.json: .linux.resources.hugepageLimits[0].pageSize: must be a size like 2MB or 1GB (got "../2MB")'
 	cfg '.linux.resources = {"rdma": {"mlx4_0 hca_handle=1\nx": {"hcaHandles": 1}}}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'is not an RDMA device name'
 	assert_no_leftovers
 }

@@ -225,7 +225,7 @@ load ../helpers/common
 	done
 	for c in create run; do
 		run ward $c --bundle "$BUNDLE"
-		assert_failure 1
+		assert_failure 126
 		assert_output "ward: $c: expects exactly one container id (see ward --help)"
 	done
 	for c in start state delete pause resume update events; do

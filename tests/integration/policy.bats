@@ -217,7 +217,7 @@ teardown() {
 		exec "$1" --root "$2" create --bundle "$3" "$4"' "$TMP" "$WARD" "$ROOT" "$BUNDLE" "$ID" \
 		>"$TMP/out" 2>&1 </dev/null || rc=$?
 	run cat "$TMP/out"
-	[ "$rc" -eq 1 ] || fail "create exited $rc, not refused: $output"
+	[ "$rc" -eq 126 ] || fail "create exited $rc, not refused: $output"
 	assert_output --partial "$TMP/eng2 contains the container engine socket /run/buildkit/buildkitd.sock"
 	assert_no_leftovers
 }
@@ -355,7 +355,7 @@ teardown() {
 	ward run -d --bundle "$BUNDLE" "$ID-other"
 	cfg --arg p "/proc/$(init_pid "$ID-other")/ns/net" '.linux.namespaces |= map(if .type == "network" then .path = $p else . end)'
 	run ward --profile strict create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'strict allows no network namespace but a fresh one'
 	ward delete --force "$ID-other"
 	assert_no_leftovers
@@ -404,7 +404,7 @@ teardown() {
 	assert_failure 125
 	assert_output "ward: policy file $POLICY: cannot open $POLICY: No such file or directory"
 	run ward --profile lax create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: --profile lax: must be compat, baseline or strict'
 	assert_no_leftovers
 }

@@ -394,7 +394,7 @@ assert_user_clean() {
 	ucmd 'echo ran'
 	ucfg '.linux.sysctl = {"vm.memfd_noexec": "2"}'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 125
+	assert_failure 126
 	refute_line ran
 	assert_output --partial "config.json: .linux.sysctl.vm.memfd_noexec: only the host's root can set it"
 	ucfg 'del(.linux.sysctl) | .linux.devices = [{"type": "c", "path": "/dev/not-on-host", "major": 1, "minor": 5}]'
