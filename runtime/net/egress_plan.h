@@ -3,8 +3,8 @@
  *
  * Allow rules say where connections may go; deny prefixes (the cloud
  * metadata endpoints) win over every allow rule. Names in the allow list
- * are kept for the plan's display; until the DNS gate resolves them, no
- * address is allowed for them. */
+ * get no entry here: the DNS gate (net/gate_map.h) adds the addresses they
+ * resolve to, while the answers' TTLs last. */
 #ifndef WARD_NET_EGRESS_PLAN_H
 #define WARD_NET_EGRESS_PLAN_H
 
@@ -27,6 +27,8 @@ struct egress_plan {
 /* Append a copy of r; -1 with werr (ENOMEM). */
 int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r);
 void egress_plan_free(struct egress_plan *p);
+/* Ports lo..hi into b, a word at a time. */
+void egress_ports_add(struct egress_ports *b, unsigned lo, unsigned hi);
 
 /* The maps' contents that enforce a plan: one allow-map entry per distinct
  * address prefix, each holding every allow rule whose prefix contains it

@@ -11,6 +11,7 @@
 #include "supervisor/supervisor.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_egress.h"
+#include "supervisor/sup_gate.h"
 #include "supervisor/sup_plan.h"
 #include "supervisor/sup_report.h"
 #include "cgroup/cgroup.h"
@@ -39,7 +40,16 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FD_ROOT = 3, FD_INIT, FD_READY, FD_NOTIFY, FD_EG_EVENTS, FD_EG_COUNTERS };
+enum {
+	FD_ROOT = 3,
+	FD_INIT,
+	FD_READY,
+	FD_NOTIFY,
+	FD_EG_EVENTS,
+	FD_EG_COUNTERS,
+	FD_EG_ALLOW,
+	FD_EG_PORTS
+};
 
 /* PIDFD_GET_INFO (Linux 6.15): a pidfd's exit status, once the process
  * has been reaped (by the engine, or by a foreground `ward run`). The
@@ -69,6 +79,7 @@ struct sup {
 	struct denied_log *denied;
 	struct egress_log *egress; /* NULL: no egress programs handed over */
 	int egress_fd;             /* its ring buffer's, to poll */
+	struct gate_log *gate;     /* the DNS gate's records (net/dns_gate.h) */
 	struct timespec t0;        /* create: the wall time and the deadline count from it */
 	int phase;                 /* 0 no deadline armed, 1 armed, 2 SIGTERM sent, 3 killed */
 };
@@ -235,6 +246,8 @@ static int finish(struct sup *s, const char *how, bool guard)
 	exit_status(s);
 	if (s->egress)
 		sup_egress_close(s->egress);
+	if (s->gate)
+		sup_gate_stop(s->gate);
 	s->res.supervisor_end = how;
 	/* The guard's word that this was no death (the init is gone by now,
 	 * whatever becomes of the report). */
@@ -263,6 +276,12 @@ static _Noreturn void guard(struct sup *s, int rfd)
 	close(s->sigfd);
 	close(s->timer);
 	close(s->handover);
+	/* The gate is the supervisor's child, not the guard's: it ends with
+	 * the supervisor (its parent death signal), never signalled here. */
+	if (s->gate && s->gate->chan >= 0)
+		close(s->gate->chan);
+	if (s->gate)
+		s->gate->chan = s->gate->pid = -1;
 	for (int i = 0; i < s->n_notify; i++)
 		close(s->notify[i]);
 	do
@@ -371,6 +390,16 @@ static int setup(struct sup *s)
 	s->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	if (s->sigfd < 0 || s->timer < 0)
 		return werr(errno, "signalfd/timerfd");
+	/* The DNS gate enters the container's network namespace: forked
+	 * while this process may still do that. */
+	s->gate = calloc(1, sizeof(*s->gate));
+	if (s->gate == NULL)
+		return werr(ENOMEM, "out of memory");
+	s->res.gate = s->gate;
+	if (sup_gate_start(s->gate, s->dirfd, FD_INIT,
+	                   getenv("WARD_SUPERVISOR_GATE") ? FD_EG_ALLOW : -1,
+	                   getenv("WARD_SUPERVISOR_GATE") ? FD_EG_PORTS : -1) < 0)
+		return -1;
 	if (drop_privileges() < 0)
 		return -1;
 	s->denied = calloc(1, sizeof(*s->denied));
@@ -475,16 +504,15 @@ int supervisor_main(int argc, char **argv)
 		close(FD_READY);
 	}
 	while (!init_gone) {
-		struct pollfd pfd[5 + MAX_LISTENERS] = {{.fd = s.pidfd, .events = POLLIN},
-		                                        {.fd = s.sigfd, .events = POLLIN},
-		                                        {.fd = s.timer, .events = POLLIN},
-		                                        {.fd = s.handover, .events = POLLIN},
-		                                        {.fd = s.egress_fd, .events = POLLIN}};
+		struct pollfd pfd[6 + MAX_LISTENERS] = {
+		    {.fd = s.pidfd, .events = POLLIN},     {.fd = s.sigfd, .events = POLLIN},
+		    {.fd = s.timer, .events = POLLIN},     {.fd = s.handover, .events = POLLIN},
+		    {.fd = s.egress_fd, .events = POLLIN}, {.fd = s.gate->chan, .events = POLLIN}};
 		int n = s.n_notify;
 
 		for (int i = 0; i < n; i++)
-			pfd[5 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
-		if (poll(pfd, (nfds_t)(5 + n), -1) < 0) {
+			pfd[6 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
+		if (poll(pfd, (nfds_t)(6 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			/* Nothing would enforce the limit any more: fail closed. */
@@ -494,14 +522,16 @@ int supervisor_main(int argc, char **argv)
 		}
 		/* Backwards: dropping one moves the last into its place. */
 		for (int i = n - 1; i >= 0; i--) {
-			if (pfd[5 + i].revents & POLLIN)
+			if (pfd[6 + i].revents & POLLIN)
 				sup_notify_handle(s.notify[i], s.plan.errno_ret,
 				                  s.plan.record_denied ? s.denied : NULL);
-			else if (pfd[5 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			else if (pfd[6 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
 				drop_listener(&s, i);
 		}
 		if (pfd[4].revents & POLLIN)
 			sup_egress_drain(s.egress);
+		if (pfd[5].revents)
+			sup_gate_read(s.gate);
 		if (pfd[3].revents & POLLIN)
 			take_listener(&s);
 		if (pfd[2].revents & POLLIN) {

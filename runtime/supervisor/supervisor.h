@@ -43,10 +43,11 @@ struct sup_proc {
 	pid_t pid, guard;
 };
 
-/* The fds a supervisor is handed (-1: none): the seccomp listener, and the
- * egress programs' ring buffer and counters (net/egress_bpf.h). */
+/* The fds a supervisor is handed (-1: none): the seccomp listener, the
+ * egress programs' ring buffer and counters, and for its DNS gate their
+ * allow map and port sets (net/egress_bpf.h). */
 struct sup_fds {
-	int notify, egress_events, egress_counters;
+	int notify, egress_events, egress_counters, egress_allow, egress_ports;
 };
 
 /* Start the supervisor of the container whose state dir (dirfd, under the

@@ -297,11 +297,11 @@ assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
 	assert_output --partial '"127.0.0.0/8:*"'
 	assert_output --partial '"169.254.169.254:*"'
 	assert_output --partial '"[fd00:ec2::254]:*"'
-	assert_output --partial '"namesNotEnforced":["registry.example:443","*.example.org:443"]'
+	assert_output --partial '"dnsGate":true,"names":["registry.example:443","*.example.org:443"]'
 	WARD_GLOBALS=(--profile compat)
 	run ward --policy "$POLICY" check --format json "$BUNDLE"
 	run jq -c '.reach.egress' <<<"$output"
-	assert_output '{"enforced":false,"tcpUdpOnly":false,"allow":[],"deny":[],"namesNotEnforced":[]}'
+	assert_output '{"enforced":false,"tcpUdpOnly":false,"allow":[],"deny":[],"dnsGate":false,"names":[]}'
 }
 
 @test "egress: a malformed destination in the policy file is an error naming it" {
