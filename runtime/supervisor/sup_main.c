@@ -447,6 +447,19 @@ static int on_signal(struct sup *s, const char **how)
 	return 1;
 }
 
+/* The gate's records; 1 when it ended while the container runs: the
+ * addresses it granted would stay allowed past their time (only the gate
+ * holds the allow map), so the container is killed (fail closed). */
+static int gate_gone(struct sup *s, const char **how)
+{
+	sup_gate_read(s->gate);
+	if (s->gate->chan >= 0)
+		return 0;
+	*how = "the DNS gate died: the container was killed";
+	kill_container(s);
+	return 1;
+}
+
 /* The egress programs' maps, when create handed them over (net/egress_bpf.h):
  * their refusals are read as they come. */
 static int egress_setup(struct sup *s)
@@ -530,8 +543,8 @@ int supervisor_main(int argc, char **argv)
 		}
 		if (pfd[4].revents & POLLIN)
 			sup_egress_drain(s.egress);
-		if (pfd[5].revents)
-			sup_gate_read(s.gate);
+		if (pfd[5].revents && gate_gone(&s, &how))
+			init_gone = true;
 		if (pfd[3].revents & POLLIN)
 			take_listener(&s);
 		if (pfd[2].revents & POLLIN) {

@@ -273,3 +273,25 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	run jq -c '.reach.egress | {dnsGate, names: (.names | length)}' <<<"$output"
 	assert_output '{"dnsGate":true,"names":6}'
 }
+
+@test "dns gate: the gate killed while the container runs: the container is killed (its grants would outlive their time)" {
+	cmd 'sleep 300'
+	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
+	assert_success
+	run ward start "$ID"
+	assert_success
+	read -r sup _ <"$ROOT/$ID/supervisor"
+	gate=$(pgrep -P "$sup" -x ward-dns-gate)
+	[ -n "$gate" ]
+	kill -9 "$gate"
+	for _ in $(seq 50); do is_stopped "$ID" && break; sleep 0.1; done
+	run is_stopped "$ID"
+	assert_success
+	for _ in $(seq 50); do pid_alive "$sup" || break; sleep 0.1; done
+	run ward report --format json "$ID"
+	assert_success
+	run jq -r '.supervisor.ended' <<<"$output"
+	assert_output "the DNS gate died: the container was killed"
+	run ward delete --force "$ID"
+	assert_no_leftovers
+}
