@@ -58,6 +58,14 @@ void dns_resolv_parse(const char *text, struct dns_upstreams *u)
 	}
 }
 
+bool dns_upstream_loopback(const struct sockaddr_in6 *a)
+{
+	const uint8_t *b = a->sin6_addr.s6_addr;
+
+	return IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) ||
+	       (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && b[12] == 127);
+}
+
 void dns_upstream_str(const struct sockaddr_in6 *a, char *buf, size_t len)
 {
 	static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};

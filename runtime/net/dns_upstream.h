@@ -7,6 +7,7 @@
 #define WARD_NET_DNS_UPSTREAM_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -14,6 +15,10 @@
 #define DNS_MAX_UPSTREAMS 3     /* as glibc's MAXNS */
 #define DNS_UPSTREAM_MS   2000  /* each try's limit */
 #define DNS_MSG_MAX       65535 /* a TCP message's most */
+/* Where pasta forwards DNS to a resolver on the host's loopback (its
+ * --dns-forward): the DNS gate's upstream then, when pasta connects the
+ * container (an upstream elsewhere is asked through pasta as it is). */
+#define DNS_PASTA_FORWARD "169.254.1.1"
 
 struct dns_upstreams {
 	struct sockaddr_in6 a[DNS_MAX_UPSTREAMS]; /* IPv4 ones as v4-mapped */
@@ -23,6 +28,8 @@ struct dns_upstreams {
 /* The "nameserver" lines of a resolv.conf's text (addresses only; a
  * scoped IPv6 one and the gate's own 127.53.0.0/16 are left out). */
 void dns_resolv_parse(const char *text, struct dns_upstreams *u);
+/* a is on loopback (127.0.0.0/8, ::1): the host's own resolver. */
+bool dns_upstream_loopback(const struct sockaddr_in6 *a);
 /* One upstream as text ("10.0.0.1", "fd00::1"). */
 void dns_upstream_str(const struct sockaddr_in6 *a, char *buf, size_t len);
 /* Add one address in text form; -1 if it is none. */

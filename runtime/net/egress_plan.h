@@ -20,6 +20,9 @@ struct egress_plan {
 	 * whose sends the address programs cannot judge (raw, ICMP, any
 	 * protocol but TCP and UDP) are refused at socket(2). */
 	bool tcp_udp_only;
+	/* strict, an allow-list, a network namespace of the container's own
+	 * (no engine's): the supervisor connects it with pasta. */
+	bool pasta;
 	struct egress_rule *allow, *deny;
 	size_t n_allow, n_deny;
 };

@@ -12,6 +12,7 @@
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_egress.h"
 #include "supervisor/sup_gate.h"
+#include "supervisor/sup_pasta.h"
 #include "supervisor/sup_plan.h"
 #include "supervisor/sup_report.h"
 #include "cgroup/cgroup.h"
@@ -80,6 +81,7 @@ struct sup {
 	struct egress_log *egress; /* NULL: no egress programs handed over */
 	int egress_fd;             /* its ring buffer's, to poll */
 	struct gate_log *gate;     /* the DNS gate's records (net/dns_gate.h) */
+	struct sup_pasta pasta;    /* the container's network, run by hand */
 	struct timespec t0;        /* create: the wall time and the deadline count from it */
 	int phase;                 /* 0 no deadline armed, 1 armed, 2 SIGTERM sent, 3 killed */
 };
@@ -248,6 +250,8 @@ static int finish(struct sup *s, const char *how, bool guard)
 		sup_egress_close(s->egress);
 	if (s->gate)
 		sup_gate_stop(s->gate);
+	if (!guard)
+		sup_pasta_stop(&s->pasta);
 	s->res.supervisor_end = how;
 	/* The guard's word that this was no death (the init is gone by now,
 	 * whatever becomes of the report). */
@@ -290,6 +294,9 @@ static _Noreturn void guard(struct sup *s, int rfd)
 	if (n == 1 && b == 'd')
 		_exit(0);
 	kill_container(s);
+	/* pasta is the supervisor's child: by its pidfd, never a pid. */
+	if (s->pasta.pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, s->pasta.pidfd, SIGKILL, NULL, 0);
 	fd = openat(s->dirfd, SUP_DIED_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	            0600);
 	if (fd >= 0) {
@@ -390,8 +397,11 @@ static int setup(struct sup *s)
 	s->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	if (s->sigfd < 0 || s->timer < 0)
 		return werr(errno, "signalfd/timerfd");
-	/* The DNS gate enters the container's network namespace: forked
-	 * while this process may still do that. */
+	/* pasta and the DNS gate enter the container's network namespace:
+	 * started while this process may still do that; pasta first (the
+	 * gate's upstream is its DNS forwarding address). */
+	if (s->plan.pasta && sup_pasta_start(&s->pasta, FD_INIT, s->plan.pasta_dns) < 0)
+		return -1;
 	s->gate = calloc(1, sizeof(*s->gate));
 	if (s->gate == NULL)
 		return werr(ENOMEM, "out of memory");
@@ -476,8 +486,12 @@ static int egress_setup(struct sup *s)
 
 int supervisor_main(int argc, char **argv)
 {
-	struct sup s = {
-	    .pidfd = FD_INIT, .guard = -1, .dirfd = -1, .handover = -1, .egress_fd = -1};
+	struct sup s = {.pidfd = FD_INIT,
+	                .guard = -1,
+	                .dirfd = -1,
+	                .handover = -1,
+	                .egress_fd = -1,
+	                .pasta = {-1, -1}};
 	const char *how = "normally";
 	bool init_gone = false;
 
@@ -498,6 +512,7 @@ int supervisor_main(int argc, char **argv)
 		char msg[WERR_MAX + 2];
 		int n = snprintf(msg, sizeof(msg), "E%s", werr_msg());
 
+		sup_pasta_stop(&s.pasta);
 		if (write(FD_READY, msg, (size_t)n) < 0)
 			return 1;
 		return 1;

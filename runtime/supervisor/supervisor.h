@@ -34,6 +34,10 @@ struct sup_plan {
 	int errno_ret;        /* what it answers a denied syscall with */
 	char denied_off[160]; /* why denials are not recorded, when they are not */
 	char bundle[4096];
+	/* pasta connects the container's network namespace (sup_pasta.h);
+	 * pasta_dns: the resolver it forwards DNS to ("": the host's). */
+	bool pasta;
+	char pasta_dns[64];
 };
 
 /* A started supervisor: a pidfd of it (taken while it was a child of

@@ -295,3 +295,4 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	run ward delete --force "$ID"
 	assert_no_leftovers
 }
+

@@ -31,6 +31,9 @@ int create_pin_hooks(const struct host_facts *h)
 	return 0;
 }
 
+static void upstreams(const struct policy_run *pr, const struct oci_config *cfg,
+                      struct dns_upstreams *up);
+
 /* What the supervisor is to do, as the policy decided. */
 int create_sup_plan(const struct globals *g, const struct policy_run *pr,
                     const struct oci_config *cfg, const char *bundle, struct sup_plan *sp)
@@ -61,6 +64,15 @@ int create_sup_plan(const struct globals *g, const struct policy_run *pr,
 		         "the filter's default action is %s, not SCMP_ACT_ERRNO",
 		         sc->default_action);
 	snprintf(sp->bundle, sizeof(sp->bundle), "%s", bundle);
+	sp->pasta = pr->x.egress.pasta;
+	if (sp->pasta) {
+		struct dns_upstreams up;
+
+		upstreams(pr, cfg, &up);
+		for (size_t i = 0; i < up.n && !sp->pasta_dns[0]; i++)
+			if (dns_upstream_loopback(&up.a[i]))
+				dns_upstream_str(&up.a[i], sp->pasta_dns, sizeof(sp->pasta_dns));
+	}
 	return 0;
 }
 
@@ -96,30 +108,49 @@ static int resolv_source(const struct policy_run *pr, const struct oci_config *c
 	return open("/etc/resolv.conf", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 }
 
-int create_gate_plan(const struct policy_run *pr, const struct oci_config *cfg, const char *id,
-                     struct gate_conf *gc, bool *on)
+/* The upstream resolvers the container would have had. */
+static void upstreams(const struct policy_run *pr, const struct oci_config *cfg,
+                      struct dns_upstreams *up)
 {
+	int fd = resolv_source(pr, cfg);
 	char *text = NULL;
 	struct stat st;
 	size_t n;
-	int fd, r = 0;
+
+	memset(up, 0, sizeof(*up));
+	/* None, or not a file: no upstream (the gate answers SERVFAIL and
+	 * says why in the report). */
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    read_fd(fd, "resolv.conf", 64 << 10, &text, &n) == 0)
+		dns_resolv_parse(text, up);
+	else
+		werr_clear();
+	if (fd >= 0)
+		close(fd);
+	free(text);
+}
+
+int create_gate_plan(const struct policy_run *pr, const struct oci_config *cfg, const char *id,
+                     struct gate_conf *gc, bool *on)
+{
+	int r = 0;
 
 	memset(gc, 0, sizeof(*gc));
 	*on = pr->x.egress.enforce && pr->x.supervise && gate_plan_has_names(&pr->x.egress);
 	if (!*on)
 		return 0;
 	gate_listen_addr(id, &gc->listen);
-	fd = resolv_source(pr, cfg);
-	/* No resolv.conf, or not a file: no upstream (the gate answers
-	 * SERVFAIL and says why in the report). */
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    read_fd(fd, "resolv.conf", 64 << 10, &text, &n) == 0)
-		dns_resolv_parse(text, &gc->up);
-	else
-		werr_clear();
-	if (fd >= 0)
-		close(fd);
-	free(text);
+	upstreams(pr, cfg, &gc->up);
+	/* Through pasta, one on the host's loopback is its forwarding address
+	 * (create_sup_plan names it to pasta). */
+	for (size_t i = 0; pr->x.egress.pasta && i < gc->up.n; i++)
+		if (dns_upstream_loopback(&gc->up.a[i])) {
+			gc->up.n = i;
+			dns_upstream_add(&gc->up, DNS_PASTA_FORWARD);
+			break;
+		}
+	if (pr->x.egress.pasta && gc->up.n == 0)
+		dns_upstream_add(&gc->up, DNS_PASTA_FORWARD);
 	for (size_t i = 0; r == 0 && i < pr->x.egress.n_allow; i++)
 		r = egress_plan_add(&gc->plan, false, &pr->x.egress.allow[i]);
 	for (size_t i = 0; r == 0 && i < pr->x.egress.n_deny; i++)

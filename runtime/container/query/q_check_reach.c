@@ -270,6 +270,7 @@ static void reach_egress(struct rout *o, const struct policy_ctx *x)
 		rout_item(o, d);
 	}
 	rout_list_end(o);
+	rout_bool(o, "pasta", p->enforce && p->pasta);
 	rout_bool(o, "dnsGate", p->enforce && x->supervise && gate_plan_has_names(p));
 	rout_list(o, "names");
 	for (size_t i = 0; p->enforce && i < p->n_allow; i++)
