@@ -31,7 +31,8 @@ dnsmasq_up() {
 	ip -n "${NW}w" addr add 10.213.3.1/32 dev "${NW}w0"
 	ip -n "${NW}w" addr add 10.213.4.1/32 dev "${NW}w0"
 	bg_start 300 "$TMP/dnsmasq.log" ip netns exec "${NW}w" dnsmasq --no-daemon --no-resolv \
-		--no-hosts --bind-interfaces --listen-address=10.213.0.1 --port=53 --pid-file= \
+		--no-hosts --bind-interfaces --listen-address=10.213.0.1 --listen-address=fd13::1 \
+		--port=53 --pid-file= \
 		--user=root --log-queries --log-facility=- --local-ttl=5 \
 		--host-record=www.allowed.test,10.213.1.1,fd13::a \
 		--host-record=other.test,10.213.2.1,fd13::b \
@@ -296,3 +297,22 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	assert_no_leftovers
 }
 
+
+@test "dns gate: an IPv6 upstream; hostile bytes (a datagram too short, garbage over TCP) are recorded and the gate serves on" {
+	echo "nameserver fd13::1" >"$TMP/resolv.conf"
+	in_ctr 'g=$(sed -n "s/^nameserver //p" /etc/resolv.conf)
+		echo "short: $(egprobe udp $g 53)"
+		printf "\000\003abc" | nc -w 1 $g 53 >/dev/null; echo "tcp garbage sent"
+		dnsprobe tcp - www.allowed.test; dnsprobe udp - www.allowed.test 28'
+	assert_success
+	assert_line "short: ok"
+	assert_line "A 10.213.1.1"
+	assert_line "AAAA fd13::a"
+	grep -q "query\[A\] www.allowed.test from fd13::2" "$TMP/dnsmasq.log"
+	run ward report --format json "$ID"
+	report=$output
+	run jq -r '.dns.first[] | select(.name == "") | .why' <<<"$report"
+	assert_line "a malformed query: shorter than a DNS header"
+	run jq -r '.dns.allowed' <<<"$report"
+	assert_output 2
+}
