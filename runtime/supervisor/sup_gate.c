@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/bpf.h>
 #include <poll.h>
+#include <seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +67,47 @@ static int listener(const struct in_addr *a, int type)
 	return fd;
 }
 
+/* The gate parses what the container sends: once it serves, a filter
+ * leaves it only the calls it makes (a socket of the IP families, the two
+ * map writes of bpf(2), ...); anything else kills it, and with it the
+ * container (the supervisor's rule for a gate that dies). */
+static int confine(void)
+{
+	static const char *const calls[] = {
+	    "read",      "write",      "close",      "poll",          "ppoll",
+	    "recvfrom",  "recvmsg",    "sendto",     "sendmsg",       "accept4",
+	    "connect",   "getsockopt", "getrandom",  "clock_gettime", "clock_nanosleep",
+	    "nanosleep", "exit",       "exit_group", "rt_sigreturn",  "restart_syscall",
+	    "brk",       "mmap",       "munmap",     "mremap",        "madvise",
+	    "mprotect",  "futex"};
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	int r = ctx ? 0 : -1;
+
+	for (size_t i = 0; r == 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(calls[i]);
+
+		if (nr != __NR_SCMP_ERROR)
+			r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	}
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
+		                     SCMP_A0(SCMP_CMP_EQ, AF_INET));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
+		                     SCMP_A0(SCMP_CMP_EQ, AF_INET6));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(bpf), 1,
+		                     SCMP_A0(SCMP_CMP_EQ, BPF_MAP_UPDATE_ELEM));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(bpf), 1,
+		                     SCMP_A0(SCMP_CMP_EQ, BPF_MAP_DELETE_ELEM));
+	if (r == 0)
+		r = seccomp_load(ctx);
+	if (ctx)
+		seccomp_release(ctx);
+	return r;
+}
+
 static _Noreturn void fail(const char *what)
 {
 	char msg[200];
@@ -112,6 +155,8 @@ static _Noreturn void gate_main(pid_t parent, int chan, int init, int allow, int
 	maps.ports = FD_PORTS;
 	if (gate_map_init(&g.map, &c->plan, &ops) < 0)
 		fail("its map");
+	if (confine() < 0)
+		fail("its seccomp filter");
 	if (send(FD_CHAN, "R", 1, MSG_NOSIGNAL) != 1)
 		_exit(1);
 	dns_gate_serve(&g);

@@ -227,7 +227,7 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	assert_output "the allow map is full (1024 addresses granted)"
 }
 
-@test "dns gate: nothing is left after delete, nor when the supervisor is killed (no gate process, no listener)" {
+@test "dns gate: the gate is confined; nothing is left after delete, nor when the supervisor is killed (no gate process, no listener)" {
 	cmd 'sleep 300'
 	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
 	assert_success
@@ -236,6 +236,16 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	[ -n "$gate" ]
 	run ip netns exec "${NW}c" "$BUSYBOX" netstat -lnu
 	assert_output --regexp "127\.53\.[0-9]+\.[0-9]+:53 "
+	# The gate gave up root: nobody, no capability, no_new_privs, a seccomp
+	# filter; in the supervisor's cgroup, not the container's.
+	run grep -E "^(Uid|Gid|CapEff|CapPrm|NoNewPrivs|Seccomp):" "/proc/$gate/status"
+	assert_line --regexp "^Uid:\s+65534\s+65534\s+65534\s+65534$"
+	assert_line --regexp "^Gid:\s+65534\s+65534\s+65534\s+65534$"
+	assert_line --regexp "^CapEff:\s+0+$"
+	assert_line --regexp "^CapPrm:\s+0+$"
+	assert_line --regexp "^NoNewPrivs:\s+1$"
+	assert_line --regexp "^Seccomp:\s+2$"
+	[ "$(cat "/proc/$gate/cgroup")" = "$(cat "/proc/$sup/cgroup")" ]
 	run ward delete --force "$ID"
 	assert_success
 	run kill -0 "$gate"
