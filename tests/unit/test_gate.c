@@ -2,7 +2,9 @@
  * (net/gate_map.c), what its grants write into the maps and take back when
  * they expire (through fake maps), exhaustion, the query it sends upstream
  * (net/dns_msg.c), resolv.conf (net/dns_upstream.c) and its plan file
- * (net/gate_conf.c). */
+ * (net/gate_conf.c), and the gate's answers that need no upstream
+ * (net/dns_gate.c). */
+#include "net/dns_gate.h"
 #include "net/dns_msg.h"
 #include "net/gate_conf.h"
 #include "net/gate_map.h"
@@ -10,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -313,6 +316,70 @@ static void conf(void)
 	egress_plan_free(&back.plan);
 }
 
+/* A query for name (type t) as a client sends it. */
+static size_t client_query(uint8_t *m, const char *name, unsigned t)
+{
+	struct dns_question q = {.qtype = (uint16_t)t, .qclass = DNS_CLASS_IN};
+
+	snprintf(q.name, sizeof(q.name), "%s", name);
+	return dns_query_build(&q, 0x4242, m, 300);
+}
+
+/* The gate's answers that need no upstream: refusals, empty answers, and
+ * what it tells the supervisor of each. */
+static void answers(void)
+{
+	static struct fake f;
+	struct egress_plan p = {0};
+	struct gate_map_ops ops = {&f, f_update, f_remove, f_set};
+	struct dns_gate g = {.udp = -1, .tcp = -1};
+	struct gate_record r;
+	uint8_t m[300], out[600];
+	int sp[2];
+	size_t n, len;
+
+	memset(&f, 0, sizeof(f));
+	add(&p, false, "www.example.org:443", 0);
+	socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sp);
+	g.report = sp[0];
+	gate_map_init(&g.map, &p, &ops);
+
+	n = client_query(m, "evil.example", DNS_TYPE_A);
+	len = dns_gate_answer(&g, m, n, 0, out, sizeof(out));
+	ok(len == n && (out[3] & 0x0f) == DNS_RCODE_REFUSED && out[0] == 0x42 && out[7] == 0,
+	   "another name: REFUSED, no record");
+	ok(recv(sp[1], &r, sizeof(r), 0) == sizeof(r) && r.kind == GATE_REFUSED &&
+	       strcmp(r.name, "evil.example") == 0,
+	   "recorded as refused: %s (%s)", r.name, r.why);
+	n = client_query(m, "www.example.org", 16);
+	len = dns_gate_answer(&g, m, n, 0, out, sizeof(out));
+	ok(len == n && (out[3] & 0x0f) == 0 && out[7] == 0 && (out[2] & 0x80),
+	   "TXT for an allowed name: an empty answer");
+	ok(recv(sp[1], &r, sizeof(r), 0) == sizeof(r) && r.kind == GATE_EMPTY && r.qtype == 16,
+	   "recorded as answered empty (%s)", r.why);
+	n = client_query(m, "www.example.org", DNS_TYPE_A);
+	/* The question's name as a pointer to a copy of itself past it. */
+	memcpy(m + n, m + DNS_HDR, n - DNS_HDR - 4);
+	m[DNS_HDR] = 0xc0;
+	m[DNS_HDR + 1] = (uint8_t)n;
+	ok(dns_gate_answer(&g, m, n + (n - DNS_HDR - 4), 0, out, sizeof(out)) == 0,
+	   "a forward pointer: no answer");
+	ok(recv(sp[1], &r, sizeof(r), 0) == sizeof(r) && r.kind == GATE_REFUSED && r.name[0] == 0,
+	   "recorded as malformed (%s)", r.why);
+	ok(dns_gate_answer(&g, m, 5, 1, out, sizeof(out)) == 0, "5 bytes: no answer");
+	recv(sp[1], &r, sizeof(r), 0);
+	n = client_query(m, "www.example.org", DNS_TYPE_A);
+	m[2] |= 0x80;
+	ok(dns_gate_answer(&g, m, n, 0, out, sizeof(out)) == 0,
+	   "a response sent to the gate: none");
+	ok(f.n == 0, "nothing was written into the map");
+	close(sp[0]);
+	close(sp[1]);
+	gate_map_free(&g.map);
+	egress_plan_free(&p);
+	free(f.sets);
+}
+
 int main(void)
 {
 	names();
@@ -321,5 +388,6 @@ int main(void)
 	query();
 	resolv();
 	conf();
+	answers();
 	return tap_done();
 }
