@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define READY_TRIES 250 /* 20 ms apart */
+#define READY_TRIES 5000 /* 1 ms apart */
 
 /* A pidfd's pid, from its fdinfo (-1: gone). */
 static pid_t pid_of(int pidfd)
@@ -133,7 +133,7 @@ int sup_pasta_start(struct sup_pasta *p, int init_pidfd, const char *dns)
 		}
 		if (routed(init))
 			return p->pidfd < 0 ? (sup_pasta_stop(p), werr(errno, "pasta: pidfd")) : 0;
-		nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
 	}
 	sup_pasta_stop(p);
 	return werr(ETIMEDOUT, "pasta did not bring the container's network up");
