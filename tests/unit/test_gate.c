@@ -307,6 +307,7 @@ static void conf(void)
 	   "the same plan: the same port sets, by index");
 	egress_entries_free(&e1);
 	egress_entries_free(&e2);
+	egress_plan_free(&back.plan);
 	unlinkat(dfd, GATE_CONF_FILE, 0);
 	unlinkat(dfd, GATE_RESOLV_FILE, 0);
 	ok(gate_conf_read(dfd, &back) == 0, "no file: no gate");
