@@ -4,6 +4,8 @@
 #ifndef WARD_OCI_NETDEV_H
 #define WARD_OCI_NETDEV_H
 
+#include "lib/error.h"
+
 #include <stddef.h>
 
 #include "lib/jwalk.h"

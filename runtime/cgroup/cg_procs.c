@@ -50,7 +50,8 @@ static int sub_path_check(const char *arg, const char *path, const char **rel, s
 			    arg, path);
 		p += n;
 		if (*p == '/' && *++p == '\0')
-			return werr_k(err, WERR_INVALID, 0, "exec --cgroup %s: a trailing '/'", arg);
+			return werr_k(err, WERR_INVALID, 0, "exec --cgroup %s: a trailing '/'",
+			              arg);
 	}
 	return 0;
 }
@@ -95,8 +96,9 @@ int cgroup_sub_check(char *const *args, size_t n, struct werror *err)
 			while (e < clen && c[e] != ',')
 				e++;
 			if (e == k)
-				return werr_k(err, WERR_INVALID, 0, "exec --cgroup %s: an empty controller name",
-				            args[i]);
+				return werr_k(err, WERR_INVALID, 0,
+				              "exec --cgroup %s: an empty controller name",
+				              args[i]);
 			/* The same controller twice, or the plain form twice. */
 			for (size_t j = 0; j < i; j++) {
 				size_t jl;
@@ -104,8 +106,8 @@ int cgroup_sub_check(char *const *args, size_t n, struct werror *err)
 
 				if (cj && in_list(cj, jl, c + k, e - k))
 					return werr_k(err, WERR_INVALID, 0,
-					            "exec --cgroup: controller %.*s given twice",
-					            (int)(e - k), c + k);
+					              "exec --cgroup: controller %.*s given twice",
+					              (int)(e - k), c + k);
 			}
 			k = e + 1;
 		}
@@ -151,9 +153,9 @@ static int sub_for(const struct cg_hier *h, char *const *args, size_t n, const c
 			continue;
 		if (named && strcmp(strchr(named, ':'), strchr(args[i], ':')) != 0)
 			return werr_k(err, WERR_INVALID, 0,
-			            "exec --cgroup %s and %s: one hierarchy (%s) cannot have two "
-			            "sub-cgroups",
-			            named, args[i], h->opts);
+			              "exec --cgroup %s and %s: one hierarchy (%s) cannot have two "
+			              "sub-cgroups",
+			              named, args[i], h->opts);
 		named = args[i];
 	}
 	if (named)
@@ -185,11 +187,12 @@ static int ctrls_known(const struct cgroup *cg, char *const *args, size_t n, str
 				found =
 				    in_list(cg->v1[j].opts, strlen(cg->v1[j].opts), c + k, e - k);
 			if (!found)
-				return werr_k(
-				    err, WERR_INVALID, 0, "exec --cgroup %s: unknown controller %.*s (%s)",
-				    args[i], (int)(e - k), c + k,
-				    cg->n_v1 ? "no v1 hierarchy has it"
-				             : "cgroup v2 has one tree: give the path alone");
+				return werr_k(err, WERR_INVALID, 0,
+				              "exec --cgroup %s: unknown controller %.*s (%s)",
+				              args[i], (int)(e - k), c + k,
+				              cg->n_v1
+				                  ? "no v1 hierarchy has it"
+				                  : "cgroup v2 has one tree: give the path alone");
 			k = e + 1;
 		}
 	}

@@ -58,7 +58,7 @@ int sd_cpuset_mask(const char *list, const char *what, uint8_t **mask, size_t *n
                    struct werror *err);
 
 /* The bus calls (sd_unit.c). Each waits for systemd's job, bounded. */
-bool sd_available(struct werror *err);
+bool sd_available(void);
 /* StartTransientUnit: the scope with pid in it, Delegate=yes, the slice,
  * and the resource properties. */
 int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid,

@@ -118,12 +118,11 @@ static int bus_connect(sd_bus **bus, struct werror *err)
 	            strerror(-r), strerror(-r2));
 }
 
-bool sd_available(struct werror *err)
+bool sd_available(void)
 {
 	_cleanup_bus_ sd_bus *bus = NULL;
-	bool ok = bus_connect(&bus, err) == 0;
+	bool ok = bus_connect(&bus, NULL) == 0;
 
-	werr_clear(err);
 	return ok;
 }
 
@@ -349,11 +348,11 @@ int sd_unit_stop(const char *unit, struct werror *err)
 
 #else
 
-static int unavailable(void)
+static int unavailable(struct werror *err)
 {
-	return werr(err, ENOTSUP,
-	            "the systemd cgroup manager is unavailable: this ward was built "
-	            "without libsystemd (install libsystemd-dev and run configure again)");
+	return werr_k(err, WERR_UNSUPPORTED, ENOTSUP,
+	              "the systemd cgroup manager is unavailable: this ward was built "
+	              "without libsystemd (install libsystemd-dev and run configure again)");
 }
 
 bool sd_available(void)
@@ -362,21 +361,21 @@ bool sd_available(void)
 }
 
 int sd_unit_start(const char *unit, const char *slice, const char *id, pid_t pid,
-                  const struct oci_resources *res, bool v2)
+                  const struct oci_resources *res, bool v2, struct werror *err)
 {
 	(void)unit, (void)slice, (void)id, (void)pid, (void)res, (void)v2;
-	return unavailable();
+	return unavailable(err);
 }
 
-int sd_unit_set(const char *unit, const struct oci_resources *res, bool v2)
+int sd_unit_set(const char *unit, const struct oci_resources *res, bool v2, struct werror *err)
 {
 	(void)unit, (void)res, (void)v2;
-	return unavailable();
+	return unavailable(err);
 }
 
-int sd_unit_stop(const char *unit)
+int sd_unit_stop(const char *unit, struct werror *err)
 {
 	(void)unit;
-	return unavailable();
+	return unavailable(err);
 }
 #endif

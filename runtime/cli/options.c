@@ -84,7 +84,8 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 
 		if (only_pos || a[0] != '-' || a[1] == '\0') {
 			if (*n_pos >= max_pos)
-				return werr_k(err, WERR_INVALID, 0, "%s: unexpected argument \"%s\"", argv[0], a);
+				return werr_k(err, WERR_INVALID, 0,
+				              "%s: unexpected argument \"%s\"", argv[0], a);
 			pos[(*n_pos)++] = argv[i];
 			if (stop_at_positional)
 				only_pos = true;
@@ -122,7 +123,8 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 int cli_one_id(const char *cmd, size_t n_pos, struct werror *err)
 {
 	if (n_pos != 1)
-		return werr_k(err, WERR_INVALID, 0, "%s: expects exactly one container id (see ward --help)", cmd);
+		return werr_k(err, WERR_INVALID, 0,
+		              "%s: expects exactly one container id (see ward --help)", cmd);
 	return 0;
 }
 

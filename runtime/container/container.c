@@ -23,6 +23,8 @@
 #include "supervisor/supervisor.h"
 #include "net/egress_bpf.h"
 #include "net/netdev_move.h"
+#include "net/gate_conf.h"
+#include "container/gate_mount.h"
 #include "lib/sync.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
@@ -357,9 +359,11 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	int sup_pidfd = -1;
 	int root_tree = -1, tree_end = -1;
 	pid_t tree_server = -1;
-	struct egress_fds efds = {-1, -1};
+	struct egress_fds efds = {-1, -1, -1, -1};
 	struct egress_loaded eg = {0};
 	struct netdev_moves nd = {NULL, 0, -1, -1};
+	struct gate_mount gm = {0};
+	const struct host_facts *facts = o->facts;
 	_cleanup_cgroup_ struct cgroup cg = {0};
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
@@ -408,6 +412,10 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (o->config_json && store_write(c, CONFIG_FILE, o->config_json, o->config_len, err) < 0)
 		goto fail;
 	if (o->policy && save_policy(c, o, err) < 0)
+		goto fail;
+	/* The DNS gate's plan, and its resolv.conf as the last mount. */
+	if (o->gate && (gate_conf_write(c->dirfd, o->gate, err) < 0 ||
+	                gate_mount_add(c->dirfd, &cfg, &facts, &gm, err) < 0))
 		goto fail;
 	/* The cgroup and its limits exist before the init does (a rootless
 	 * container may have none: rootless_cgroup_decide). */
@@ -479,12 +487,12 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		 * by the options' paths, as runc does. */
 		bool compat = !o->policy || o->policy->profile == PROFILE_COMPAT;
 		struct tree_plan plan = {.cfg = cfg,
-		                         .facts = o->facts,
+		                         .facts = facts,
 		                         .peers_ok = !userns && compat,
 		                         .with_layers = o->policy && !compat};
 		int not_its[] = {rootfd, c->dirfd, console, cgfd, root_tree};
 
-		if (parent_trees(cfg, o->facts, o->bundle, &root_tree, plan.with_layers, err) < 0)
+		if (parent_trees(cfg, facts, o->bundle, &root_tree, plan.with_layers, err) < 0)
 			goto fail;
 		not_its[4] = root_tree;
 		/* Attached in the host's mount namespace: detached at delete. */
@@ -530,7 +538,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		a.join_user_fd = -1;
-		if (open_joined(cfg, o->facts, &a, o->userns_entered, err) < 0) {
+		if (open_joined(cfg, facts, &a, o->userns_entered, err) < 0) {
 			close_joined(&a);
 			goto fail;
 		}
@@ -609,7 +617,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		goto fail;
 	trace_mark("create: state recorded");
 	if (o->sup) {
-		struct sup_fds f = {notify, efds.events, efds.counters};
+		struct sup_fds f = {notify, efds.events, efds.counters, efds.allow, efds.ports};
 
 		if (start_supervisor(c, rootfd, o, pidfd, &f, &sup_pidfd, err) < 0)
 			goto fail;
@@ -630,6 +638,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		close(sup_pidfd);
 	egress_fds_close(&efds);
 	egress_unload(&eg);
+	gate_mount_free(&gm);
 	filter_prog_free(&prog);
 	netdevs_forget(&nd);
 	c->status = ST_CREATED;
@@ -677,6 +686,7 @@ fail : {
 		close(cgfd);
 	egress_fds_close(&efds);
 	egress_unload(&eg);
+	gate_mount_free(&gm);
 	if (have_cg)
 		cgroup_destroy(&cg, &undo_err);
 	filter_prog_free(&prog);

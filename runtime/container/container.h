@@ -18,6 +18,8 @@ struct policy_ctx;
 struct sup_plan;
 struct host_facts;
 
+struct gate_conf;
+
 struct create_opts {
 	const char *id;
 	const char *bundle; /* absolute */
@@ -42,6 +44,9 @@ struct create_opts {
 	size_t policy_record_len;
 	/* The run supervisor's plan (NULL: none, as in compat). */
 	const struct sup_plan *sup;
+	/* Its DNS gate's (NULL: none): written to the state dir, and its
+	 * resolv.conf bound in once the root is built. */
+	const struct gate_conf *gate;
 	/* The systemd cgroup driver (--systemd-cgroup, or the policy's). */
 	bool systemd_cgroup;
 	/* Rootless (rootless/rootless.h): ward is in the container's user

@@ -121,6 +121,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	                  (access("/proc/sys/vm/memfd_noexec", W_OK) == 0 || errno != EACCES);
 	h->rootless = q->rootless;
 	h->userns_host = !q->rootless && !q->userns_foreign;
+	h->pasta = access(PASTA_PATH, X_OK) == 0;
 	host_limits_gather(&h->limits);
 	h->n_sensitive =
 	    host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root, q->rootless);

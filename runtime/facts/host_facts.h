@@ -42,6 +42,8 @@ struct host_limits {
 	uint64_t rlimit_hard[RLIM_NLIMITS];
 };
 
+#define PASTA_PATH "/usr/bin/pasta"
+
 struct host_facts {
 	/* A v1 cgroup hierarchy is mounted (a writable v1 cgroup mount exposes
 	 * release_agent). */
@@ -60,6 +62,9 @@ struct host_facts {
 	/* A cgroup2 hierarchy is mounted (pure v2, or hybrid's unified): the
 	 * egress programs attach to a cgroup2 node only. */
 	bool cgroup2;
+	/* pasta (Debian's passt) is installed: a strict container with an
+	 * egress allow-list and no engine's network gets it (policy_egress.c). */
+	bool pasta;
 	struct host_limits limits;
 	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
 	size_t n_sensitive;

@@ -4,6 +4,8 @@
 #ifndef WARD_LINUX_MEMPOLICY_H
 #define WARD_LINUX_MEMPOLICY_H
 
+#include "lib/error.h"
+
 #include "oci/config.h"
 
 /* Nothing to do without linux.memoryPolicy. -1 with werr naming

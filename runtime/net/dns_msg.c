@@ -118,6 +118,40 @@ size_t dns_reply_empty(const uint8_t *m, const struct dns_question *q, uint8_t r
 	return q->end;
 }
 
+size_t dns_name_wire_len(const char *name)
+{
+	return name[0] ? strlen(name) + 2 : 1;
+}
+
+size_t dns_query_build(const struct dns_question *q, uint16_t id, uint8_t *out, size_t cap)
+{
+	size_t o = DNS_HDR, len = DNS_HDR + dns_name_wire_len(q->name) + 4;
+	const char *s = q->name;
+
+	if (len > cap)
+		return 0;
+	memset(out, 0, DNS_HDR);
+	out[0] = (uint8_t)(id >> 8);
+	out[1] = (uint8_t)id;
+	out[2] = 0x01; /* RD */
+	out[5] = 1;    /* one question */
+	while (*s) {
+		const char *dot = strchr(s, '.');
+		size_t l = dot ? (size_t)(dot - s) : strlen(s);
+
+		out[o++] = (uint8_t)l;
+		memcpy(out + o, s, l);
+		o += l;
+		s += l + (dot != NULL);
+	}
+	out[o++] = 0;
+	out[o++] = (uint8_t)(q->qtype >> 8);
+	out[o++] = (uint8_t)q->qtype;
+	out[o++] = (uint8_t)(q->qclass >> 8);
+	out[o++] = (uint8_t)q->qclass;
+	return o;
+}
+
 /* One answer record: its owner, type, TTL and where its data lies. */
 struct rr {
 	char owner[DNS_NAME_BUF];

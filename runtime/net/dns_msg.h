@@ -46,6 +46,14 @@ int dns_query_parse(const uint8_t *m, size_t len, struct dns_question *q, char *
 size_t dns_reply_empty(const uint8_t *m, const struct dns_question *q, uint8_t rcode, uint8_t *out,
                        size_t cap);
 
+/* The query the gate sends upstream for q: a header of its own (id, RD),
+ * q's one question with its name as parsed (lower case, uncompressed),
+ * and nothing else (no EDNS option of the container's travels on). Its
+ * length, 0 when cap is too small. */
+size_t dns_query_build(const struct dns_question *q, uint16_t id, uint8_t *out, size_t cap);
+/* The bytes of q's name on the wire, uncompressed (its labels and the root). */
+size_t dns_name_wire_len(const char *name);
+
 /* The addresses answer m gives for q: m must be q's reply (same id, QR 1,
  * the same one question) and not truncated (TC: the caller asks again
  * over TCP). Records of q's type whose owner is q's name or a CNAME

@@ -5,6 +5,7 @@
 #include "lib/error.h"
 #include "lib/log.h"
 #include "net/bpf/egress.skel.h"
+#include "net/gate_map.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -52,6 +53,7 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 	out->skel = NULL;
 	out->record = record;
 	out->sockets = p->tcp_udp_only;
+	out->gate = record && gate_plan_has_names(p);
 	if (egress_plan_entries(p, &e, err) < 0)
 		return -1;
 	libbpf_set_print(libbpf_log);
@@ -60,12 +62,14 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 		egress_entries_free(&e);
 		return werr(err, errno, "egress: opening the BPF object");
 	}
-	/* The port sets' array as small as the plan; no counters or ring
-	 * buffer when no supervisor reads them (egress.bpf.c, recording). */
+	/* The port sets' array as small as the plan (with the gate's spare
+	 * slots); no counters or ring buffer when no supervisor reads them
+	 * (egress.bpf.c, recording). */
 	s->rodata->recording = record;
 	/* The socket gate, verified only where it will be attached. */
 	if (bpf_program__set_autoload(s->progs.egress_sock_create, p->tcp_udp_only) < 0 ||
-	    bpf_map__set_max_entries(s->maps.ports, (__u32)e.n_sets) < 0 ||
+	    bpf_map__set_max_entries(s->maps.ports,
+	                             (__u32)(e.n_sets + (out->gate ? GATE_SPARE_SETS : 0))) < 0 ||
 	    (!record && (bpf_map__set_autocreate(s->maps.events, false) < 0 ||
 	                 bpf_map__set_autocreate(s->maps.counters, false) < 0)))
 		werr(err, EINVAL, "egress: sizing the BPF maps");
@@ -100,7 +104,7 @@ int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *ou
 	};
 	size_t done = 0, n = l->sockets ? 6 : 5;
 
-	out->events = out->counters = -1;
+	out->events = out->counters = out->allow = out->ports = -1;
 	for (; done < n; done++)
 		if (bpf_prog_attach(bpf_program__fd(at[done].prog), cgfd, at[done].type,
 		                    BPF_F_ALLOW_MULTI) < 0) {
@@ -112,7 +116,12 @@ int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *ou
 		return 0;
 	out->events = fcntl(bpf_map__fd(s->maps.events), F_DUPFD_CLOEXEC, 3);
 	out->counters = fcntl(bpf_map__fd(s->maps.counters), F_DUPFD_CLOEXEC, 3);
-	if (out->events >= 0 && out->counters >= 0)
+	if (l->gate) {
+		out->allow = fcntl(bpf_map__fd(s->maps.allow), F_DUPFD_CLOEXEC, 3);
+		out->ports = fcntl(bpf_map__fd(s->maps.ports), F_DUPFD_CLOEXEC, 3);
+	}
+	if (out->events >= 0 && out->counters >= 0 &&
+	    (!l->gate || (out->allow >= 0 && out->ports >= 0)))
 		return 0;
 	werr(err, errno, "egress: keeping the event maps");
 fail:
@@ -135,5 +144,9 @@ void egress_fds_close(struct egress_fds *f)
 		close(f->events);
 	if (f->counters >= 0)
 		close(f->counters);
-	f->events = f->counters = -1;
+	if (f->allow >= 0)
+		close(f->allow);
+	if (f->ports >= 0)
+		close(f->ports);
+	f->events = f->counters = f->allow = f->ports = -1;
 }

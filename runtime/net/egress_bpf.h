@@ -19,12 +19,14 @@ struct egress_loaded {
 	struct egress_bpf *skel; /* NULL: none */
 	bool record;
 	bool sockets; /* the socket gate too (egress_plan.tcp_udp_only) */
+	bool gate;    /* names in the plan: the DNS gate writes the allow map */
 };
 
-/* What the supervisor reads: the ring buffer of refusals and the counters
- * (-1: none). */
+/* What the supervisor reads: the ring buffer of refusals and the counters;
+ * and what its DNS gate writes, the allow map and the port sets (-1:
+ * none). */
 struct egress_fds {
-	int events, counters;
+	int events, counters, allow, ports;
 };
 
 /* Load the programs and fill their maps from the plan. record: a
@@ -38,12 +40,13 @@ int egress_load(const struct egress_plan *p, bool record, struct egress_loaded *
 /* Attach the four programs (with the socket gate, five) to the cgroup2
  * directory cgfd, alongside others there (BPF_F_ALLOW_MULTI). On success,
  * when recording, out holds the two maps' fds (the caller's), else -1
- * both. On failure nothing stays attached (-1, werr). */
+ * both; with the gate, the allow map's and the port sets' too. On failure nothing stays attached
+ * (-1, werr). */
 int egress_attach(int cgfd, const struct egress_loaded *l, struct egress_fds *out,
                   struct werror *err);
 /* Drop what egress_load made (what is attached stays with the cgroup). */
 void egress_unload(struct egress_loaded *l);
-/* Close what is open; both -1 afterwards. */
+/* Close what is open; all -1 afterwards. */
 void egress_fds_close(struct egress_fds *f);
 
 #endif

@@ -43,8 +43,7 @@ static void add_key(struct egress_key *keys, size_t *n, const struct egress_rule
 	(*n)++;
 }
 
-/* Ports lo..hi into b, a word at a time. */
-static void ports_add(struct egress_ports *b, unsigned lo, unsigned hi)
+void egress_ports_add(struct egress_ports *b, unsigned lo, unsigned hi)
 {
 	for (unsigned w = lo / 64; w <= hi / 64; w++) {
 		unsigned a = w == lo / 64 ? lo % 64 : 0, z = w == hi / 64 ? hi % 64 : 63;
@@ -93,7 +92,7 @@ static int fill(const struct egress_plan *p, const struct egress_key *k, struct 
 
 			if ((a->protos & protos[pi]) &&
 			    egress_prefix_within(k->addr, k->prefixlen, a))
-				ports_add(b, a->lo, a->hi);
+				egress_ports_add(b, a->lo, a->hi);
 		}
 		if ((s = set_index(e, b, err)) < 0)
 			return -1;

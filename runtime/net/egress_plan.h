@@ -3,8 +3,8 @@
  *
  * Allow rules say where connections may go; deny prefixes (the cloud
  * metadata endpoints) win over every allow rule. Names in the allow list
- * are kept for the plan's display; until the DNS gate resolves them, no
- * address is allowed for them. */
+ * get no entry here: the DNS gate (net/gate_map.h) adds the addresses they
+ * resolve to, while the answers' TTLs last. */
 #ifndef WARD_NET_EGRESS_PLAN_H
 #define WARD_NET_EGRESS_PLAN_H
 
@@ -22,6 +22,9 @@ struct egress_plan {
 	 * whose sends the address programs cannot judge (raw, ICMP, any
 	 * protocol but TCP and UDP) are refused at socket(2). */
 	bool tcp_udp_only;
+	/* strict, an allow-list, a network namespace of the container's own
+	 * (no engine's): the supervisor connects it with pasta. */
+	bool pasta;
 	struct egress_rule *allow, *deny;
 	size_t n_allow, n_deny;
 };
@@ -30,6 +33,8 @@ struct egress_plan {
 int egress_plan_add(struct egress_plan *p, bool deny, const struct egress_rule *r,
                     struct werror *err);
 void egress_plan_free(struct egress_plan *p);
+/* Ports lo..hi into b, a word at a time. */
+void egress_ports_add(struct egress_ports *b, unsigned lo, unsigned hi);
 
 /* The maps' contents that enforce a plan: one allow-map entry per distinct
  * address prefix, each holding every allow rule whose prefix contains it

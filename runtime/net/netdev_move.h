@@ -7,6 +7,8 @@
 #ifndef WARD_NET_NETDEV_MOVE_H
 #define WARD_NET_NETDEV_MOVE_H
 
+#include "lib/error.h"
+
 #include <sys/types.h>
 
 #include "oci/netdev.h"

@@ -182,6 +182,27 @@ static int unenforced(struct policy_ctx *x, bool listed, const char *why)
 	                   listed ? " and what the egress list leaves out" : "", why);
 }
 
+/* A strict container with an allow-list in a network namespace of its own
+ * (none from an engine: run by hand) would have loopback only: pasta
+ * connects it to the host's network, which the programs then filter. */
+static int pasta(struct policy_ctx *x)
+{
+	const struct oci_namespace *n = oci_config_namespace(x->cfg, CLONE_NEWNET);
+
+	if (n == NULL || (n->path && n->path[0]) || x->facts == NULL)
+		return 0;
+	if (!x->facts->pasta)
+		return policy_note(
+		    x, ".linux.namespaces",
+		    "no network for the egress allow-list: %s is not installed (passt), "
+		    "the container's own network namespace has loopback only",
+		    PASTA_PATH);
+	x->egress.pasta = true;
+	return policy_note(x, ".linux.namespaces",
+	                   "pasta connects the container's own network namespace to the host's "
+	                   "(the egress allow-list filters it)");
+}
+
 /* CAP_NET_RAW also opens packet sockets (AF_PACKET), which no cgroup
  * program judges: kept only by the operator's opt-out (baseline caps it,
  * strict refuses it), and then said where an allow-list is in force. */
@@ -231,5 +252,7 @@ int policy_egress(struct policy_ctx *x, struct werror *err)
 	x->egress.tcp_udp_only = x->profile == PROFILE_STRICT || listed;
 	if (x->egress.enforce && x->facts && (why = no_programs(x->facts)) != NULL)
 		return unenforced(x, listed, why);
+	if (x->profile == PROFILE_STRICT && listed && x->egress.enforce && pasta(x) < 0)
+		return -1;
 	return packet_sockets(x);
 }

@@ -6,6 +6,7 @@
 #include "policy/rules.h"
 #include "seccomp/seccomp_filter.h"
 #include "lib/duration.h"
+#include "net/gate_map.h"
 #include "oci/config.h"
 
 #include <errno.h>
@@ -74,8 +75,10 @@ int policy_supervision(struct policy_ctx *x)
 		tighten(x, ms, "annotation");
 	}
 	tighten(x, x->cli_timeout_ms, "--timeout");
-	x->supervise =
-	    x->profile == PROFILE_STRICT || x->timeout_ms > 0 || policy_supervise_always(x->pol);
+	/* Names in the egress list: the supervisor's DNS gate resolves them. */
+	x->supervise = x->profile == PROFILE_STRICT || x->timeout_ms > 0 ||
+	               policy_supervise_always(x->pol) ||
+	               (x->egress.enforce && gate_plan_has_names(&x->egress));
 	if (!x->supervise)
 		return 0;
 	x->record_denied = can_record(x->cfg);

@@ -131,6 +131,25 @@ static void egress_summary(FILE *out, yajl_val r)
 	}
 }
 
+/* ", N refused names: the top ones" (none: nothing said). */
+static void dns_summary(FILE *out, yajl_val r)
+{
+	yajl_val counts = get(r, "dns", "counts");
+	long long n = num(r, "dns", "refused");
+
+	if (!truth(r, "dns", "gate") || n == 0)
+		return;
+	fprintf(out, ", %lld refused name%s", n, n == 1 ? "" : "s");
+	for (size_t i = 0;
+	     counts && YAJL_IS_ARRAY(counts) && i < YAJL_GET_ARRAY(counts)->len && i < 5; i++) {
+		yajl_val c = YAJL_GET_ARRAY(counts)->values[i];
+
+		fputs(i ? ", " : ": ", out);
+		esc(out, str(c, "name", NULL));
+		fprintf(out, " \xc3\x97%lld", num(c, "count", NULL));
+	}
+}
+
 /* "\n  label:    value", the value escaped. */
 static void line(FILE *out, const char *label, const char *value)
 {
@@ -226,6 +245,7 @@ static void summary(FILE *out, yajl_val r)
 	fputs(", ", out);
 	denied_summary(out, r);
 	egress_summary(out, r);
+	dns_summary(out, r);
 	if (truth(r, "timeout", "timedOut")) {
 		fputs(", timed out after ", out);
 		secs(out, num(r, "timeout", "limitMs"));

@@ -11,6 +11,8 @@
 #include "supervisor/supervisor.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_egress.h"
+#include "supervisor/sup_gate.h"
+#include "supervisor/sup_pasta.h"
 #include "supervisor/sup_plan.h"
 #include "supervisor/sup_report.h"
 #include "cgroup/cgroup.h"
@@ -39,7 +41,16 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FD_ROOT = 3, FD_INIT, FD_READY, FD_NOTIFY, FD_EG_EVENTS, FD_EG_COUNTERS };
+enum {
+	FD_ROOT = 3,
+	FD_INIT,
+	FD_READY,
+	FD_NOTIFY,
+	FD_EG_EVENTS,
+	FD_EG_COUNTERS,
+	FD_EG_ALLOW,
+	FD_EG_PORTS
+};
 
 /* PIDFD_GET_INFO (Linux 6.15): a pidfd's exit status, once the process
  * has been reaped (by the engine, or by a foreground `ward run`). The
@@ -69,6 +80,8 @@ struct sup {
 	struct denied_log *denied;
 	struct egress_log *egress; /* NULL: no egress programs handed over */
 	int egress_fd;             /* its ring buffer's, to poll */
+	struct gate_log *gate;     /* the DNS gate's records (net/dns_gate.h) */
+	struct sup_pasta pasta;    /* the container's network, run by hand */
 	struct timespec t0;        /* create: the wall time and the deadline count from it */
 	int phase;                 /* 0 no deadline armed, 1 armed, 2 SIGTERM sent, 3 killed */
 };
@@ -236,6 +249,10 @@ static int finish(struct sup *s, const char *how, bool guard, struct werror *err
 	exit_status(s, err);
 	if (s->egress)
 		sup_egress_close(s->egress);
+	if (s->gate)
+		sup_gate_stop(s->gate);
+	if (!guard)
+		sup_pasta_stop(&s->pasta);
 	s->res.supervisor_end = how;
 	/* The guard's word that this was no death (the init is gone by now,
 	 * whatever becomes of the report). */
@@ -264,6 +281,12 @@ static _Noreturn void guard(struct sup *s, int rfd, struct werror *err)
 	close(s->sigfd);
 	close(s->timer);
 	close(s->handover);
+	/* The gate is the supervisor's child, not the guard's: it ends with
+	 * the supervisor (its parent death signal), never signalled here. */
+	if (s->gate && s->gate->chan >= 0)
+		close(s->gate->chan);
+	if (s->gate)
+		s->gate->chan = s->gate->pid = -1;
 	for (int i = 0; i < s->n_notify; i++)
 		close(s->notify[i]);
 	do
@@ -272,6 +295,9 @@ static _Noreturn void guard(struct sup *s, int rfd, struct werror *err)
 	if (n == 1 && b == 'd')
 		_exit(0);
 	kill_container(s, err);
+	/* pasta is the supervisor's child: by its pidfd, never a pid. */
+	if (s->pasta.pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, s->pasta.pidfd, SIGKILL, NULL, 0);
 	fd = openat(s->dirfd, SUP_DIED_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 	            0600);
 	if (fd >= 0) {
@@ -372,6 +398,19 @@ static int setup(struct sup *s, struct werror *err)
 	s->timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	if (s->sigfd < 0 || s->timer < 0)
 		return werr(err, errno, "signalfd/timerfd");
+	/* pasta and the DNS gate enter the container's network namespace:
+	 * started while this process may still do that; pasta first (the
+	 * gate's upstream is its DNS forwarding address). */
+	if (s->plan.pasta && sup_pasta_start(&s->pasta, FD_INIT, s->plan.pasta_dns, err) < 0)
+		return -1;
+	s->gate = calloc(1, sizeof(*s->gate));
+	if (s->gate == NULL)
+		return werr(err, ENOMEM, "out of memory");
+	s->res.gate = s->gate;
+	if (sup_gate_start(s->gate, s->dirfd, FD_INIT,
+	                   getenv("WARD_SUPERVISOR_GATE") ? FD_EG_ALLOW : -1,
+	                   getenv("WARD_SUPERVISOR_GATE") ? FD_EG_PORTS : -1, err) < 0)
+		return -1;
 	if (drop_privileges(err) < 0)
 		return -1;
 	s->denied = calloc(1, sizeof(*s->denied));
@@ -419,6 +458,19 @@ static int on_signal(struct sup *s, const char **how, struct werror *err)
 	return 1;
 }
 
+/* The gate's records; 1 when it ended while the container runs: the
+ * addresses it granted would stay allowed past their time (only the gate
+ * holds the allow map), so the container is killed (fail closed). */
+static int gate_gone(struct sup *s, const char **how, struct werror *err)
+{
+	sup_gate_read(s->gate);
+	if (s->gate->chan >= 0)
+		return 0;
+	*how = "the DNS gate died: the container was killed";
+	kill_container(s, err);
+	return 1;
+}
+
 /* The egress programs' maps, when create handed them over (net/egress_bpf.h):
  * their refusals are read as they come. */
 static int egress_setup(struct sup *s, struct werror *err)
@@ -435,8 +487,12 @@ static int egress_setup(struct sup *s, struct werror *err)
 
 int supervisor_main(int argc, char **argv, struct werror *err)
 {
-	struct sup s = {
-	    .pidfd = FD_INIT, .guard = -1, .dirfd = -1, .handover = -1, .egress_fd = -1};
+	struct sup s = {.pidfd = FD_INIT,
+	                .guard = -1,
+	                .dirfd = -1,
+	                .handover = -1,
+	                .egress_fd = -1,
+	                .pasta = {-1, -1}};
 	const char *how = "normally";
 	bool init_gone = false;
 
@@ -461,6 +517,7 @@ int supervisor_main(int argc, char **argv, struct werror *err)
 			n = (int)sizeof(msg) - 1;
 			memcpy(msg + n - 5, "[...]", 5);
 		}
+		sup_pasta_stop(&s.pasta);
 		if (write(FD_READY, msg, (size_t)n) < 0)
 			return 1;
 		return 1;
@@ -480,16 +537,15 @@ int supervisor_main(int argc, char **argv, struct werror *err)
 		close(FD_READY);
 	}
 	while (!init_gone) {
-		struct pollfd pfd[5 + MAX_LISTENERS] = {{.fd = s.pidfd, .events = POLLIN},
-		                                        {.fd = s.sigfd, .events = POLLIN},
-		                                        {.fd = s.timer, .events = POLLIN},
-		                                        {.fd = s.handover, .events = POLLIN},
-		                                        {.fd = s.egress_fd, .events = POLLIN}};
+		struct pollfd pfd[6 + MAX_LISTENERS] = {
+		    {.fd = s.pidfd, .events = POLLIN},     {.fd = s.sigfd, .events = POLLIN},
+		    {.fd = s.timer, .events = POLLIN},     {.fd = s.handover, .events = POLLIN},
+		    {.fd = s.egress_fd, .events = POLLIN}, {.fd = s.gate->chan, .events = POLLIN}};
 		int n = s.n_notify;
 
 		for (int i = 0; i < n; i++)
-			pfd[5 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
-		if (poll(pfd, (nfds_t)(5 + n), -1) < 0) {
+			pfd[6 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
+		if (poll(pfd, (nfds_t)(6 + n), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			/* Nothing would enforce the limit any more: fail closed. */
@@ -499,14 +555,16 @@ int supervisor_main(int argc, char **argv, struct werror *err)
 		}
 		/* Backwards: dropping one moves the last into its place. */
 		for (int i = n - 1; i >= 0; i--) {
-			if (pfd[5 + i].revents & POLLIN)
+			if (pfd[6 + i].revents & POLLIN)
 				sup_notify_handle(s.notify[i], s.plan.errno_ret,
 				                  s.plan.record_denied ? s.denied : NULL, err);
-			else if (pfd[5 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			else if (pfd[6 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
 				drop_listener(&s, i);
 		}
 		if (pfd[4].revents & POLLIN)
 			sup_egress_drain(s.egress);
+		if (pfd[5].revents && gate_gone(&s, &how, err))
+			init_gone = true;
 		if (pfd[3].revents & POLLIN)
 			take_listener(&s);
 		if (pfd[2].revents & POLLIN) {

@@ -35,6 +35,8 @@ int sup_plan_write(int dirfd, const struct sup_plan *p, struct werror *err)
 	kv_int(g, "errnoRet", p->errno_ret);
 	kv_str(g, "deniedOff", p->denied_off);
 	kv_str(g, "bundle", p->bundle);
+	kv_bool(g, "pasta", p->pasta);
+	kv_str(g, "pastaDns", p->pasta_dns);
 	yajl_gen_map_close(g);
 	yajl_gen_get_buf(g, &buf, &len);
 	r = atomic_write_at(dirfd, SUP_PLAN_FILE,
@@ -71,7 +73,7 @@ static void get_str(yajl_val root, const char *key, char *out, size_t len, bool 
 
 int sup_plan_read(int dirfd, struct sup_plan *p, struct werror *err)
 {
-	const char *rec[] = {"recordDenied", NULL};
+	const char *rec[] = {"recordDenied", NULL}, *pasta[] = {"pasta", NULL};
 	_cleanup_free_ char *buf = NULL;
 	yajl_val root, v;
 	bool bad = false;
@@ -101,6 +103,9 @@ int sup_plan_read(int dirfd, struct sup_plan *p, struct werror *err)
 	p->errno_ret = (int)get_int(root, "errnoRet", &bad);
 	get_str(root, "deniedOff", p->denied_off, sizeof(p->denied_off), &bad);
 	get_str(root, "bundle", p->bundle, sizeof(p->bundle), &bad);
+	v = yajl_tree_get(root, pasta, yajl_t_any);
+	p->pasta = v && YAJL_IS_TRUE(v);
+	get_str(root, "pastaDns", p->pasta_dns, sizeof(p->pasta_dns), &bad);
 	yajl_tree_free(root);
 	return bad ? werr(err, 0, "the supervisor's plan is malformed") : 0;
 }

@@ -284,6 +284,52 @@ static void gen_egress(yajl_gen g, const struct run_result *r)
 	yajl_gen_map_close(g);
 }
 
+static const char *const kinds[] = {"refused", "failed", "denied"};
+
+/* The DNS gate (sup_gate.c): refused names counted per name, the first
+ * refusals, failures and denied answers in full. */
+static void gen_dns(yajl_gen g, const struct run_result *r)
+{
+	const struct gate_log *l = r->gate && r->gate->on ? r->gate : NULL;
+
+	kv_key(g, "dns");
+	yajl_gen_map_open(g);
+	kv_bool(g, "gate", l != NULL);
+	kv_str(g, "listen", l ? l->listen : NULL);
+	kv_int(g, "allowed", l ? (long long)l->allowed : 0);
+	kv_int(g, "refused", l ? (long long)l->refused : 0);
+	kv_int(g, "answeredEmpty", l ? (long long)l->empty : 0);
+	kv_int(g, "failed", l ? (long long)l->failed : 0);
+	kv_int(g, "deniedAnswers", l ? (long long)l->denied : 0);
+	kv_key(g, "counts");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; l && i < l->n_names; i++) {
+		yajl_gen_map_open(g);
+		kv_str(g, "name", l->names[i].name);
+		kv_int(g, "count", (long long)l->names[i].count);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	kv_int(g, "uncounted", l ? (long long)l->uncounted : 0);
+	kv_key(g, "first");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; l && i < l->n_first; i++) {
+		const struct gate_record *f = &l->first[i];
+
+		yajl_gen_map_open(g);
+		kv_str(g, "what",
+		       kinds[f->kind == GATE_REFUSED  ? 0
+		             : f->kind == GATE_FAILED ? 1
+		                                      : 2]);
+		kv_str(g, "name", f->name);
+		kv_int(g, "type", f->qtype);
+		kv_str(g, "why", f->why);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
 int sup_report_write(const struct run_result *r, struct werror *err)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
@@ -309,6 +355,7 @@ int sup_report_write(const struct run_result *r, struct werror *err)
 	gen_figures(g, r);
 	gen_denied(g, r);
 	gen_egress(g, r);
+	gen_dns(g, r);
 	if (r->dirfd >= 0)
 		gen_audit(g, r->dirfd, err);
 	kv_key(g, "supervisor");

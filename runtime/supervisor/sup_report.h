@@ -11,6 +11,7 @@
 
 #include "cgroup/cgroup_stats.h"
 #include "supervisor/sup_egress.h"
+#include "supervisor/sup_gate.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/supervisor.h"
 
@@ -30,6 +31,7 @@ struct run_result {
 	bool have_fig;
 	const struct denied_log *denied;
 	const struct egress_log *egress; /* NULL: no egress programs */
+	const struct gate_log *gate;     /* NULL, or off: no DNS gate */
 	const char *supervisor_end;      /* "normally", or what ended it */
 };
 

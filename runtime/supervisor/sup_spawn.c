@@ -33,6 +33,8 @@ enum {
 	SUP_FD_NOTIFY,
 	SUP_FD_EG_EVENTS,
 	SUP_FD_EG_COUNTERS,
+	SUP_FD_EG_ALLOW,
+	SUP_FD_EG_PORTS,
 	SUP_FD_EXE
 };
 #define N_FROM (SUP_FD_EXE - SUP_FD_ROOT + 2) /* those, and /dev/null */
@@ -51,11 +53,13 @@ static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, const st
 	                    f->notify,
 	                    f->egress_events,
 	                    f->egress_counters,
+	                    f->egress_allow,
+	                    f->egress_ports,
 	                    open("/proc/self/exe", O_RDONLY | O_CLOEXEC),
 	                    open("/dev/null", O_RDWR | O_CLOEXEC)};
 	int high[N_FROM];
 	char *argv[] = {SUPERVISOR_ARGV0, (char *)id, NULL};
-	char *envp[4] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL, NULL, NULL};
+	char *envp[5] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL, NULL, NULL};
 	int ne = 1;
 
 	if (from[N_FROM - 2] < 0 || from[N_FROM - 1] < 0)
@@ -79,6 +83,8 @@ static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, const st
 		envp[ne++] = "WARD_SUPERVISOR_NOTIFY=1";
 	if (f->egress_events >= 0 && f->egress_counters >= 0)
 		envp[ne++] = "WARD_SUPERVISOR_EGRESS=1";
+	if (f->egress_allow >= 0 && f->egress_ports >= 0)
+		envp[ne++] = "WARD_SUPERVISOR_GATE=1";
 	syscall(SYS_execveat, SUP_FD_EXE, "", argv, envp, AT_EMPTY_PATH);
 	_exit(127);
 }

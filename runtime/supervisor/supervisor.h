@@ -39,6 +39,10 @@ struct sup_plan {
 	int errno_ret;        /* what it answers a denied syscall with */
 	char denied_off[160]; /* why denials are not recorded, when they are not */
 	char bundle[4096];
+	/* pasta connects the container's network namespace (sup_pasta.h);
+	 * pasta_dns: the resolver it forwards DNS to ("": the host's). */
+	bool pasta;
+	char pasta_dns[64];
 };
 
 /* A started supervisor: a pidfd of it (taken while it was a child of
@@ -48,10 +52,11 @@ struct sup_proc {
 	pid_t pid, guard;
 };
 
-/* The fds a supervisor is handed (-1: none): the seccomp listener, and the
- * egress programs' ring buffer and counters (net/egress_bpf.h). */
+/* The fds a supervisor is handed (-1: none): the seccomp listener, the
+ * egress programs' ring buffer and counters, and for its DNS gate their
+ * allow map and port sets (net/egress_bpf.h). */
 struct sup_fds {
-	int notify, egress_events, egress_counters;
+	int notify, egress_events, egress_counters, egress_allow, egress_ports;
 };
 
 /* Start the supervisor of the container whose state dir (dirfd, under the

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The error object the code under test records into. */
+static struct werror fuzz_err;
+static struct werror *const err = &fuzz_err;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -20,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
-	c = oci_config_parse(buf, size, "config.json");
-	if (c == NULL && werr_msg(err)[0] == '\0')
+	c = oci_config_parse(buf, size, "config.json", err);
+	if (c == NULL && !werr_errno(err))
 		abort(); /* every refusal must say why */
 	oci_config_free(c);
 	free(buf);

@@ -37,6 +37,10 @@
 
 #include "../unit/fake_sens.h"
 
+/* The error object the code under test records into. */
+static struct werror fuzz_err;
+static struct werror *const err = &fuzz_err;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -516,7 +520,7 @@ static struct oci_config *config_for(size_t i, const struct policy *pol)
 		return NULL;
 	}
 	werr_clear(err);
-	c = oci_config_parse(b.s, b.len, configs[i].name);
+	c = oci_config_parse(b.s, b.len, configs[i].name, err);
 	free(b.s);
 	if (c == NULL && n_asked)
 		return config_for(i, NULL);
@@ -527,7 +531,7 @@ static struct oci_config *config_for(size_t i, const struct policy *pol)
 
 static void must_say_why(const char *what)
 {
-	if (werr_msg(err)[0] != '\0')
+	if (werr_errno(err))
 		return;
 	fprintf(stderr, "fuzz_policy: %s failed without saying why\n", what);
 	abort();
@@ -555,14 +559,14 @@ static void exec_side(struct policy_run *r)
 	size_t first = r->x.n_f, refused = r->x.n_refused;
 
 	werr_clear(err);
-	if (policy_exec_caps(&r->x, &caps, &nnp) < 0)
+	if (policy_exec_caps(&r->x, &caps, &nnp, err) < 0)
 		must_say_why("policy_exec_caps");
 	if (r->x.profile == PROFILE_STRICT) {
 		werr_clear(err);
-		if (policy_refuse_secret_env_list(&r->x, env, 4, "exec --env") < 0)
+		if (policy_refuse_secret_env_list(&r->x, env, 4, "exec --env", err) < 0)
 			must_say_why("policy_refuse_secret_env_list");
 		werr_clear(err);
-		if (policy_refusal_since(&r->x, first, refused) < 0)
+		if (policy_refusal_since(&r->x, first, refused, err) < 0)
 			must_say_why("policy_refusal_since");
 	}
 }
@@ -583,7 +587,7 @@ static void round_trip(const struct policy_ctx *x, const struct policy *pol, con
 	size_t rec_len = 0;
 
 	werr_clear(err);
-	if (policy_record_gen(&r1, &rec, &rec_len) < 0) {
+	if (policy_record_gen(&r1, &rec, &rec_len, err) < 0) {
 		must_say_why("policy_record_gen");
 		return;
 	}
@@ -593,7 +597,7 @@ static void round_trip(const struct policy_ctx *x, const struct policy *pol, con
 	in.record = rec;
 	in.record_len = rec_len;
 	werr_clear(err);
-	if (policy_prepare(&in, c, &r2) < 0) {
+	if (policy_prepare(&in, c, &r2, err) < 0) {
 		fprintf(stderr, "fuzz_policy: exec cannot read create's record: %s\n%.*s\n",
 		        werr_msg(err), (int)rec_len, rec);
 		abort();
@@ -622,29 +626,29 @@ static void apply_to(const struct policy *pol, const char *text, size_t len, siz
 	if (c == NULL)
 		abort(); /* the fixed configs parse (checked at start) */
 	werr_clear(err);
-	if (policy_ctx_init(&x, pol, runs[run_i].cli, runs[run_i].argv0, c) < 0) {
+	if (policy_ctx_init(&x, pol, runs[run_i].cli, runs[run_i].argv0, c, err) < 0) {
 		must_say_why("policy_ctx_init");
 		goto out;
 	}
 	x.facts = &fakes[cfg_i].h;
 	werr_clear(err);
-	if (policy_apply(&x) < 0) {
+	if (policy_apply(&x, err) < 0) {
 		must_say_why("policy_apply");
 		goto out;
 	}
 	werr_clear(err);
-	if (x.n_refused && policy_refusal_error(&x) == 0)
+	if (x.n_refused && policy_refusal_error(&x, err) == 0)
 		abort(); /* refused, and create would go on */
-	if (x.n_refused == 0 && policy_refusal_error(&x) != 0)
+	if (x.n_refused == 0 && policy_refusal_error(&x, err) != 0)
 		abort();
 	/* check's device report, on the adjusted config. */
 	if (c->linux && c->linux->resources && c->linux->resources->n_devices &&
-	    cg_device_rules(c->linux->resources, c->linux, &rules, &n_rules) == 0)
+	    cg_device_rules(c->linux->resources, c->linux, &rules, &n_rules, err) == 0)
 		free(rules);
 	/* create: the audit log, and the record for exec. */
 	if (audit_fd >= 0 && ftruncate(audit_fd, 0) == 0 && lseek(audit_fd, 0, SEEK_SET) == 0) {
 		werr_clear(err);
-		if (policy_audit_write(&x, audit_fd) < 0)
+		if (policy_audit_write(&x, audit_fd, err) < 0)
 			must_say_why("policy_audit_write");
 	}
 	if (x.n_refused == 0 || run_i == 0)
@@ -665,7 +669,7 @@ static void as_record(const char *data, size_t size)
 	if (c == NULL)
 		abort();
 	werr_clear(err);
-	if (policy_prepare(&in, c, &r) < 0)
+	if (policy_prepare(&in, c, &r, err) < 0)
 		must_say_why("policy_prepare (record)");
 	else
 		exec_side(&r);
@@ -703,7 +707,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf[size] = '\0';
 
 	werr_clear(err);
-	pol = policy_parse(buf, size, "policy.json");
+	pol = policy_parse(buf, size, "policy.json", err);
 	if (pol == NULL) {
 		must_say_why("policy_parse"); /* every refusal must say why */
 	} else {

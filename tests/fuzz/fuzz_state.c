@@ -20,6 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The error object the code under test records into. */
+static struct werror fuzz_err;
+static struct werror *const err = &fuzz_err;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define ID "fuzz"
@@ -67,11 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0:
 		put(STATE_FILE, data + 1, size - 1);
 		/* Strict: every refusal says why. Tolerant: never a refusal. */
-		if (store_open(rootfd, ID, false, &c) < 0 && werr_msg(err)[0] == '\0')
+		if (store_open(rootfd, ID, false, &c, err) < 0 && !werr_errno(err))
 			abort();
 		store_close(&c);
 		werr_clear(err);
-		if (store_open_any(rootfd, ID, true, &c) < 0)
+		if (store_open_any(rootfd, ID, true, &c, err) < 0)
 			abort();
 		if (c.status == ST_UNKNOWN && (c.load_err == NULL || c.load_err[0] == '\0'))
 			abort();
@@ -84,13 +88,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(buf, data + 1, size - 1);
 		buf[size - 1] = '\0';
-		if (report_print_text(buf, size - 1, devnull) < 0 && werr_msg(err)[0] == '\0')
+		if (report_print_text(buf, size - 1, devnull, err) < 0 && !werr_errno(err))
 			abort();
 		free(buf);
 		break;
 	default:
 		put(SUP_PLAN_FILE, data + 1, size - 1);
-		if (sup_plan_read(dirfd_, &plan) < 0 && werr_msg(err)[0] == '\0')
+		if (sup_plan_read(dirfd_, &plan, err) < 0 && !werr_errno(err))
 			abort();
 		break;
 	}

@@ -7,6 +7,7 @@
 #include "lib/callerfds.h"
 #include "lib/error.h"
 #include "lib/trace.h"
+#include "net/gate_conf.h"
 #include "linux/console.h"
 #include "rootless/rootless.h"
 #include "supervisor/supervisor.h"
@@ -61,6 +62,8 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
                         int *pidfd, int *master, struct werror *err)
 {
 	struct sup_plan sp;
+	struct gate_conf gc = {0};
+	bool gate_on = false;
 	char bundle[PATH_MAX];
 	char path[PATH_MAX + 16];
 	struct oci_config *cfg;
@@ -172,6 +175,9 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	}
 	if (r == 0 && pr.x.supervise && (r = create_sup_plan(g, &pr, cfg, bundle, &sp, err)) == 0)
 		o.sup = &sp;
+	if (r == 0 && o.sup && (r = create_gate_plan(&pr, cfg, cc->id, &gc, &gate_on, err)) == 0 &&
+	    gate_on)
+		o.gate = &gc;
 	if (r == 0 && cfg->process->terminal && !cc->console_socket) {
 		r = console_pair(relay, err);
 		o.console_fd = &relay[1]; /* create takes it over */
@@ -199,6 +205,7 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	} else if (relay[0] >= 0 && r < 0)
 		close(relay[0]);
 	free(o.policy_record);
+	egress_plan_free(&gc.plan);
 	policy_run_free(&pr);
 	oci_config_free(cfg);
 	free(json);

@@ -4,6 +4,7 @@
 #include "cgroup/dev_rules.h"
 #include "container/query/q_check_reach.h"
 #include "hooks/hooks.h"
+#include "net/gate_map.h"
 #include "oci/names.h"
 #include "rootfs/mount_opts.h"
 
@@ -248,8 +249,8 @@ static void reach_limits(struct rout *o, const struct oci_config *c, const struc
 	             : "the config's (denies by default)");
 }
 
-/* The egress plan (policy_egress.c): what the programs would allow and deny.
- * Names wait for the DNS gate: until then no address is allowed for them. */
+/* The egress plan (policy_egress.c): what the programs would allow and deny,
+ * and the names the supervisor's DNS gate would resolve (net/dns_gate.h). */
 static void reach_egress(struct rout *o, const struct policy_ctx *x)
 {
 	const struct egress_plan *p = &x->egress;
@@ -270,7 +271,9 @@ static void reach_egress(struct rout *o, const struct policy_ctx *x)
 		rout_item(o, d);
 	}
 	rout_list_end(o);
-	rout_list(o, "namesNotEnforced");
+	rout_bool(o, "pasta", p->enforce && p->pasta);
+	rout_bool(o, "dnsGate", p->enforce && x->supervise && gate_plan_has_names(p));
+	rout_list(o, "names");
 	for (size_t i = 0; p->enforce && i < p->n_allow; i++)
 		if (p->allow[i].kind != EGRESS_ADDR) {
 			egress_rule_format(&p->allow[i], d, sizeof(d));
