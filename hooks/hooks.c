@@ -59,46 +59,31 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Hooks pinned to the file the policy decided on (hooks_pin). */
-struct pin {
-	enum oci_hook_point point;
-	size_t index;
-	int fd;
-};
-static struct pin *pins;
-static size_t n_pins;
-
-int hooks_pin(enum oci_hook_point point, size_t index, int fd, struct werror *err)
+int hooks_pin(struct hook_pins *p, enum oci_hook_point point, size_t index, int fd,
+              struct werror *err)
 {
-	struct pin *v;
 	int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 
 	if (own < 0)
 		return werr(err, errno, "%s hook %zu", point_names[point], index);
-	v = realloc(pins, (n_pins + 1) * sizeof(*v));
-	if (v == NULL) {
-		close(own);
-		return werr(err, ENOMEM, "out of memory");
-	}
-	pins = v;
-	pins[n_pins++] = (struct pin){point, index, own};
+	p->v = xreallocarray(p->v, p->n + 1, sizeof(*p->v));
+	p->v[p->n++] = (struct hook_pin){point, index, own};
 	return 0;
 }
 
-void hooks_unpin_all(void)
+void hook_pins_close(struct hook_pins *p)
 {
-	for (size_t i = 0; i < n_pins; i++)
-		close(pins[i].fd);
-	free(pins);
-	pins = NULL;
-	n_pins = 0;
+	for (size_t i = 0; i < p->n; i++)
+		close(p->v[i].fd);
+	free(p->v);
+	*p = (struct hook_pins){0};
 }
 
-static int pinned(enum oci_hook_point point, size_t index)
+static int pinned(const struct hook_pins *p, enum oci_hook_point point, size_t index)
 {
-	for (size_t i = 0; i < n_pins; i++)
-		if (pins[i].point == point && pins[i].index == index)
-			return pins[i].fd;
+	for (size_t i = 0; p && i < p->n; i++)
+		if (p->v[i].point == point && p->v[i].index == index)
+			return p->v[i].fd;
 	return -1;
 }
 
@@ -253,7 +238,8 @@ out:
 }
 
 static int run_point(const struct oci_config *c, enum oci_hook_point point,
-                     const struct oci_state *st, bool stop_on_error, struct werror *err)
+                     const struct oci_state *st, const struct hook_pins *pins, bool stop_on_error,
+                     struct werror *err)
 {
 	const struct oci_hook_list *l = &c->hooks->point[point];
 	char errbuf[STDERR_KEEP + 1];
@@ -267,7 +253,7 @@ static int run_point(const struct oci_config *c, enum oci_hook_point point,
 		const struct oci_hook *h = &l->hooks[i];
 
 		log_debug("running %s hook %zu: %s", point_names[point], i, h->path);
-		if (run_one(h, pinned(point, i), json, len, errbuf, sizeof(errbuf), err) == 0)
+		if (run_one(h, pinned(pins, point, i), json, len, errbuf, sizeof(errbuf), err) == 0)
 			continue;
 		for (size_t el = strlen(errbuf); el > 0 && errbuf[el - 1] == '\n';)
 			errbuf[--el] = '\0';
@@ -288,13 +274,16 @@ static int run_point(const struct oci_config *c, enum oci_hook_point point,
 }
 
 int hooks_run(const struct oci_config *c, enum oci_hook_point point, const struct oci_state *st,
-              struct werror *err)
+              const struct hook_pins *pins, struct werror *err)
 {
-	return hooks_any(c, point) ? run_point(c, point, st, true, err) : 0;
+	return hooks_any(c, point) ? run_point(c, point, st, pins, true, err) : 0;
 }
 
 int hooks_run_logged(const struct oci_config *c, enum oci_hook_point point,
-                     const struct oci_state *st, struct werror *err)
+                     const struct oci_state *st)
 {
-	return hooks_any(c, point) ? run_point(c, point, st, false, err) : 0;
+	/* Each failure is logged where it happens: nobody's error. */
+	_cleanup_werror_ struct werror logged = WERROR_INIT;
+
+	return hooks_any(c, point) ? run_point(c, point, st, NULL, false, &logged) : 0;
 }

@@ -25,7 +25,7 @@
 #include "net/netdev_move.h"
 #include "net/gate_conf.h"
 #include "container/gate_mount.h"
-#include "lib/sync.h"
+#include "container/protocol.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
 
@@ -157,7 +157,7 @@ static int record_state(struct container *c, const struct create_opts *o,
 		log_timestamp(ts, sizeof(ts));
 		s->created = strdup(ts);
 	}
-	s->owner = strdup(rootless_owner());
+	s->owner = strdup(o->owner ? o->owner : "");
 	s->cgroup_path = cgroup_path ? strdup(cgroup_path) : NULL;
 	s->annotations = calloc(cfg->n_annotations + 1, sizeof(*s->annotations));
 	if (!s->oci_version || !s->id || !s->bundle || !s->rootfs || !s->created || !s->owner ||
@@ -186,6 +186,21 @@ static struct oci_state creating_state(const struct create_opts *o, const struct
 	                          .n_annotations = cfg->n_annotations};
 }
 
+struct create_hooks {
+	const struct oci_config *cfg;
+	const struct oci_state *pre, *st;
+	const struct hook_pins *pins;
+};
+
+static int parent_hooks(void *arg, struct werror *err)
+{
+	const struct create_hooks *h = arg;
+
+	if (hooks_run(h->cfg, HOOK_PRESTART, h->pre, h->pins, err) < 0)
+		return -1;
+	return hooks_run(h->cfg, HOOK_CREATE_RUNTIME, h->st, h->pins, err);
+}
+
 /* With its mounts done the init asks for prestart and createRuntime, which
  * run here, in the runtime namespace; the answer tells it its host pid. */
 static int run_create_hooks(int sock, const struct create_opts *o, const struct oci_config *cfg,
@@ -199,11 +214,9 @@ static int run_create_hooks(int sock, const struct create_opts *o, const struct 
 	/* prestart (deprecated) sees "created", as crun shows it and the
 	 * runtime-tools suite checks; createRuntime "creating" (spec). */
 	pre.status = "created";
-	if (sync_expect(sock, SYNC_HOOKS, err) < 0 ||
-	    hooks_run(cfg, HOOK_PRESTART, &pre, err) < 0 ||
-	    hooks_run(cfg, HOOK_CREATE_RUNTIME, &st, err) < 0)
-		return -1;
-	return sync_send_num(sock, SYNC_HOOKS_DONE, pid, err);
+	struct create_hooks h = {cfg, &pre, &st, o->hook_pins};
+
+	return proto_run_hooks(sock, pid, parent_hooks, &h, err);
 }
 
 /* The init sends its seccomp listener before READY; hand it to the agent. */
@@ -211,8 +224,14 @@ static int forward_listener(int sock, const struct create_opts *o, const struct 
                             pid_t pid, struct werror *err)
 {
 	struct oci_state st = creating_state(o, cfg, pid);
+	int listener, r;
 
-	return seccomp_notify_forward(sock, cfg->linux->seccomp, &st, err);
+	if (proto_await_listener(sock, &listener, err) < 0)
+		return -1;
+	r = seccomp_notify_forward(listener, cfg->linux->seccomp, &st, err);
+	if (listener >= 0)
+		close(listener);
+	return r;
 }
 
 static pid_t spawn_init(const struct init_args *a, int flags, int *pidfd, int close_in_child[2],
@@ -534,7 +553,8 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 		                      .relayed = o->console_fd != NULL,
 		                      .root_tree = root_tree,
 		                      .tree_fd = tree_end,
-		                      .seccomp = sc ? &prog : NULL};
+		                      .seccomp = sc ? &prog : NULL,
+		                      .hook_pins = o->hook_pins};
 		int close_in_child[2] = {sv[0], c->dirfd};
 
 		a.join_user_fd = -1;
@@ -593,7 +613,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	if (cfg->linux && netdevs_move(&cfg->linux->net_devices, pid, &nd, err) < 0)
 		goto fail;
 	trace_mark("create: init in its cgroups");
-	if (sync_send(sv[0], SYNC_MAPPED, err) < 0)
+	if (proto_mapped(sv[0], err) < 0)
 		goto fail;
 	if (run_create_hooks(sv[0], o, cfg, pid, err) < 0)
 		goto fail;
@@ -603,11 +623,11 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	/* The supervisor's listener: kept for it, and meanwhile answering
 	 * the init's own last calls that the filter denies. */
 	if (filter_prog_listens(&prog) && o->sup && o->sup->record_denied) {
-		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &notify, err) < 0)
+		if (proto_await_listener(sv[0], &notify, err) < 0 ||
+		    sup_answer_until(sv[0], notify, o->sup->errno_ret, err) < 0)
 			goto fail;
-		if (sup_await_ready(sv[0], notify, o->sup->errno_ret, err) < 0)
-			goto fail;
-	} else if (sync_expect(sv[0], SYNC_READY, err) < 0)
+	}
+	if (proto_await_ready(sv[0], err) < 0)
 		goto fail;
 	trace_mark("create: init ready (rootfs built)");
 	/* Mounts done: the init has closed its end. */
@@ -630,7 +650,7 @@ int container_create(int rootfd, const struct create_opts *o, const struct oci_c
 	/* Wait for the init to drop its parent-death signal (it then closes
 	 * the channel): exiting earlier would kill it. */
 	trace_mark("create: supervisor and pid file done");
-	if (sync_send(sv[0], SYNC_ACK, err) < 0 || sync_expect(sv[0], SYNC_EOF, err) < 0)
+	if (proto_release(sv[0], err) < 0)
 		goto fail;
 	trace_mark("create: init released");
 	close(sv[0]);

@@ -37,6 +37,10 @@ struct create_opts {
 	/* The host paths the policy decided on: the rootfs and bind sources
 	 * are mounted from these very fds. */
 	const struct host_facts *facts;
+	/* Outside compat: the hooks, pinned to the files the policy judged
+	 * (NULL: run by path). The init closes its copy once its own ran. */
+	struct hook_pins *hook_pins;
+	const char *owner; /* the caller's name, as the state records it */
 	/* strict as root: the range of the id pool leased for this container,
 	 * recorded in the state dir first thing (id_lease_commit), so that from
 	 * then on the record keeps it live; NULL: none. */

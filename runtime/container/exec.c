@@ -13,7 +13,7 @@
 #include "container/proc.h"
 #include "seccomp/seccomp_filter.h"
 #include "seccomp/seccomp_notify.h"
-#include "lib/sync.h"
+#include "container/protocol.h"
 #include "container/waitfwd.h"
 #include "supervisor/sup_plan.h"
 #include "supervisor/supervisor.h"
@@ -52,6 +52,8 @@ static _Noreturn void child(const struct exec_child *x, struct werror *err)
 	                          .linux = x->linux,
 	                          .seccomp = x->seccomp,
 	                          .sync_fd = x->sync_fd,
+	                          .hand_listener = proto_listener_to,
+	                          .hand_arg = (void *)&x->sync_fd,
 	                          .fifo_fd = -1,
 	                          .userns = x->userns,
 	                          .preserve_fds = x->o->preserve_fds};
@@ -62,7 +64,7 @@ static _Noreturn void child(const struct exec_child *x, struct werror *err)
 	if (attrs_initial_affinity(x->o->proc, err) < 0)
 		goto fail;
 	/* Nothing runs before the parent has put us in the container's cgroups. */
-	if (sync_expect(x->sync_fd, SYNC_MAPPED, err) < 0)
+	if (proto_await_mapped(x->sync_fd, err) < 0)
 		goto fail;
 	/* All namespaces at once through the init's pidfd (Linux ≥ 5.8): the
 	 * kernel joins the user namespace first. The mount namespace brings the
@@ -100,7 +102,7 @@ static _Noreturn void child(const struct exec_child *x, struct werror *err)
 		goto fail;
 	process_exec(x->o->proc, exe, seccomp_loaded ? NULL : x->seccomp, err);
 fail:
-	sync_send_error(x->sync_fd, err);
+	proto_fail(x->sync_fd, err);
 	_exit(1);
 }
 
@@ -227,33 +229,34 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		goto kill;
 	}
 	trace_mark("exec: process in the container's cgroups");
-	if (sync_send(sv[0], SYNC_MAPPED, err) < 0)
+	if (proto_mapped(sv[0], err) < 0)
 		goto kill;
 	if (filter_prog_listens(&prog) && supervised) {
 		int nfd;
 
 		/* Until the supervisor has it, the child's denied calls wait; if
 		 * it cannot be had, the exec fails (and its process is killed). */
-		if (sync_expect_fd(sv[0], SYNC_SECCOMP_FD, &nfd, err) < 0)
+		if (proto_await_listener(sv[0], &nfd, err) < 0)
 			goto kill;
 		r = sup_hand_listener(c->dirfd, nfd, err);
 		close(nfd);
 		if (r < 0)
 			goto kill;
 		r = -1;
-	} else if (filter_prog_listens(&prog) && seccomp_notify_forward(sv[0], sc, c->st, err) < 0)
-		goto kill;
-	{
-		/* execve closes the child's end: EOF means it runs. */
-		struct sync_msg m;
+	} else if (filter_prog_listens(&prog)) {
+		int nfd;
 
-		if (sync_recv(sv[0], &m, NULL, err) < 0)
+		if (proto_await_listener(sv[0], &nfd, err) < 0)
 			goto kill;
-		if (m.type == SYNC_ERROR) {
-			werr_set(err, (enum werr_kind)m.kind, m.err, m.text);
+		r = seccomp_notify_forward(nfd, sc, c->st, err);
+		if (nfd >= 0)
+			close(nfd);
+		if (r < 0)
 			goto kill;
-		}
+		r = -1;
 	}
+	if (proto_await_exec(sv[0], err) < 0)
+		goto kill;
 	trace_mark("exec: process executed");
 	log_debug("exec in %s: pid %d", c->id, (int)pid);
 	if (o->pid_file && pid_file_write(o->pid_file, pid, err) < 0)

@@ -2,6 +2,7 @@
 #include "rootfs/cgroup_mount.h"
 #include "lib/error.h"
 #include "lib/sigreset.h"
+#include "container/tree_fetch.h"
 #include "linux/console.h"
 #include "hooks/hooks.h"
 #include "oci/names.h"
@@ -9,7 +10,7 @@
 #include "linux/process.h"
 #include "rootfs/rootfs.h"
 #include "seccomp/seccomp_filter.h"
-#include "lib/sync.h"
+#include "container/protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,16 +40,22 @@ static int set_names(const struct oci_config *c, struct werror *err)
 	return 0;
 }
 
-/* The init's pid as the host sees it (the parent tells us): hooks get the
- * state with that pid. */
-static pid_t host_pid;
+/* What the init learns on its way, beside what it was given. */
+struct init_state {
+	const struct init_args *a;
+	pid_t host_pid; /* as the host sees it (the parent's HOOKS_DONE): the hooks' state */
+	struct tree_channel trees;
+	struct cgroup_self cg; /* read before the cgroup namespace is unshared */
+};
 
-static void hook_state(const struct init_args *a, const char *status, struct oci_state *st)
+static void hook_state(const struct init_state *s, const char *status, struct oci_state *st)
 {
+	const struct init_args *a = s->a;
+
 	*st = (struct oci_state){.oci_version = a->cfg->oci_version,
 	                         .id = (char *)a->id,
 	                         .status = (char *)status,
-	                         .pid = host_pid,
+	                         .pid = s->host_pid,
 	                         .bundle = (char *)a->bundle,
 	                         .annotations = a->cfg->annotations,
 	                         .n_annotations = a->cfg->n_annotations};
@@ -92,8 +99,8 @@ static int time_namespace(const struct oci_config *c, struct werror *err)
  * host paths still resolve. */
 static int before_pivot(void *arg, int rootfd, struct werror *err)
 {
-	const struct init_args *a = arg;
-	struct sync_msg m;
+	struct init_state *s = arg;
+	const struct init_args *a = s->a;
 	struct oci_state st;
 
 	if (a->console_sock >= 0) {
@@ -103,21 +110,19 @@ static int before_pivot(void *arg, int rootfd, struct werror *err)
 	}
 	if (!hooks_create_round(a->cfg))
 		return 0;
-	if (sync_send(a->sync_fd, SYNC_HOOKS, err) < 0 ||
-	    sync_expect_msg(a->sync_fd, SYNC_HOOKS_DONE, &m, err) < 0)
+	if (proto_hooks(a->sync_fd, &s->host_pid, err) < 0)
 		return -1;
-	host_pid = m.err;
 	/* As runc: createContainer hooks run in the container's root
 	 * directory (not yet pivoted to), not in ward's. */
 	if (fchdir(rootfd) < 0)
 		return werr(err, errno, "chdir to the rootfs for the createContainer hooks");
-	hook_state(a, "creating", &st);
-	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st, err);
+	hook_state(s, "creating", &st);
+	return hooks_run(a->cfg, HOOK_CREATE_CONTAINER, &st, a->hook_pins, err);
 }
 
-static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_loaded,
-                 struct werror *err)
+static int setup(struct init_state *s, char exe[PATH_MAX], bool *seccomp_loaded, struct werror *err)
 {
+	const struct init_args *a = s->a;
 	const struct oci_config *c = a->cfg;
 	struct rootfs_args ra = {.cfg = c,
 	                         .rootfs = a->rootfs,
@@ -126,9 +131,12 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 	                         .host_mntns = oci_config_namespace(c, CLONE_NEWNS) == NULL,
 	                         .userns = a->userns,
 	                         .root_tree = a->root_tree,
-	                         .tree_sock = a->tree_fd,
+	                         .fetch_trees = tree_fetch,
+	                         .trees_done = tree_channel_close,
+	                         .trees_arg = &s->trees,
+	                         .cg_self = &s->cg,
 	                         .before_pivot = before_pivot,
-	                         .before_pivot_arg = (void *)a};
+	                         .before_pivot_arg = s};
 	struct rootfs_handles h = {.rootfd = -1};
 
 	if (time_namespace(c, err) < 0)
@@ -154,12 +162,15 @@ static int setup(const struct init_args *a, char exe[PATH_MAX], bool *seccomp_lo
 		return -1;
 	/* The createContainer hooks have run: their pinned files go now
 	 * (process_prepare closes every other fd of ward's as well). */
-	hooks_unpin_all();
+	if (a->hook_pins)
+		hook_pins_close(a->hook_pins);
 	{
 		struct prepare_args pa = {.proc = c->process,
 		                          .linux = c->linux,
 		                          .seccomp = a->seccomp,
 		                          .sync_fd = a->sync_fd,
+		                          .hand_listener = proto_listener_to,
+		                          .hand_arg = (void *)&a->sync_fd,
 		                          .fifo_fd = a->fifo_fd,
 		                          .userns = a->userns,
 		                          .preserve_fds = a->preserve_fds,
@@ -180,6 +191,7 @@ static _Noreturn void start_failed(const struct init_args *a, const char *what, 
 
 _Noreturn void init_run(const struct init_args *a, struct werror *err)
 {
+	struct init_state s = {.a = a, .trees = {.sock = a->tree_fd}};
 	bool seccomp_loaded = false;
 	char exe[PATH_MAX];
 	char b;
@@ -187,21 +199,21 @@ _Noreturn void init_run(const struct init_args *a, struct werror *err)
 
 	sig_reset_default();
 	if (attrs_initial_affinity(a->cfg->process, err) < 0) {
-		sync_send_error(a->sync_fd, err);
+		proto_fail(a->sync_fd, err);
 		_exit(1);
 	}
 	/* Until the parent has saved our state, die with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (sync_expect(a->sync_fd, SYNC_MAPPED, err) < 0)
+	if (proto_await_mapped(a->sync_fd, err) < 0)
 		_exit(1);
 	/* In our cgroups everywhere by now (the parent saw to it before MAPPED). */
 	{
 		const struct oci_namespace *cns = oci_config_namespace(a->cfg, CLONE_NEWCGROUP);
 
-		cgroup_mount_note_self(cns != NULL);
+		cgroup_self_read(&s.cg, cns != NULL, a->userns && cns == NULL);
 		if (cns && (!cns->path || !cns->path[0]) && unshare(CLONE_NEWCGROUP) < 0) {
 			werr(err, errno, "creating the cgroup namespace");
-			sync_send_error(a->sync_fd, err);
+			proto_fail(a->sync_fd, err);
 			_exit(1);
 		}
 	}
@@ -209,17 +221,16 @@ _Noreturn void init_run(const struct init_args *a, struct werror *err)
 		if (setns(a->join_fd[i], a->join_flag[i]) < 0) {
 			werr(err, errno, "joining the %s namespace given by path",
 			     oci_ns_type(a->join_flag[i]));
-			sync_send_error(a->sync_fd, err);
+			proto_fail(a->sync_fd, err);
 			_exit(1);
 		}
 		close(a->join_fd[i]);
 	}
-	if (setup(a, exe, &seccomp_loaded, err) < 0) {
-		sync_send_error(a->sync_fd, err);
+	if (setup(&s, exe, &seccomp_loaded, err) < 0) {
+		proto_fail(a->sync_fd, err);
 		_exit(1);
 	}
-	if (sync_send(a->sync_fd, SYNC_READY, err) < 0 ||
-	    sync_expect(a->sync_fd, SYNC_ACK, err) < 0)
+	if (proto_ready(a->sync_fd, err) < 0)
 		_exit(1);
 	prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0);
 	/* Closing tells the parent it may exit now without taking us along. */
@@ -240,8 +251,8 @@ _Noreturn void init_run(const struct init_args *a, struct werror *err)
 		if (!seccomp_loaded && a->seccomp && filter_load(a->seccomp, NULL, err) < 0)
 			start_failed(a, "loading the seccomp filter", err);
 		seccomp_loaded = true;
-		hook_state(a, "running", &st);
-		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st, err) < 0)
+		hook_state(&s, "running", &st);
+		if (hooks_run(a->cfg, HOOK_START_CONTAINER, &st, NULL, err) < 0)
 			start_failed(a, "error running hook", err);
 	}
 	process_exec(a->cfg->process, exe, seccomp_loaded ? NULL : a->seccomp, err);

@@ -9,6 +9,7 @@
 
 #include "oci/config.h"
 #include "seccomp/seccomp_filter.h"
+#include "hooks/hooks.h"
 
 struct init_args {
 	const struct oci_config *cfg;
@@ -25,6 +26,9 @@ struct init_args {
 	int root_tree;    /* the rootfs, from the parent (idmap.c) */
 	int tree_fd;      /* the tree channel: binds' and layers' trees, on request */
 	const struct filter_prog *seccomp; /* NULL: no filter */
+	/* createContainer's pinned hooks (the parent's, copied by the clone):
+	 * closed once they ran. NULL: none. */
+	struct hook_pins *hook_pins;
 	/* Namespaces joined by path (user first), fds opened by the parent. */
 	int join_fd[8];
 	int join_flag[8];

@@ -23,7 +23,7 @@
 #include "seccomp/seccomp_filter.h"
 #include "seccomp/seccomp_notify.h"
 #include "container/support.h"
-#include "lib/sync.h"
+#include "container/protocol.h"
 #include "linux/userns.h"
 #include "linux/sysctl.h"
 #include <dirent.h>
@@ -55,23 +55,23 @@
 
 /* poststart and poststop: their failures are warnings (runtime-spec). They
  * come from the config saved at create. */
-static void run_logged_hooks(struct container *c, enum oci_hook_point point, const char *status,
-                             struct werror *err)
+static void run_logged_hooks(struct container *c, enum oci_hook_point point, const char *status)
 {
+	_cleanup_werror_ struct werror why = WERROR_INIT;
 	struct oci_config *cfg;
 	struct oci_state st;
 	struct stat sb;
 
 	if (c->st == NULL || fstatat(c->dirfd, CONFIG_FILE, &sb, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
-	cfg = store_load_config(c, err);
+	cfg = store_load_config(c, &why);
 	if (cfg == NULL) {
-		log_warn("%s hooks not run: %s", hooks_point_name(point), werr_msg(err));
+		log_warn("%s hooks not run: %s", hooks_point_name(point), werr_msg(&why));
 		return;
 	}
 	st = *c->st;
 	st.status = (char *)status;
-	hooks_run_logged(cfg, point, &st, err);
+	hooks_run_logged(cfg, point, &st);
 	oci_config_free(cfg);
 }
 
@@ -184,7 +184,7 @@ int container_start(struct container *c, struct werror *err)
 	trace_mark("start: process executed");
 	c->status = ST_RUNNING;
 	supervisor_started(c);
-	run_logged_hooks(c, HOOK_POSTSTART, "running", err);
+	run_logged_hooks(c, HOOK_POSTSTART, "running");
 	return 0;
 }
 
@@ -456,7 +456,7 @@ int container_destroy(struct container *c, bool force, struct werror *err)
 	if (have_cg && cgroup_destroy(&cg, err) < 0)
 		return werr_ctx(err, "container \"%s\"", c->id);
 	trace_mark("delete: cgroup removed");
-	run_logged_hooks(c, HOOK_POSTSTOP, "stopped", err);
+	run_logged_hooks(c, HOOK_POSTSTOP, "stopped");
 	/* The range of the id pool back before the state dir goes: once that
 	 * is gone a create of the same id could lease again, and only the
 	 * lease's token (not its id) tells the two apart. Its processes are

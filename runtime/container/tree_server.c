@@ -1,7 +1,7 @@
 #include "container/tree_server.h"
 #include "lib/error.h"
 #include "lib/sigreset.h"
-#include "lib/sync.h"
+#include "container/protocol.h"
 
 #include <errno.h>
 #include <signal.h>

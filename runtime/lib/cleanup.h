@@ -24,6 +24,15 @@ static inline void cleanup_closep(const int *fd)
 	}
 }
 
+/* An array of n fds (any -1 skipped), closed, and the array freed. */
+static inline void fds_close_free(int *fds, size_t n)
+{
+	for (size_t k = 0; fds && k < n; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	free(fds);
+}
+
 #define _cleanup_free_  __attribute__((cleanup(cleanup_freep)))
 #define _cleanup_close_ __attribute__((cleanup(cleanup_closep)))
 

@@ -8,7 +8,6 @@
 #include "linux/cwd.h"
 #include "linux/fdseal.h"
 #include "linux/process_attrs.h"
-#include "lib/sync.h"
 
 #include <linux/openat2.h>
 #include <errno.h>
@@ -171,7 +170,7 @@ static int load_seccomp(const struct prepare_args *a, bool *loaded, struct werro
 		return -1;
 	*loaded = true;
 	if (nfd >= 0) {
-		int r = sync_send_fd(a->sync_fd, SYNC_SECCOMP_FD, nfd, err);
+		int r = a->hand_listener(a->hand_arg, nfd, err);
 
 		close(nfd);
 		return r;

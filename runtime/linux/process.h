@@ -24,8 +24,12 @@ struct prepare_args {
 	const struct oci_process *proc;
 	const struct oci_linux *linux;     /* personality; may be NULL */
 	const struct filter_prog *seccomp; /* NULL: no filter */
-	int sync_fd;                       /* where a seccomp listener fd goes */
-	int fifo_fd;                       /* the start fifo (the init's), or -1 */
+	int sync_fd; /* the channel to the parent: kept open (fdseal), never spoken here */
+	/* With SCMP_ACT_NOTIFY rules: the listener, handed on as soon as the
+	 * filter is in place (before anything it may hold up runs). */
+	int (*hand_listener)(void *arg, int listener, struct werror *err);
+	void *hand_arg;
+	int fifo_fd; /* the start fifo (the init's), or -1 */
 	bool userns;
 	int preserve_fds;
 	bool pdeathsig; /* re-arm the parent-death signal after setuid */

@@ -58,25 +58,25 @@ static int mount_one(int rootfd, const char *dest, const char *name, const char 
 	return mount_fs_at(rootfd, path, type, type, flags, data, err);
 }
 
-/* The init's own cgroups ("4:cpu,cpuacct:/ward/id" lines), read before it
- * unshares its cgroup namespace: under a user namespace a v1 hierarchy
- * cannot be mounted, and its cgroup directory is bound instead. */
-static char *self_cgroups = "";
-static bool self_own_ns;
-
-void cgroup_mount_note_self(bool own_namespace)
+void cgroup_self_read(struct cgroup_self *s, bool own_namespace, bool read_only)
 {
 	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
-	char *buf;
 	size_t n;
 
+	*s = (struct cgroup_self){.own_ns = own_namespace, .read_only = read_only};
 	/* All of it (a dozen hierarchies of long paths pass any fixed size);
-	 * one not read is one that is not bound. Kept for the init's life. */
-	if (fd >= 0 && read_fd(fd, "/proc/self/cgroup", 1 << 20, &buf, &n, NULL) == 0)
-		self_cgroups = buf;
-	self_own_ns = own_namespace;
+	 * one not read is one that is not bound: under a user namespace a v1
+	 * hierarchy cannot be mounted, and its cgroup directory is bound. */
+	if (fd >= 0 && read_fd(fd, "/proc/self/cgroup", 1 << 20, &s->lines, &n, NULL) < 0)
+		s->lines = NULL;
 	if (fd >= 0)
 		close(fd);
+}
+
+void cgroup_self_free(struct cgroup_self *s)
+{
+	free(s->lines);
+	s->lines = NULL;
 }
 
 /* Superblock options of a v1 hierarchy that are not controllers. */
@@ -133,9 +133,11 @@ static bool same_controllers(const char *line, size_t ln, const char *opts)
 }
 
 /* The init's path in the hierarchy with these controllers, or NULL. */
-static const char *self_path(const char *controllers, char *buf, size_t len)
+static const char *self_path(const struct cgroup_self *self, const char *controllers, char *buf,
+                             size_t len)
 {
-	for (const char *l = self_cgroups; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+	for (const char *l = self->lines ? self->lines : ""; *l;
+	     l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
 		const char *c = strchr(l, ':'), *c2;
 		size_t n = strcspn(l, "\n");
 
@@ -175,7 +177,8 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	return r;
 }
 
-static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags, struct werror *err)
+static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags,
+                          const struct cgroup_self *self, struct werror *err)
 {
 	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
@@ -201,13 +204,14 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags, str
 
 			if (data == NULL)
 				r = werr(err, ENOMEM, "out of memory");
-			else if (!self_own_ns && self_path(data, own, sizeof(own)))
+			else if (!self->own_ns && self_path(self, data, own, sizeof(own)))
 				r = -1, errno = EPERM; /* no cgroup namespace: bind */
 			else
 				r = mount_one(rootfd, dest, name, "cgroup", data, flags, err);
 			/* In a user namespace v1 cannot be mounted (only cgroup2
 			 * can): bind the container's own cgroup, as runc does. */
-			if (r < 0 && errno == EPERM && data && self_path(data, own, sizeof(own))) {
+			if (r < 0 && errno == EPERM && data &&
+			    self_path(self, data, own, sizeof(own))) {
 				snprintf(host, sizeof(host), "%s%s", target, own);
 				r = bind_one(rootfd, dest, name, host, flags, err);
 			}
@@ -215,12 +219,12 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags, str
 		} else if (strcmp(type, "cgroup2") == 0) {
 			char own[PATH_MAX], host[PATH_MAX * 2];
 
-			if (!self_own_ns && self_path("", own, sizeof(own)))
+			if (!self->own_ns && self_path(self, "", own, sizeof(own)))
 				r = -1, errno = EPERM; /* no cgroup namespace: bind */
 			else
 				r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags, err);
 			if (r < 0 && (errno == EPERM || errno == EBUSY) &&
-			    self_path("", own, sizeof(own))) {
+			    self_path(self, "", own, sizeof(own))) {
 				snprintf(host, sizeof(host), "%s%s", target, own);
 				r = bind_one(rootfd, dest, name, host, flags, err);
 			}
@@ -233,7 +237,7 @@ out:
 }
 
 int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts *o,
-                 struct werror *err)
+                 const struct cgroup_self *self, struct werror *err)
 {
 	/* Read-write unless "ro" is asked for, as runc mounts it (the
 	 * profiles above compat add "ro": policy_adjust.c). */
@@ -252,7 +256,7 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 		int r = -1;
 
 		/* Without a cgroup namespace, the container's own cgroup only. */
-		if (!self_own_ns && self_path("", own, sizeof(own)))
+		if (!self->own_ns && self_path(self, "", own, sizeof(own)))
 			errno = EPERM;
 		else
 			r = mount_fs_at(rootfd, m->destination, "cgroup2", "cgroup2", CG_FLAGS | ro,
@@ -261,7 +265,7 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 		 * second cgroup2 mount the kernel refuses (EBUSY): bind, as runc
 		 * falls back to. */
 		if (r < 0 && (errno == EPERM || errno == EBUSY) &&
-		    self_path("", own, sizeof(own))) {
+		    self_path(self, "", own, sizeof(own))) {
 			snprintf(host, sizeof(host), "/sys/fs/cgroup%s", own);
 			r = bind_one(rootfd, m->destination, ".", host, ro, err);
 		}
@@ -270,7 +274,7 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 	/* v1 or hybrid: a tmpfs to hold one mount per hierarchy. */
 	if (mount_fs_at(rootfd, m->destination, "tmpfs", "cgroup", CG_FLAGS, "mode=755,size=64k",
 	                err) < 0 ||
-	    v1_hierarchies(rootfd, m->destination, CG_FLAGS | ro, err) < 0)
+	    v1_hierarchies(rootfd, m->destination, CG_FLAGS | ro, self, err) < 0)
 		return -1;
 	if (ro) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};

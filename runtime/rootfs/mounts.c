@@ -213,7 +213,7 @@ static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const 
 }
 
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
-                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only,
+                const int *layers, size_t n_layers, size_t idx, const struct cgroup_self *cg_self,
                 int *late_ro, struct werror *err)
 {
 	const char *type = m->type && m->type[0] ? m->type : NULL;
@@ -244,16 +244,16 @@ int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_t
 	 * the container root's own (rootless: the user's), limits included.
 	 * As runc since 1.1.5: a cgroup mount is read-only whatever it asks,
 	 * and a read-only recursive bind is read-only all the way down. */
-	if (cgroups_read_only && !bind && strcmp(type, "cgroup") == 0)
+	if (cg_self->read_only && !bind && strcmp(type, "cgroup") == 0)
 		o.flags |= MS_RDONLY;
-	if (cgroups_read_only && bind && o.recursive && (o.flags & MS_RDONLY))
+	if (cg_self->read_only && bind && o.recursive && (o.flags & MS_RDONLY))
 		o.rec_set |= MOUNT_ATTR_RDONLY;
 	if (bind) {
 		r = bind_entry(m, src_fd, src_is_tree, dfd, &o, err);
 	} else if (strcmp(type, "cgroup") == 0) {
 		/* cgroupfs, one mount per v1 hierarchy below the destination
 		 * (rootfs/cgroup_mount.c). */
-		r = cgroup_mount(rootfd, m, &o, err);
+		r = cgroup_mount(rootfd, m, &o, cg_self, err);
 	} else {
 		r = fs_entry(m, type, dfd, layers, n_layers, &o, late_ro, err);
 	}

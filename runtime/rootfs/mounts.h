@@ -8,6 +8,7 @@
 
 #include "oci/config.h"
 #include "rootfs/mount_opts.h"
+#include "rootfs/cgroup_mount.h"
 
 /* Mount m inside the root at rootfd. cgroups_read_only: in a user namespace
  * without a cgroup namespace of its own, where the container's root may own
@@ -17,7 +18,7 @@
  * (detached trees, in the order of the options), never from the paths the
  * options name. idx: the entry's index, for error messages. */
 int mount_entry(int rootfd, const struct oci_mount *m, int src_fd, bool src_is_tree,
-                const int *layers, size_t n_layers, size_t idx, bool cgroups_read_only,
+                const int *layers, size_t n_layers, size_t idx, const struct cgroup_self *cg_self,
                 int *late_ro, struct werror *err);
 /* A read-only tmpfs is mounted read-write first, so that the mounts and
  * nodes inside it (/dev/pts, /dev/null in a "ro" /dev) can be made, and is

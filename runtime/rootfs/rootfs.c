@@ -6,7 +6,6 @@
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mounts.h"
-#include "rootfs/tree_fetch.h"
 #include "linux/pathres.h"
 
 #include <errno.h>
@@ -244,18 +243,17 @@ static int mount_nth(const struct rootfs_args *a, int rootfd, size_t i, int *lat
 	size_t n = 0;
 	int *fds = NULL, r;
 
-	if ((bind || overlay) && tree_fetch(a->tree_sock, i, &fds, &n, err) < 0)
+	if ((bind || overlay) && a->fetch_trees(a->trees_arg, i, &fds, &n, err) < 0)
 		return -1;
 	/* Never a second lookup by name: no tree, no mount. */
 	if (bind && n != 1) {
-		trees_close(fds, n);
+		fds_close_free(fds, n);
 		return werr(err, EBADF, "mounts[%zu] (%s): no source from the parent", i,
 		            m->destination);
 	}
 	r = mount_entry(rootfd, m, bind ? fds[0] : -1, true, overlay ? fds : NULL, overlay ? n : 0,
-	                i, a->userns && oci_config_namespace(c, CLONE_NEWCGROUP) == NULL, late_ro,
-	                err);
-	trees_close(fds, n);
+	                i, a->cg_self, late_ro, err);
+	fds_close_free(fds, n);
 	return r;
 }
 
@@ -293,9 +291,7 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h, struct werror 
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (mount_nth(a, rootfd, i, &late_ro[i], err) < 0)
 			goto out;
-	/* The server ends with the channel. */
-	close(a->tree_sock);
-	a->tree_sock = -1;
+	a->trees_done(a->trees_arg);
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns, err) < 0 ||
 	    dev_create_config_devices(rootfd, c, a->userns, err) < 0 ||
@@ -327,9 +323,7 @@ out:
 	for (size_t i = 0; i < c->n_mounts; i++)
 		if (late_ro[i] >= 0)
 			close(late_ro[i]);
-	if (a->tree_sock >= 0)
-		close(a->tree_sock);
-	a->tree_sock = -1;
+	a->trees_done(a->trees_arg);
 	rootfs_handles_close(h);
 	return r;
 }

@@ -19,11 +19,16 @@ struct rootfs_args {
 	bool host_mntns;
 	/* From the parent (idmap.c): the rootfs as a detached tree. */
 	int root_tree;
-	/* The tree channel (tree_fetch.h): a bind's source and an overlay's
-	 * layers (lowerdir..., upperdir, workdir in the order of the options),
-	 * cloned when the mount is made. Closed by rootfs_setup once the
-	 * mounts are done. */
-	int tree_sock;
+	/* The detached trees of mounts[idx] (a bind's source, an overlay's
+	 * layers: lowerdir..., upperdir, workdir in the order of the options),
+	 * asked for when the mount is made; the caller speaks to whoever holds
+	 * them (container/tree_fetch.h). trees_done: the mounts are made, no
+	 * more will be asked for. */
+	int (*fetch_trees)(void *arg, size_t idx, int **fds, size_t *n, struct werror *err);
+	void (*trees_done)(void *arg);
+	void *trees_arg;
+	/* The init's cgroups, for "cgroup" mounts (cgroup_mount.h). */
+	const struct cgroup_self *cg_self;
 	/* Called with the mounts done, before pivot_root (hooks). */
 	int (*before_pivot)(void *arg, int rootfd, struct werror *err);
 	void *before_pivot_arg;

@@ -17,7 +17,9 @@
 /* ward is not root: it makes the user namespace itself. */
 bool rootless_caller(void);
 /* The caller's user name (its uid when it has none), as state shows it. */
-const char *rootless_owner(void);
+/* The caller's user name (its uid when it has none), the state's "owner":
+ * to be asked before ward enters a user namespace. */
+void rootless_owner(char *buf, size_t len);
 /* Not root in the host's user namespace (rootless, or root inside another
  * user namespace, as under rootless Podman): cgroups only where they are
  * delegated. */
@@ -31,7 +33,8 @@ int rootless_state_root(char *buf, size_t size, struct werror *err);
  * /etc/subuid and /etc/subgid ranges of the caller for 1..N; the caller's
  * ids must be mapped. Refusals name the field: host paths to bind that
  * the caller cannot read, sysctls only the host's root can set. */
-int rootless_config(struct oci_config *cfg, const char *bundle, struct werror *err);
+int rootless_config(struct oci_config *cfg, const char *bundle, const char *owner,
+                    struct werror *err);
 /* Make (or join, by the config's path) the user namespace, enter it and a
  * new mount namespace of its own. Where the host forbids unprivileged
  * user namespaces, the error names the setting and what to change. */

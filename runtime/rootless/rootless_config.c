@@ -21,32 +21,27 @@
  * as a distribution image's users need. */
 #define ROOTLESS_DEFAULT_IDS 65535u
 
-/* Both are asked first before ward enters a user namespace (where it is
- * root): the answers are kept. */
-static char owner[64];
-
+/* Asked first before ward enters a user namespace (where it is root): the
+ * answer is kept (main.c asks before anything else). */
 bool rootless_caller(void)
 {
 	static int caller = -1;
 
-	if (caller < 0) {
-		char buf[1024];
-		struct passwd pw, *p = NULL;
-
+	if (caller < 0)
 		caller = geteuid() != 0;
-		getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &p);
-		if (p)
-			snprintf(owner, sizeof(owner), "%s", p->pw_name);
-		else
-			snprintf(owner, sizeof(owner), "%u", (unsigned)geteuid());
-	}
 	return caller;
 }
 
-const char *rootless_owner(void)
+void rootless_owner(char *buf, size_t len)
 {
-	rootless_caller();
-	return owner;
+	char pwbuf[1024];
+	struct passwd pw, *p = NULL;
+
+	getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &p);
+	if (p)
+		snprintf(buf, len, "%s", p->pw_name);
+	else
+		snprintf(buf, len, "%u", (unsigned)geteuid());
 }
 
 bool rootless_cgroups(void)
@@ -236,12 +231,11 @@ static void devpts_gid(struct oci_config *cfg)
 	}
 }
 
-int rootless_config(struct oci_config *cfg, const char *bundle, struct werror *err)
+int rootless_config(struct oci_config *cfg, const char *bundle, const char *name,
+                    struct werror *err)
 {
 	struct oci_linux *l = cfg_linux(cfg, err);
 	const struct oci_namespace *ns;
-	/* The caller's name (its uid when it has none: sub_range takes both). */
-	const char *name = rootless_owner();
 
 	if (l == NULL)
 		return -1;

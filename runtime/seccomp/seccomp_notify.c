@@ -2,7 +2,6 @@
 #include "lib/error.h"
 #include "lib/fdpass.h"
 #include "oci/seccomp_spec.h"
-#include "lib/sync.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -64,16 +63,10 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	return r;
 }
 
-int seccomp_notify_forward(int sock, const struct oci_seccomp *s, const struct oci_state *st,
+int seccomp_notify_forward(int listener, const struct oci_seccomp *s, const struct oci_state *st,
                            struct werror *err)
 {
-	int fd, r;
-
-	if (sync_expect_fd(sock, SYNC_SECCOMP_FD, &fd, err) < 0)
-		return -1;
-	if (fd < 0)
+	if (listener < 0)
 		return werr(err, EPROTO, "seccomp listener fd missing");
-	r = seccomp_notify_send(s->listener_path, s->listener_metadata, st, fd, err);
-	close(fd);
-	return r;
+	return seccomp_notify_send(s->listener_path, s->listener_metadata, st, listener, err);
 }

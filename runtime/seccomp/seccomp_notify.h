@@ -11,10 +11,10 @@
 int seccomp_notify_send(const char *path, const char *metadata, const struct oci_state *st,
                         int listener_fd, struct werror *err);
 
-/* Receive the listener fd the process sends over sync socket sock (a
- * SYNC_SECCOMP_FD message) and hand it to the agent of section s. */
+/* Hand the listener fd (the process's, received by the caller) to the
+ * agent of section s. */
 struct oci_seccomp;
-int seccomp_notify_forward(int sock, const struct oci_seccomp *s, const struct oci_state *st,
+int seccomp_notify_forward(int listener, const struct oci_seccomp *s, const struct oci_state *st,
                            struct werror *err);
 
 #endif

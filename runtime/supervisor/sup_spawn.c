@@ -6,7 +6,6 @@
 #include "lib/error.h"
 #include "lib/fdpass.h"
 #include "lib/sigreset.h"
-#include "lib/sync.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -182,10 +181,9 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 	return werr(err, 0, "the run supervisor did not start (it exited or did not answer)");
 }
 
-int sup_await_ready(int sync_fd, int notify_fd, int errno_ret, struct werror *err)
+int sup_answer_until(int fd, int notify_fd, int errno_ret, struct werror *err)
 {
-	struct pollfd pfd[2] = {{.fd = sync_fd, .events = POLLIN},
-	                        {.fd = notify_fd, .events = POLLIN}};
+	struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = notify_fd, .events = POLLIN}};
 
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0) {
@@ -194,7 +192,7 @@ int sup_await_ready(int sync_fd, int notify_fd, int errno_ret, struct werror *er
 			return werr(err, errno, "waiting for the container's init");
 		}
 		if (pfd[0].revents)
-			return sync_expect(sync_fd, SYNC_READY, err);
+			return 0;
 		if ((pfd[1].revents & POLLIN) &&
 		    sup_notify_handle(notify_fd, errno_ret, NULL, err) < 0)
 			return -1;

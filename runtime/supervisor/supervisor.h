@@ -68,8 +68,9 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 
 /* While create waits for the init's READY, the filter may already deny the
  * init's own last calls: answer them (with errno_ret, unrecorded) so that
- * nothing blocks before the supervisor runs. Then like sync_expect(READY). */
-int sup_await_ready(int sync_fd, int notify_fd, int errno_ret, struct werror *err);
+ * nothing blocks before the supervisor runs, until fd (the init's channel)
+ * has something to read. */
+int sup_answer_until(int fd, int notify_fd, int errno_ret, struct werror *err);
 
 /* exec: hand the listener of an exec'd process's filter to the supervisor
  * of the container whose state dir is dirfd (it answers and records that

@@ -459,7 +459,7 @@ n_sleeps() {
 	run ward exec --cgroup ../x "$ID" true
 	assert_output "ward: exec --cgroup ../x: ../x is not a sub cgroup path (plain names below the container's cgroup)"
 	run ward exec --cgroup whaaat:/ "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial 'ward: exec --cgroup whaaat:/: unknown controller whaaat ('
 	run ward exec --cgroup a --cgroup b "$ID" true
 	assert_failure 1

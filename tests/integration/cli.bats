@@ -230,7 +230,7 @@ load ../helpers/common
 	done
 	for c in start state delete pause resume update events; do
 		run ward $c one two
-		assert_failure 1
+		assert_failure 126
 		assert_output "ward: $c: unexpected argument \"two\""
 	done
 	# ps, as runc: what follows the id is for ps itself.

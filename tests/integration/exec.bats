@@ -108,7 +108,7 @@ setup() {
 	ward kill "$ID" KILL
 	wait_dead "$pid"
 	run ward exec "$ID" true
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: container \"$ID\" is stopped: exec needs a created or running container"
 	ward delete "$ID"
 	assert_no_leftovers

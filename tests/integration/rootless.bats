@@ -404,7 +404,7 @@ assert_user_clean() {
 	assert_output --partial "config.json: .linux.devices[0]: /dev/not-on-host"
 	ucfg 'del(.linux.devices) | .mounts += [{"destination": "/mnt", "type": "bind", "source": "/tmp", "options": ["rbind", "ro", "idmap"]}]'
 	run uward run --bundle "$UB" "$ID"
-	assert_failure 1
+	assert_failure 125
 	refute_line ran
 	assert_output --partial "config.json: .mounts[$(jq '.mounts | length - 1' "$UB/config.json")].options: idmapped mounts are not supported rootless yet"
 	ucfg 'del(.mounts[-1])'

@@ -213,7 +213,7 @@ deny_list_run() { # deny_list_run ABI-LABEL PROBE LIST
 	assert_output "Seccomp:	2"
 	cfg '.linux.seccomp.flags = ["SECCOMP_FILTER_FLAG_BOGUS"]'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 125
+	assert_failure 126
 	assert_output 'ward: config.json: .linux.seccomp.flags[0]: unknown flag "SECCOMP_FILTER_FLAG_BOGUS"'
 	assert_no_leftovers
 }

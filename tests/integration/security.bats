@@ -229,7 +229,7 @@ teardown() {
 	assert_output "ward: mounts[0] (/proc): only procfs may be mounted at /proc: Operation not permitted"
 	cfg '.mounts |= map(if .destination == "/proc" then {"destination": "/proc", "type": "tmpfs", "source": "tmpfs"} else . end)'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "only procfs may be mounted at /proc"
 	assert_no_leftovers
 }
@@ -244,7 +244,7 @@ teardown() {
 	ln -s /proc/sys "$BUNDLE/rootfs/mnt/p"
 	cfg '.mounts += [{"destination": "/mnt/p", "type": "tmpfs", "source": "tmpfs"}]'
 	run ward run --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial "mounting over procfs is refused"
 	assert_no_leftovers
 }

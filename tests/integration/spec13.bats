@@ -81,7 +81,7 @@ heap_policy() { # the policy of the heap of `cat`, as numa_maps shows it
 	[ ! -e /sys/devices/system/node/node7 ] || skip "this host has a NUMA node 7"
 	cfg '.linux.memoryPolicy = {mode: "MPOL_BIND", nodes: "7"}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output --regexp '^ward: config.json: .linux.memoryPolicy.nodes: the kernel refused MPOL_BIND on nodes "7": node 7 is not among the container.s memory nodes \([0-9,-]+\): Invalid argument$'
 	assert_no_leftovers
 	# MPOL_F_NUMA_BALANCING goes with MPOL_BIND (and newer kernels'
@@ -96,7 +96,7 @@ heap_policy() { # the policy of the heap of `cat`, as numa_maps shows it
 @test "memoryPolicy: bad values name their JSON path, before anything is made" {
 	cfg '.linux.memoryPolicy = {mode: "MPOL_LOCAL", nodes: "0"}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: bundle $BUNDLE: config.json: .linux.memoryPolicy.nodes: MPOL_LOCAL takes no nodes (got \"0\")"
 	assert_no_leftovers
 	cfg '.linux.memoryPolicy = {mode: "MPOL_BIND", nodes: "0-a"}'
@@ -216,7 +216,7 @@ heap_policy() { # the policy of the heap of `cat`, as numa_maps shows it
 	veth_pair
 	cfg --arg d "$DEV" '.linux.netDevices = {($d): {name: "much-too-long-name"}}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output "ward: bundle $BUNDLE: config.json: .linux.netDevices[\"$DEV\"].name: a network device name is 1 to 15 bytes (got \"much-too-long-name\")"
 	assert_no_leftovers
 	on_host "$DEV"
@@ -259,7 +259,7 @@ heap_policy() { # the policy of the heap of `cat`, as numa_maps shows it
 	local why='Intel RDT needs the resctrl filesystem, and none is mounted (mount -t resctrl resctrl /sys/fs/resctrl, on a CPU with RDT)'
 	cfg '.linux.intelRdt = {closID: "s31", schemata: ["L3:0=7f0;1=1f", "MB:0=20;1=70"]}'
 	run ward create --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: config.json: .linux.intelRdt.schemata: $why"
 	assert_no_leftovers
 	cfg '.linux.intelRdt = {enableMonitoring: true}'

@@ -76,7 +76,7 @@ assert_no_unit() {
 	refused_with "cannot reach systemd" 125
 	WARD_GLOBALS=()
 	policy '{"cgroupManager": "systemd"}'
-	refused_with "cannot reach systemd"
+	refused_with "cannot reach systemd" 125
 	run "$WARD" features
 	[ "$(echo "$output" | jq .linux.cgroup.systemd)" = true ]
 }

@@ -37,7 +37,7 @@ load ../helpers/common
 	assert_failure 126
 	assert_output 'ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)'
 	run ward run -d --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)'
 	run ward create --console-socket "$TMP/nobody.sock" --bundle "$BUNDLE" "$ID"
 	assert_failure 1
@@ -58,7 +58,7 @@ load ../helpers/common
 	run tr -d '\r' <"$OUT"
 	assert_output --regexp $'^/dev/pts/[0-9]+\nout-tty$'
 	run ward exec --tty --detach "$ID" true
-	assert_failure 125
+	assert_failure 126
 	assert_output 'ward: exec: a detached process with a terminal needs --console-socket'
 	ward delete --force "$ID"
 	assert_no_leftovers

@@ -79,6 +79,8 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	                           .bundle = bundle};
 	char *json;
 	size_t len;
+	_cleanup_hook_pins_ struct hook_pins pins = {0};
+	char owner[64];
 	struct create_opts o = {.id = cc->id,
 	                        .bundle = bundle,
 	                        .pid_file = cc->pid_file,
@@ -93,6 +95,9 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 		return werr_k(err, WERR_INVALID, errno, "bundle %s", cc->bundle);
 	if (ops_root(g, err) < 0)
 		return -1;
+	/* Who asks, before a user namespace makes it root. */
+	rootless_owner(owner, sizeof(owner));
+	o.owner = owner;
 	snprintf(path, sizeof(path), "%s/config.json", bundle);
 	if (oci_read_file(path, &json, &len, err) < 0) {
 		/* The bundle the caller names has no config: its error. */
@@ -134,7 +139,7 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	 * overflow uid and the caller is 0. */
 	if (rootless_caller() &&
 	    ((pin.pol = policy_load_text(g->policy, &pin.pol_text, &pin.pol_len, err)) == NULL ||
-	     rootless_config(cfg, bundle, err) < 0 || rootless_enter(cfg, err) < 0)) {
+	     rootless_config(cfg, bundle, owner, err) < 0 || rootless_enter(cfg, err) < 0)) {
 		policy_free(pin.pol);
 		free(pin.pol_text);
 		oci_config_free(cfg);
@@ -160,8 +165,10 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 		    "profile never runs");
 	if (r == 0)
 		r = policy_record_gen(&pr, &o.policy_record, &o.policy_record_len, err);
-	if (r == 0 && pr.x.profile != PROFILE_COMPAT)
-		r = create_pin_hooks(&pr.facts, err);
+	if (r == 0 && pr.x.profile != PROFILE_COMPAT) {
+		r = create_pin_hooks(&pr.facts, &pins, err);
+		o.hook_pins = &pins;
+	}
 	o.systemd_cgroup = g->systemd_cgroup || policy_systemd_cgroup(pr.pol);
 	o.userns_entered = rootless_caller();
 	if (r == 0 && rootless_cgroups()) {

@@ -21,12 +21,13 @@
 /* Outside compat each hook runs from the fd the policy judged, not from
  * whatever its path names when it runs (startContainer's resolve in the
  * container and are not opened here). */
-int create_pin_hooks(const struct host_facts *h, struct werror *err)
+int create_pin_hooks(const struct host_facts *h, struct hook_pins *pins, struct werror *err)
 {
 	for (int p = 0; p < HOOK_POINTS; p++)
 		for (size_t i = 0; i < h->hooks.n[p]; i++)
 			if (h->hooks.file[p][i].fd >= 0 &&
-			    hooks_pin((enum oci_hook_point)p, i, h->hooks.file[p][i].fd, err) < 0)
+			    hooks_pin(pins, (enum oci_hook_point)p, i, h->hooks.file[p][i].fd,
+			              err) < 0)
 				return -1;
 	return 0;
 }

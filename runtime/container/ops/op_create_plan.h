@@ -6,12 +6,13 @@
 
 #include "container/ops/ops.h"
 #include "policy/prepare.h"
+#include "hooks/hooks.h"
 
 struct sup_plan;
 struct gate_conf;
 
 /* Outside compat: every hook runs from the fd the policy judged. */
-int create_pin_hooks(const struct host_facts *h, struct werror *err);
+int create_pin_hooks(const struct host_facts *h, struct hook_pins *pins, struct werror *err);
 /* What the supervisor is to do, as the policy decided. */
 int create_sup_plan(const struct globals *g, const struct policy_run *pr,
                     const struct oci_config *cfg, const char *bundle, struct sup_plan *sp,

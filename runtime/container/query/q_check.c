@@ -105,7 +105,7 @@ int query_check(struct globals *g, const char *bundle_arg, const char *profile, 
 	                           .userns_foreign = rootless_cgroups(),
 	                           .state_root = g->root};
 	struct oci_config *cfg = NULL;
-	char bundle[PATH_MAX];
+	char bundle[PATH_MAX], owner[64];
 	struct rout o;
 	int rc = -1;
 
@@ -118,8 +118,9 @@ int query_check(struct globals *g, const char *bundle_arg, const char *profile, 
 	/* Run by a user, the container is what create would make of it: the
 	 * user namespace rootless_config adds (the caller as root), not the
 	 * host's. */
+	rootless_owner(owner, sizeof(owner));
 	if ((cfg = oci_config_load(bundle, err)) == NULL ||
-	    (rootless_caller() && rootless_config(cfg, bundle, err) < 0) ||
+	    (rootless_caller() && rootless_config(cfg, bundle, owner, err) < 0) ||
 	    policy_prepare(&pin, cfg, &pr, err) < 0)
 		goto out;
 	/* Refused in every profile (ward cannot apply it safely). */

@@ -1,4 +1,4 @@
-#include "lib/sync.h"
+#include "container/protocol.h"
 #include "lib/fdpass.h"
 
 #include <errno.h>
@@ -111,4 +111,36 @@ int sync_expect_fd(int fd, enum sync_type type, int *passfd, struct werror *err)
 	if (m.type != type)
 		return werr(err, EPROTO, "sync channel: unexpected message %u", m.type);
 	return 0;
+}
+
+int proto_hooks(int fd, pid_t *host_pid, struct werror *err)
+{
+	struct sync_msg m;
+
+	if (sync_send(fd, SYNC_HOOKS, err) < 0 || sync_expect_msg(fd, SYNC_HOOKS_DONE, &m, err) < 0)
+		return -1;
+	*host_pid = m.err;
+	return 0;
+}
+
+int proto_run_hooks(int fd, pid_t host_pid, int (*run)(void *arg, struct werror *err), void *arg,
+                    struct werror *err)
+{
+	if (sync_expect(fd, SYNC_HOOKS, err) < 0 || run(arg, err) < 0)
+		return -1;
+	return sync_send_num(fd, SYNC_HOOKS_DONE, host_pid, err);
+}
+
+int proto_ready(int fd, struct werror *err)
+{
+	if (sync_send(fd, SYNC_READY, err) < 0)
+		return -1;
+	return sync_expect(fd, SYNC_ACK, err);
+}
+
+int proto_release(int fd, struct werror *err)
+{
+	if (sync_send(fd, SYNC_ACK, err) < 0)
+		return -1;
+	return sync_expect(fd, SYNC_EOF, err);
 }

@@ -1,21 +1,26 @@
-#include "rootfs/tree_fetch.h"
+#include "container/tree_fetch.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
-#include "lib/sync.h"
+#include "container/protocol.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-void trees_close(int *fds, size_t n)
+void tree_channel_close(void *chan)
 {
-	for (size_t k = 0; fds && k < n; k++)
-		if (fds[k] >= 0)
-			close(fds[k]);
-	free(fds);
+	struct tree_channel *t = chan;
+
+	/* The server ends with the channel. */
+	if (t->sock >= 0)
+		close(t->sock);
+	t->sock = -1;
 }
 
-int tree_fetch(int sock, size_t idx, int **fds, size_t *n, struct werror *err)
+int tree_fetch(void *chan, size_t idx, int **fds, size_t *n, struct werror *err)
 {
+	int sock = ((struct tree_channel *)chan)->sock;
+
 	struct sync_msg m;
 	int fd;
 
@@ -52,7 +57,7 @@ int tree_fetch(int sock, size_t idx, int **fds, size_t *n, struct werror *err)
 			werr(err, EPROTO, "tree channel: unexpected message %u", m.type);
 		break;
 	}
-	trees_close(*fds, *n);
+	fds_close_free(*fds, *n);
 	*fds = NULL;
 	*n = 0;
 	return -1;
