@@ -1,4 +1,4 @@
-#include "container/support.h"
+#include "container/create/support.h"
 #include "lib/error.h"
 #include "rootfs/mount_opts.h"
 #include "linux/process_attrs.h"

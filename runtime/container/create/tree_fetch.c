@@ -1,4 +1,4 @@
-#include "container/tree_fetch.h"
+#include "container/create/tree_fetch.h"
 #include "lib/cleanup.h"
 #include "lib/error.h"
 #include "container/protocol.h"

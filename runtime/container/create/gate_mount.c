@@ -1,7 +1,7 @@
 /* The DNS gate's resolv.conf in the container (gate_mount.h). It is
  * convenience, not the defence: a container that asks another resolver is
  * refused by the egress programs (no rule allows the upstream's address). */
-#include "container/gate_mount.h"
+#include "container/create/gate_mount.h"
 #include "lib/error.h"
 #include "net/gate_conf.h"
 

@@ -4,7 +4,7 @@
  * so a rename between the check and the mount changes nothing, and the init
  * never looks a host path up by name again. The rootfs is cloned before the
  * init exists; the others when the init attaches them (tree_server.c). */
-#include "container/trees.h"
+#include "container/create/trees.h"
 #include "lib/error.h"
 #include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"

@@ -1,4 +1,4 @@
-#include "container/tree_server.h"
+#include "container/create/tree_server.h"
 #include "lib/error.h"
 #include "lib/sigreset.h"
 #include "container/protocol.h"

@@ -17,7 +17,7 @@
 
 #include <sys/types.h>
 
-#include "container/trees.h"
+#include "container/create/trees.h"
 
 /* Fork the server; *init_end: the init's end of the channel (close-on-exec,
  * the caller's until the init inherits it). keep_closed: fds of the
