@@ -234,10 +234,10 @@ int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n,
 			continue;
 		/* runc's words, which its tests look for. */
 		if (arg && errno == ENOENT)
-			return werr(err, 0,
-			            "exec --cgroup %s: adding pid %d to %s/%s: no such file or "
-			            "directory (no such sub-cgroup)",
-			            arg, (int)pid, h->name, file);
+			return werr_k(err, WERR_INVALID, 0,
+			              "exec --cgroup %s: adding pid %d to %s/%s: no such file or "
+			              "directory (no such sub-cgroup)",
+			              arg, (int)pid, h->name, file);
 		if (arg)
 			return werr_ctx(err, "exec --cgroup %s", arg);
 		/* runc's fallback on cgroup2: with a domain controller enabled

@@ -462,20 +462,20 @@ n_sleeps() {
 	assert_failure 126
 	assert_output --partial 'ward: exec --cgroup whaaat:/: unknown controller whaaat ('
 	run ward exec --cgroup a --cgroup b "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: exec --cgroup: a path without a controller given twice'
 	run ward exec --cgroup pids:a --cgroup memory,pids:b "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: exec --cgroup: controller pids given twice'
 	run ward exec --cgroup ,pids:a "$ID" true
 	assert_output 'ward: exec --cgroup ,pids:a: an empty controller name'
 	run ward exec --cgroup nosuch "$ID" true
-	assert_failure 1
+	assert_failure 126
 	assert_output --regexp '^ward: exec --cgroup nosuch: adding pid [0-9]+ to /sys/fs/cgroup/.*/nosuch/cgroup.procs: no such file or directory \(no such sub-cgroup\)$'
 	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
 		# One tree: a controller's own sub-cgroup is no v2 thing.
 		run ward exec --cgroup memory:sub "$ID" true
-		assert_failure 1
+		assert_failure 126
 		assert_output 'ward: exec --cgroup memory:sub: unknown controller memory (cgroup v2 has one tree: give the path alone)'
 	else
 		# v1: per controller (runc's own test): memory in sub, cpu and
