@@ -258,9 +258,9 @@ int netdevs_move(const struct oci_net_devices *d, pid_t pid, struct netdev_moves
 		return werr(err, errno,
 		            "config.json: .linux.netDevices: opening the network namespaces");
 	if (same_ns(mv->netns, mv->hostns))
-		return werr(err, 0,
-		            "config.json: .linux.netDevices: the container has no network "
-		            "namespace of its own");
+		return werr_k(err, WERR_INVALID, 0,
+		              "config.json: .linux.netDevices: the container has no network "
+		              "namespace of its own");
 	host = nl_open();
 	if (host < 0 || (inner = socket_in(mv->netns, mv->hostns, err)) < 0) {
 		werr(err, errno, "config.json: .linux.netDevices: opening rtnetlink");

@@ -325,7 +325,7 @@ n_sleeps() {
 	if ! [ -d /sys/fs/cgroup/net_cls ]; then
 		cfg '.linux.resources = {"network": {"classID": 1048577}}'
 		run ward create --bundle "$BUNDLE" "$ID"
-		assert_failure 1
+		assert_failure 125
 		if is_v2; then
 			assert_output 'ward: linux.resources.network.classID: cgroup2 has no net_cls controller'
 		else
@@ -499,7 +499,7 @@ n_sleeps() {
 		else
 			# Together: two paths for one hierarchy cannot be had.
 			run ward exec --cgroup cpu:sub --cgroup cpuacct:sub2 "$ID" true
-			assert_failure 1
+			assert_failure 126
 			assert_output --partial 'ward: exec --cgroup cpu:sub and cpuacct:sub2: one hierarchy ('
 		fi
 	fi
@@ -535,7 +535,7 @@ n_sleeps() {
 	assert_success
 	assert_line '0::/foobar'
 	run ward exec --cgroup / "$ID" true
-	assert_failure 1
+	assert_failure 125
 	assert_output --regexp "^ward: exec --cgroup /: writing \"[0-9]+\" to /sys/fs/cgroup/ward/$ID/cgroup.procs: Device or resource busy\$"
 	run ward ps --format json "$ID"
 	assert_output "[$(init_pid "$ID")]"

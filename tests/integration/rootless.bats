@@ -462,7 +462,7 @@ assert_user_clean() {
 	echo 0 >"$f"
 	run uward run --bundle "$UB" "$ID"
 	echo "$old" >"$f"
-	assert_failure 1
+	assert_failure 125
 	refute_line ran
 	assert_output --partial "kernel.unprivileged_userns_clone = 0"
 	assert_output --partial "sysctl -w kernel.unprivileged_userns_clone=1"

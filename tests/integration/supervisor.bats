@@ -332,11 +332,11 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	refused_with 'config.json: .annotations["org.ward.timeout"]: "soon" is not a duration (such as 90s, 10m or 1h)'
 	policy '{"supervise": "sometimes"}'
 	run ward --policy "$POLICY" run "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial '.supervise: must be auto or always (got "sometimes")'
 	policy '{"strict": {"timeout": "eventually"}}'
 	run ward --policy "$POLICY" run "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output --partial '.strict.timeout: must be a duration such as 90s, 10m or 1h (got "eventually")'
 	[ ! -d "$ROOT/$ID" ]
 }

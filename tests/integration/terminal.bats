@@ -40,11 +40,11 @@ load ../helpers/common
 	assert_failure 126
 	assert_output 'ward: config.json: .process.terminal needs --console-socket when the container is detached (only a foreground run relays the terminal)'
 	run ward create --console-socket "$TMP/nobody.sock" --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 125
 	assert_output "ward: --console-socket $TMP/nobody.sock: No such file or directory"
 	cfg '.process.terminal = false'
 	run ward create --console-socket "$TMP/x.sock" --bundle "$BUNDLE" "$ID"
-	assert_failure 1
+	assert_failure 126
 	assert_output 'ward: --console-socket is for process.terminal, which config.json does not set'
 	assert_no_leftovers
 }

@@ -101,10 +101,11 @@ static int check_intel_rdt(const struct oci_intel_rdt *r, struct werror *err)
 	                                           : ".linux.intelRdt";
 
 	if (!resctrl_mounted())
-		return werr(err, 0,
-		            "config.json: %s: Intel RDT needs the resctrl filesystem, and none is "
-		            "mounted (mount -t resctrl resctrl /sys/fs/resctrl, on a CPU with RDT)",
-		            field);
+		return werr_k(
+		    err, WERR_UNSUPPORTED, 0,
+		    "config.json: %s: Intel RDT needs the resctrl filesystem, and none is "
+		    "mounted (mount -t resctrl resctrl /sys/fs/resctrl, on a CPU with RDT)",
+		    field);
 	return NOT_YET(field, "Intel RDT");
 }
 
@@ -117,14 +118,14 @@ static int check_net_devices(const struct oci_config *c, struct werror *err)
 	const struct oci_namespace *ns = oci_config_namespace(c, CLONE_NEWNET);
 
 	if (ns == NULL)
-		return werr(err, 0,
-		            "config.json: .linux.netDevices: moving network devices needs a "
-		            "\"network\" namespace in .linux.namespaces");
+		return werr_k(err, WERR_INVALID, 0,
+		              "config.json: .linux.netDevices: moving network devices needs a "
+		              "\"network\" namespace in .linux.namespaces");
 	if (ns->path && ns->path[0])
-		return werr(err, 0,
-		            "config.json: .linux.netDevices: moving network devices needs a new "
-		            "network namespace, not one joined by path (%s)",
-		            ns->path);
+		return werr_k(err, WERR_INVALID, 0,
+		              "config.json: .linux.netDevices: moving network devices needs a new "
+		              "network namespace, not one joined by path (%s)",
+		              ns->path);
 	return 0;
 }
 
