@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,13 +21,21 @@ int atomic_write_at(int dirfd, const char *name, const struct iovec *iov, int n,
 	ssize_t got;
 	_cleanup_close_ int fd = -1;
 
-	/* Hidden and per process: two writers never share a temp file. */
-	if ((size_t)snprintf(tmp, sizeof(tmp), ".%.200s.%d.tmp", name, (int)getpid()) >=
-	    sizeof(tmp))
-		return werr(err, ENAMETOOLONG, "%s", what);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return werr(err, errno, "%s", what);
+	/* Hidden, unguessable and made here (O_EXCL): in a directory others
+	 * can write (a CI workspace, /tmp) nobody can plant the temp file -
+	 * a file of theirs that would become ours, a fifo that blocks. */
+	for (int tries = 0; fd < 0; tries++) {
+		uint64_t r;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			return werr(err, errno, "%s: no random name", what);
+		if ((size_t)snprintf(tmp, sizeof(tmp), ".%.200s.%016llx.tmp", name,
+		                     (unsigned long long)r) >= sizeof(tmp))
+			return werr(err, ENAMETOOLONG, "%s", what);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd < 0 && (errno != EEXIST || tries == 8))
+			return werr(err, errno, "%s", what);
+	}
 	for (int i = 0; i < n; i++)
 		want += iov[i].iov_len;
 	got = writev(fd, iov, n);

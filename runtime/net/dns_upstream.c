@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -64,6 +65,44 @@ bool dns_upstream_loopback(const struct sockaddr_in6 *a)
 
 	return IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) ||
 	       (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && b[12] == 127);
+}
+
+bool dns_upstream_local(const struct sockaddr_in6 *a)
+{
+	const uint8_t *b = a->sin6_addr.s6_addr;
+
+	return dns_upstream_loopback(a) || IN6_IS_ADDR_UNSPECIFIED(&a->sin6_addr) ||
+	       (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && b[12] == 0);
+}
+
+void dns_upstreams_drop_own(struct dns_upstreams *u)
+{
+	struct ifaddrs *ifs = NULL;
+	size_t k = 0;
+
+	/* Unknown addresses: nothing is asked (fail closed). */
+	if (getifaddrs(&ifs) < 0) {
+		u->n = 0;
+		return;
+	}
+	for (size_t i = 0; i < u->n; i++) {
+		const uint8_t *b = u->a[i].sin6_addr.s6_addr;
+		bool own = dns_upstream_local(&u->a[i]);
+
+		for (struct ifaddrs *f = ifs; f && !own; f = f->ifa_next) {
+			if (f->ifa_addr && f->ifa_addr->sa_family == AF_INET)
+				own = IN6_IS_ADDR_V4MAPPED(&u->a[i].sin6_addr) &&
+				      memcmp(b + 12, &((struct sockaddr_in *)f->ifa_addr)->sin_addr,
+				             4) == 0;
+			else if (f->ifa_addr && f->ifa_addr->sa_family == AF_INET6)
+				own = memcmp(b, &((struct sockaddr_in6 *)f->ifa_addr)->sin6_addr,
+				             16) == 0;
+		}
+		if (!own)
+			u->a[k++] = u->a[i];
+	}
+	u->n = k;
+	freeifaddrs(ifs);
 }
 
 void dns_upstream_str(const struct sockaddr_in6 *a, char *buf, size_t len)

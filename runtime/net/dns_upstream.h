@@ -1,5 +1,5 @@
-/* The DNS gate's upstream resolvers: read from a resolv.conf (the one the
- * engine or the bundle gives the container), and asked over UDP, then
+/* The DNS gate's upstream resolvers: the operator's (the policy's
+ * dnsUpstreams, else the host's resolv.conf; op_create_plan.c), asked over UDP, then
  * over TCP when the answer came truncated. The gate's sockets are made by
  * the gate, outside the container's cgroup: the egress programs never
  * judge them (net/dns_gate.h says why that is the point). */
@@ -30,6 +30,13 @@ struct dns_upstreams {
 void dns_resolv_parse(const char *text, struct dns_upstreams *u);
 /* a is on loopback (127.0.0.0/8, ::1): the host's own resolver. */
 bool dns_upstream_loopback(const struct sockaddr_in6 *a);
+/* a names the namespace it is asked from: loopback, or unspecified
+ * (0.0.0.0/8, ::), which a connect takes as this host. */
+bool dns_upstream_local(const struct sockaddr_in6 *a);
+/* Drop from u every local one and every address an interface of the
+ * current network namespace has: asked from the container's namespace,
+ * those are the container's own (it could answer them itself). */
+void dns_upstreams_drop_own(struct dns_upstreams *u);
 /* One upstream as text ("10.0.0.1", "fd00::1"). */
 void dns_upstream_str(const struct sockaddr_in6 *a, char *buf, size_t len);
 /* Add one address in text form; -1 if it is none. */

@@ -12,6 +12,7 @@
 #include "hooks/hooks_dir.h"
 #include "net/egress_rule.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -384,6 +385,17 @@ static int check_policy(void *obj, const struct jpath *p, struct werror *err)
 			return jerr(err, &ip, "must be an absolute path (got \"%s\")",
 			            pol->hooks_dirs[i]);
 		}
+	for (size_t i = 0; i < pol->n_dns_upstreams; i++) {
+		struct in6_addr a6;
+		struct in_addr a4;
+		const char *u = pol->dns_upstreams[i];
+
+		if (inet_pton(AF_INET, u, &a4) != 1 && inet_pton(AF_INET6, u, &a6) != 1) {
+			struct jpath dp = {p, "dnsUpstreams", 0}, ip = {&dp, NULL, i};
+
+			return jerr(err, &ip, "must be an IPv4 or IPv6 address (got \"%s\")", u);
+		}
+	}
 	if (pol->has_pids_limit && pol->pids_limit <= 0) {
 		struct jpath pp = {p, "pidsLimit", 0};
 
@@ -447,6 +459,7 @@ static const struct jfield policy_fields[] = {
      .off = offsetof(struct policy, hooks_dirs),
      .has_off = offsetof(struct policy, has_hooks_dirs),
      .n_off = offsetof(struct policy, n_hooks_dirs)},
+    FLD_N("dnsUpstreams", JK_STRV, struct policy, dns_upstreams, 0, NULL),
     FLD_OBJ("strict", struct policy, strict, 0, &strict_schema),
     FLD("supervise", JK_STR, struct policy, supervise, 0),
     FLD("timeoutGrace", JK_STR, struct policy, timeout_grace, 0),

@@ -71,6 +71,10 @@ struct policy {
 	char **hooks_dirs;
 	size_t n_hooks_dirs;
 	bool has_hooks_dirs;
+	/* The resolvers the DNS gate asks (IP addresses); none: the host's
+	 * /etc/resolv.conf. Never the container's config or image. */
+	char **dns_upstreams;
+	size_t n_dns_upstreams;
 	int64_t pids_limit; /* baseline's when the config sets none */
 	bool has_pids_limit;
 	struct policy_strict *strict;

@@ -144,6 +144,9 @@ static _Noreturn void gate_main(pid_t parent, int chan, int init, int allow, int
 	if (setns(FD_INIT, CLONE_NEWNET) < 0)
 		fail("entering the container's network namespace");
 	close(FD_INIT);
+	/* In the container's namespace now: an upstream it has an address of
+	 * is one it would answer for itself. */
+	dns_upstreams_drop_own(&g.up);
 	if ((g.udp = listener(&c->listen, SOCK_DGRAM)) < 0 ||
 	    (g.tcp = listener(&c->listen, SOCK_STREAM)) < 0)
 		fail("binding its address (another container's gate in this network namespace?)");

@@ -57,6 +57,54 @@ static void server_of(char *out, size_t len)
 	(void)len;
 }
 
+/* dnsprobe serve ADDR LIE: a resolver that lies (the attack the DNS gate's
+ * upstream rules close): on ADDR:53/udp, every A question is answered with
+ * LIE (TTL 3600), any other with no record. Serves until killed. */
+static int serve(const char *addr, const char *lie)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(53)};
+	struct in_addr a;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0 || inet_pton(AF_INET, addr, &sa.sin_addr) != 1 ||
+	    inet_pton(AF_INET, lie, &a) != 1 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		perror("dnsprobe serve");
+		return 1;
+	}
+	printf("serving %s\n", addr);
+	fflush(stdout);
+	for (;;) {
+		unsigned char m[1024];
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		ssize_t got = recvfrom(fd, m, sizeof(m) - 16, 0, (struct sockaddr *)&from, &fl);
+		size_t at = 12;
+		int qtype;
+
+		if (got < 17)
+			continue;
+		while (at < (size_t)got && m[at])
+			at += (size_t)m[at] + 1;
+		if (at + 5 > (size_t)got)
+			continue;
+		qtype = m[at + 1] << 8 | m[at + 2];
+		at += 5;
+		m[2] = (unsigned char)(0x84 | (m[2] & 1)); /* a reply, authoritative, RD kept */
+		m[3] = 0x80;                               /* RA, no error */
+		memset(m + 6, 0, 6);
+		if (qtype == 1) {
+			static const unsigned char rr[] = {0xc0, 12, 0,    1,    0, 1,
+			                                   0,    0,  0x0e, 0x10, 0, 4};
+
+			m[7] = 1;
+			memcpy(m + at, rr, sizeof(rr));
+			memcpy(m + at + sizeof(rr), &a, 4);
+			at += sizeof(rr) + 4;
+		}
+		sendto(fd, m, at, 0, (struct sockaddr *)&from, fl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_storage ss = {0};
@@ -69,8 +117,10 @@ int main(int argc, char **argv)
 	ssize_t got;
 	struct pollfd p;
 
+	if (argc == 4 && strcmp(argv[1], "serve") == 0)
+		return serve(argv[2], argv[3]);
 	if (argc < 4) {
-		fprintf(stderr, "usage: dnsprobe udp|tcp SERVER NAME [TYPE]\n");
+		fprintf(stderr, "usage: dnsprobe udp|tcp SERVER NAME [TYPE] | serve ADDR LIE\n");
 		return 2;
 	}
 	tcp = strcmp(argv[1], "tcp") == 0;

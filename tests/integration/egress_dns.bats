@@ -60,11 +60,13 @@ setup() {
 	cp "$WARD_BUILDDIR/tests/helpers/egprobe" "$BUNDLE/rootfs/bin/egprobe"
 	cp "$WARD_BUILDDIR/tests/helpers/dnsprobe" "$BUNDLE/rootfs/bin/dnsprobe"
 	nw_join
-	# The engine's resolv.conf, bound in as Podman does.
+	# The engine's resolv.conf, bound in as Podman does: the gate's
+	# replaces it, and the gate asks the operator's resolver (the policy's
+	# dnsUpstreams), never the one the config or the image names.
 	echo "nameserver 10.213.0.1" >"$TMP/resolv.conf"
 	cfg --arg s "$TMP/resolv.conf" \
 		'.mounts += [{"destination": "/etc/resolv.conf", "type": "bind", "source": $s, "options": ["rbind", "ro"]}]'
-	policy "{\"allowAlways\": [\"join-network\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
+	policy "{\"allowAlways\": [\"join-network\"], \"dnsUpstreams\": [\"10.213.0.1\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
 	cd "$BUNDLE"
 }
 
@@ -308,8 +310,49 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 }
 
 
+@test "dns gate: the container cannot choose the gate's upstream: not by its image's resolv.conf, nor a config's naming a loopback resolver, nor its own address; a resolver it runs and lies from opens nothing" {
+	# 1. The image names the container's loopback; no operator resolver
+	# the container's namespace can reach (the host's resolv.conf).
+	cfg '.mounts |= map(select(.destination != "/etc/resolv.conf"))'
+	echo "nameserver 127.0.0.1" >"$BUNDLE/rootfs/etc/resolv.conf"
+	policy "{\"allowAlways\": [\"join-network\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
+	lie='dnsprobe serve 127.0.0.1 10.213.2.1 >/dev/null & sleep 0.3
+		echo "lie: $(dnsprobe udp - www.allowed.test | tr "\n" " ")"
+		echo "after: $(egprobe tcp 10.213.2.1 80)"'
+	in_ctr "$lie"
+	assert_success
+	refute_line --partial "A 10.213.2.1"
+	assert_line "after: errno 1"
+	# 2. A config bind naming a loopback resolver (systemd-resolved's, an
+	# honest engine's): in the container's namespace only the container
+	# can answer there.
+	echo "nameserver 127.0.0.53" >"$TMP/resolv.conf"
+	cfg --arg s "$TMP/resolv.conf" \
+		'.mounts += [{"destination": "/etc/resolv.conf", "type": "bind", "source": $s, "options": ["rbind", "ro"]}]'
+	in_ctr "${lie//127.0.0.1/127.0.0.53}"
+	assert_success
+	refute_line --partial "A 10.213.2.1"
+	assert_line "after: errno 1"
+	# 3. The policy's upstream is an address the container has (10.213.0.2
+	# in this world), or unspecified: dropped, nothing is asked.
+	for up in 10.213.0.2 0.0.0.0; do
+		policy "{\"allowAlways\": [\"join-network\"], \"dnsUpstreams\": [\"$up\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
+		in_ctr "${lie//127.0.0.1/10.213.0.2}"
+		assert_success
+		refute_line --partial "A 10.213.2.1"
+		assert_line "after: errno 1"
+	done
+	# The operator's resolver, with the same image and config: the name
+	# resolves to its real address, and that address opens.
+	policy "{\"allowAlways\": [\"join-network\"], \"dnsUpstreams\": [\"10.213.0.1\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
+	in_ctr 'echo "real: $(dnsprobe udp - www.allowed.test | tr "\n" " ")"; echo "open: $(egprobe tcp 10.213.1.1 80)"'
+	assert_success
+	assert_line --regexp "^real: .*A 10\.213\.1\.1"
+	assert_line "open: ok"
+}
+
 @test "dns gate: an IPv6 upstream; hostile bytes (a datagram too short, garbage over TCP) are recorded and the gate serves on" {
-	echo "nameserver fd13::1" >"$TMP/resolv.conf"
+	policy "{\"allowAlways\": [\"join-network\"], \"dnsUpstreams\": [\"fd13::1\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
 	in_ctr 'g=$(sed -n "s/^nameserver //p" /etc/resolv.conf)
 		echo "short: $(egprobe udp $g 53)"
 		printf "\000\003abc" | nc -w 1 $g 53 >/dev/null; echo "tcp garbage sent"

@@ -58,7 +58,7 @@ setup() {
 	cfg --arg s "$TMP/resolv.conf" \
 		'.mounts += [{"destination": "/etc/resolv.conf", "type": "bind", "source": $s, "options": ["rbind", "ro"]}]'
 	WARD_GLOBALS=(--profile strict)
-	policy '{"egress": {"strict": {"allow": ["www.allowed.test:80/tcp", "10.217.0.2:81/tcp"]}}}'
+	policy '{"dnsUpstreams": ["10.217.0.2"], "egress": {"strict": {"allow": ["www.allowed.test:80/tcp", "10.217.0.2:81/tcp"]}}}'
 	cd "$BUNDLE"
 }
 

@@ -182,7 +182,7 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	}
 	if (r == 0 && pr.x.supervise && (r = create_sup_plan(g, &pr, cfg, bundle, &sp, err)) == 0)
 		o.sup = &sp;
-	if (r == 0 && o.sup && (r = create_gate_plan(&pr, cfg, cc->id, &gc, &gate_on, err)) == 0 &&
+	if (r == 0 && o.sup && (r = create_gate_plan(&pr, cc->id, &gc, &gate_on, err)) == 0 &&
 	    gate_on)
 		o.gate = &gc;
 	if (r == 0 && cfg->process->terminal && !cc->console_socket) {

@@ -32,8 +32,7 @@ int create_pin_hooks(const struct host_facts *h, struct hook_pins *pins, struct 
 	return 0;
 }
 
-static void upstreams(const struct policy_run *pr, const struct oci_config *cfg,
-                      struct dns_upstreams *up, struct werror *err);
+static void upstreams(const struct policy_run *pr, struct dns_upstreams *up);
 
 /* What the supervisor is to do, as the policy decided. */
 int create_sup_plan(const struct globals *g, const struct policy_run *pr,
@@ -70,7 +69,7 @@ int create_sup_plan(const struct globals *g, const struct policy_run *pr,
 	if (sp->pasta) {
 		struct dns_upstreams up;
 
-		upstreams(pr, cfg, &up, err);
+		upstreams(pr, &up);
 		for (size_t i = 0; i < up.n && !sp->pasta_dns[0]; i++)
 			if (dns_upstream_loopback(&up.a[i]))
 				dns_upstream_str(&up.a[i], sp->pasta_dns, sizeof(sp->pasta_dns));
@@ -78,62 +77,61 @@ int create_sup_plan(const struct globals *g, const struct policy_run *pr,
 	return 0;
 }
 
-/* The resolv.conf the container would have had, opened read-only: the
- * config's bind of /etc/resolv.conf (from the fd the policy judged), else
- * the rootfs's (resolved inside it), else the host's. -1 if none. */
-static int resolv_source(const struct policy_run *pr, const struct oci_config *cfg)
+/* The resolvers the DNS gate asks: the operator's - the policy's
+ * dnsUpstreams, else the host's /etc/resolv.conf - never the container's.
+ * Its config's bind of /etc/resolv.conf or its image's file would let it
+ * pick the resolver whose answers open the allow map (any address for an
+ * allowed name). None usable: the gate answers SERVFAIL. */
+static void upstreams(const struct policy_run *pr, struct dns_upstreams *up)
 {
-	const struct host_facts *h = &pr->facts;
-	char path[64];
-
-	for (size_t i = cfg->n_mounts; i-- > 0;)
-		if (i < h->n_mounts && h->mounts[i].resolved && S_ISREG(h->mounts[i].st.st_mode) &&
-		    strcmp(cfg->mounts[i].destination, "/etc/resolv.conf") == 0) {
-			snprintf(path, sizeof(path), "/proc/self/fd/%d", h->mounts[i].fd);
-			return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		}
-	/* The image's: looked at before it is opened (a device node there
-	 * is never opened by the host's root). */
-	if (h->root.resolved) {
-		int p = root_open(h->root.fd, "etc/resolv.conf", O_PATH), fd = -1;
-		struct stat st;
-
-		if (p >= 0 && fstat(p, &st) == 0 && S_ISREG(st.st_mode)) {
-			snprintf(path, sizeof(path), "/proc/self/fd/%d", p);
-			fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		}
-		if (p >= 0)
-			close(p);
-		if (fd >= 0)
-			return fd;
-	}
-	return open("/etc/resolv.conf", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-}
-
-/* The upstream resolvers the container would have had. */
-static void upstreams(const struct policy_run *pr, const struct oci_config *cfg,
-                      struct dns_upstreams *up, struct werror *err)
-{
-	int fd = resolv_source(pr, cfg);
+	int fd;
 	char *text = NULL;
 	struct stat st;
 	size_t n;
 
 	memset(up, 0, sizeof(*up));
-	/* None, or not a file: no upstream (the gate answers SERVFAIL and
-	 * says why in the report). */
+	if (pr->pol && pr->pol->n_dns_upstreams) {
+		for (size_t i = 0; i < pr->pol->n_dns_upstreams; i++)
+			dns_upstream_add(up, pr->pol->dns_upstreams[i]);
+		return;
+	}
+	fd = open("/etc/resolv.conf", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    read_fd(fd, "resolv.conf", 64 << 10, &text, &n, err) == 0)
+	    read_fd(fd, "resolv.conf", 64 << 10, &text, &n, NULL) == 0)
 		dns_resolv_parse(text, up);
-	else
-		werr_clear(err);
 	if (fd >= 0)
 		close(fd);
 	free(text);
 }
 
-int create_gate_plan(const struct policy_run *pr, const struct oci_config *cfg, const char *id,
-                     struct gate_conf *gc, bool *on, struct werror *err)
+/* Keep the upstreams the gate may ask from the container's network
+ * namespace: one on loopback or unspecified (0.0.0.0, ::) would be the
+ * container's own there (it could answer itself), except the host's own
+ * resolver through pasta, which pasta forwards to (DNS_PASTA_FORWARD). */
+static void upstreams_reachable(struct dns_upstreams *up, bool pasta)
+{
+	struct dns_upstreams kept = {0};
+	bool forward = false;
+
+	for (size_t i = 0; i < up->n; i++) {
+		char s[64];
+
+		if (pasta && dns_upstream_loopback(&up->a[i])) {
+			forward = true;
+			continue;
+		}
+		if (dns_upstream_local(&up->a[i]))
+			continue;
+		dns_upstream_str(&up->a[i], s, sizeof(s));
+		dns_upstream_add(&kept, s);
+	}
+	if (forward || (pasta && kept.n == 0))
+		dns_upstream_add(&kept, DNS_PASTA_FORWARD);
+	*up = kept;
+}
+
+int create_gate_plan(const struct policy_run *pr, const char *id, struct gate_conf *gc, bool *on,
+                     struct werror *err)
 {
 	int r = 0;
 
@@ -142,17 +140,10 @@ int create_gate_plan(const struct policy_run *pr, const struct oci_config *cfg, 
 	if (!*on)
 		return 0;
 	gate_listen_addr(id, &gc->listen);
-	upstreams(pr, cfg, &gc->up, err);
+	upstreams(pr, &gc->up);
 	/* Through pasta, one on the host's loopback is its forwarding address
 	 * (create_sup_plan names it to pasta). */
-	for (size_t i = 0; pr->x.egress.pasta && i < gc->up.n; i++)
-		if (dns_upstream_loopback(&gc->up.a[i])) {
-			gc->up.n = i;
-			dns_upstream_add(&gc->up, DNS_PASTA_FORWARD);
-			break;
-		}
-	if (pr->x.egress.pasta && gc->up.n == 0)
-		dns_upstream_add(&gc->up, DNS_PASTA_FORWARD);
+	upstreams_reachable(&gc->up, pr->x.egress.pasta);
 	for (size_t i = 0; r == 0 && i < pr->x.egress.n_allow; i++)
 		r = egress_plan_add(&gc->plan, false, &pr->x.egress.allow[i], err);
 	for (size_t i = 0; r == 0 && i < pr->x.egress.n_deny; i++)

@@ -22,7 +22,7 @@ int create_sup_plan(const struct globals *g, const struct policy_run *pr,
  * its address, the upstream resolvers of the resolv.conf the container
  * would have had (the config's bind of /etc/resolv.conf, else the
  * rootfs's, else the host's), the plan. -1 with werr. */
-int create_gate_plan(const struct policy_run *pr, const struct oci_config *cfg, const char *id,
-                     struct gate_conf *gc, bool *on, struct werror *err);
+int create_gate_plan(const struct policy_run *pr, const char *id, struct gate_conf *gc, bool *on,
+                     struct werror *err);
 
 #endif
