@@ -333,11 +333,12 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 	assert_success
 	refute_line --partial "A 10.213.2.1"
 	assert_line "after: errno 1"
-	# 3. The policy's upstream is an address the container has (10.213.0.2
-	# in this world), or unspecified: dropped, nothing is asked.
-	for up in 10.213.0.2 0.0.0.0; do
-		policy "{\"allowAlways\": [\"join-network\"], \"dnsUpstreams\": [\"$up\"], \"egress\": {\"baseline\": {\"allow\": $ALLOW}}}"
-		in_ctr "${lie//127.0.0.1/10.213.0.2}"
+	# 3. The policy's upstream is one the container's namespace answers:
+	# its own address (with an allow rule that lets the container's
+	# replies out), unspecified, loopback: dropped, nothing is asked.
+	for up in 10.213.0.2:10.213.0.2 0.0.0.0:127.0.0.1 127.0.0.1:127.0.0.1; do
+		policy "{\"allowAlways\": [\"join-network\"], \"dnsUpstreams\": [\"${up%%:*}\"], \"egress\": {\"baseline\": {\"allow\": ${ALLOW%]}, \"10.213.0.0/24:1024-65535/udp\"]}}}"
+		in_ctr "${lie//127.0.0.1/${up#*:}}"
 		assert_success
 		refute_line --partial "A 10.213.2.1"
 		assert_line "after: errno 1"
