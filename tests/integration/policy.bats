@@ -896,7 +896,7 @@ ns_ward() {
 	u=/usr/local/ward-test-$ID
 	roots=("$u")
 	[ -n "$E" ] && roots+=("$E/storage/overlay-containers/ward-test-$ID/userdata")
-	cleanup_roots() { rm -rf "$u" "${E:-/nonexistent}/storage/overlay-containers/ward-test-$ID" "${E:-/nonexistent}/storage/overlay/ward-test-$ID"; rmdir "$E/storage/overlay-containers" "$E/storage/overlay" "$E/storage" 2>/dev/null; true; }
+	cleanup_roots() { rm -rf "$u" "${E:-/nonexistent}/storage/overlay-containers/ward-test-$ID" "${E:-/nonexistent}/storage/overlay/ward-test-$ID"; rmdir "$E/storage/overlay-containers" "$E/storage/overlay" "$E/storage" 2>/dev/null || true; }
 	for r in "${roots[@]}"; do
 		mkdir -p "$r"
 		cp -a "$BUNDLE/rootfs/." "$r/"
