@@ -194,28 +194,6 @@ static int sock(const struct sockaddr_in6 *a, int type)
 	return fd;
 }
 
-/* Over UDP: the first datagram that is a reply with q's id (the connected
- * socket takes only the upstream's). */
-static ssize_t ask_udp(const struct sockaddr_in6 *a, const uint8_t *q, size_t qlen, uint8_t *out,
-                       size_t cap)
-{
-	long long deadline = dns_now_ms() + DNS_UPSTREAM_MS;
-	int fd = sock(a, SOCK_DGRAM);
-	ssize_t n = -1;
-
-	if (fd < 0)
-		return -1;
-	if (send(fd, q, qlen, 0) == (ssize_t)qlen)
-		while (wait_fd(fd, POLLIN, deadline) == 0) {
-			n = recv(fd, out, cap, 0);
-			if (n >= DNS_HDR && out[0] == q[0] && out[1] == q[1] && (out[2] & 0x80))
-				break;
-			n = -1;
-		}
-	close(fd);
-	return n;
-}
-
 /* Over TCP: two bytes of length, then the message, each way. */
 static ssize_t ask_tcp(const struct sockaddr_in6 *a, const uint8_t *q, size_t qlen, uint8_t *out,
                        size_t cap)
@@ -245,13 +223,16 @@ int dns_upstream_ask(const struct dns_upstreams *u, const uint8_t *q, size_t qle
                      size_t cap, size_t *len, char *why, size_t wlen)
 {
 	if (u->n == 0)
-		return WHY("no upstream resolver (none in the container's resolv.conf)");
+		return WHY("no upstream resolver (none the operator gave that the container could "
+		           "not answer itself)");
+	/* Over TCP only. The gate asks from the container's network
+	 * namespace, where the container can send from any address (IPv6's
+	 * IP_FREEBIND needs no capability) to the gate's port: a UDP answer is
+	 * taken on its 16-bit id alone, which it can spray; a TCP one needs
+	 * the connection's sequence numbers, which it cannot see. */
 	for (size_t i = 0; i < u->n; i++) {
-		ssize_t n = ask_udp(&u->a[i], q, qlen, out, cap);
+		ssize_t n = ask_tcp(&u->a[i], q, qlen, out, cap);
 
-		/* Truncated: the whole answer over TCP, or nothing of it. */
-		if (n >= DNS_HDR && (out[2] & 0x02))
-			n = ask_tcp(&u->a[i], q, qlen, out, cap);
 		if (n >= DNS_HDR) {
 			*len = (size_t)n;
 			return 0;

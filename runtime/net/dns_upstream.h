@@ -1,8 +1,8 @@
 /* The DNS gate's upstream resolvers: the operator's (the policy's
- * dnsUpstreams, else the host's resolv.conf; op_create_plan.c), asked over UDP, then
- * over TCP when the answer came truncated. The gate's sockets are made by
- * the gate, outside the container's cgroup: the egress programs never
- * judge them (net/dns_gate.h says why that is the point). */
+ * dnsUpstreams, else the host's resolv.conf; op_create_plan.c), asked
+ * over TCP. The gate's sockets are made by the gate, outside the
+ * container's cgroup: the egress programs never judge them
+ * (net/dns_gate.h says why that is the point). */
 #ifndef WARD_NET_DNS_UPSTREAM_H
 #define WARD_NET_DNS_UPSTREAM_H
 
@@ -43,7 +43,7 @@ void dns_upstream_str(const struct sockaddr_in6 *a, char *buf, size_t len);
 int dns_upstream_add(struct dns_upstreams *u, const char *addr);
 
 /* Send query q (qlen bytes, id id) to each upstream in turn until one
- * answers: over UDP, and again over TCP when that answer is truncated.
+ * answers, over TCP (never UDP: dns_upstream.c says why).
  * The reply in out (cap bytes; DNS_MSG_MAX holds any), its length in
  * *len; -1 with why when none answered. */
 int dns_upstream_ask(const struct dns_upstreams *u, const uint8_t *q, size_t qlen, uint8_t *out,

@@ -278,7 +278,7 @@ assert_no_unit() {
 	printf '[Scope]\nSlice=system.slice\n' >"/run/systemd/system/$UNIT.d/10-slice.conf"
 	systemctl daemon-reload
 	WARD_GLOBALS=(--systemd-cgroup)
-	refused_with "systemd put $UNIT elsewhere than /$SLICE/$UNIT: refused"
+	refused_with "systemd put $UNIT elsewhere than /$SLICE/$UNIT: refused" 125
 	wait_for "systemd to let $UNIT go" sh -c "[ \"\$(systemctl show -P ActiveState '$UNIT')\" != active ]"
 	[ ! -e "/sys/fs/cgroup/system.slice/$UNIT" ] || fail "the misplaced scope stayed"
 }
