@@ -149,8 +149,7 @@ static int drop_privileges(struct werror *err)
 	return 0;
 }
 
-/* A pidfd's pid, from its fdinfo (-1 once reaped). */
-static pid_t pidfd_pid(int pidfd)
+pid_t sup_pidfd_pid(int pidfd)
 {
 	char path[64], buf[512];
 	ssize_t n;
@@ -220,8 +219,8 @@ static void exit_status(struct sup *s, struct werror *err)
 			status = info.exit_code;
 			break;
 		}
-		if (zombie_status(r == 0 ? (pid_t)info.pid : pidfd_pid(s->pidfd), &status, err) ==
-		    0)
+		if (zombie_status(r == 0 ? (pid_t)info.pid : sup_pidfd_pid(s->pidfd), &status,
+		                  err) == 0)
 			break;
 		usleep(20000);
 	}

@@ -1,5 +1,6 @@
 /* pasta for a strict container run by hand (sup_pasta.h). */
 #include "supervisor/sup_pasta.h"
+#include "supervisor/supervisor.h"
 #include "facts/host_facts.h"
 #include "lib/error.h"
 #include "net/dns_upstream.h"
@@ -18,26 +19,6 @@
 #include <unistd.h>
 
 #define READY_TRIES 5000 /* 1 ms apart */
-
-/* A pidfd's pid, from its fdinfo (-1: gone). */
-static pid_t pid_of(int pidfd)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strstr(buf, "\nPid:");
-	return p ? (pid_t)strtol(p + 5, NULL, 10) : -1;
-}
 
 /* In the child: the namespace at fd 3, nothing else of the supervisor's. */
 static _Noreturn void run_pasta(pid_t parent, int nsfd, const char *dns)
@@ -105,7 +86,7 @@ static bool routed(pid_t init)
 
 int sup_pasta_start(struct sup_pasta *p, int init_pidfd, const char *dns, struct werror *err)
 {
-	pid_t init = pid_of(init_pidfd), parent = getpid();
+	pid_t init = sup_pidfd_pid(init_pidfd), parent = getpid();
 	char path[64];
 	int nsfd, status;
 

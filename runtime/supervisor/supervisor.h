@@ -84,4 +84,7 @@ int supervisor_main(int argc, char **argv, struct werror *err);
 int sup_report_dir(const char *policy_dir, const char *root, char *out, size_t len,
                    struct werror *err);
 
+/* A pidfd's pid, from its fdinfo (-1 once reaped). */
+pid_t sup_pidfd_pid(int pidfd);
+
 #endif
