@@ -202,6 +202,7 @@ static void props(void)
 	}
 	cpu = (struct oci_cpu){.cpus = "0-3,x"};
 	r = (struct oci_resources){.cpu = &cpu};
+	werr_clear(err); /* ok()'s arguments: any order */
 	ok(sd_props_from_resources(&r, true, true, &p, err) < 0 &&
 	       strstr(werr_msg(err), "linux.resources.cpu.cpus"),
 	   "a bad cpu list names its field (%s)", werr_msg(err));
