@@ -3,7 +3,7 @@
  * one message per step. Only container/ speaks it; the layers below get
  * or give an fd through a callback and never see a message.
  *
- * create, in this order (container.c the parent, init.c the init):
+ * create, in this order (create/create.c the parent, create/init.c the init):
  *   parent -> init   MAPPED       id maps written, cgroups joined: go on
  *   init -> parent   HOOKS        only when hooks_create_round(): the mounts
  *                                 are made; run prestart and createRuntime
