@@ -149,26 +149,6 @@ static int drop_privileges(struct werror *err)
 	return 0;
 }
 
-pid_t sup_pidfd_pid(int pidfd)
-{
-	char path[64], buf[512];
-	ssize_t n;
-	int fd;
-	char *p;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strstr(buf, "\nPid:");
-	return p ? (pid_t)strtol(p + 5, NULL, 10) : -1;
-}
-
 /* A zombie's wait status: field 52 of /proc/PID/stat (Linux ≥ 3.5). The
  * pidfd pins the pid, so this is the init's until it is reaped. */
 static int zombie_status(pid_t pid, int *status, struct werror *err)
