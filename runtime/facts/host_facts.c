@@ -2,6 +2,7 @@
 #include "facts/host_facts.h"
 #include "cgroup/cgroup.h"
 #include "lib/error.h"
+#include "lib/xalloc.h"
 #include "linux/hostns.h"
 #include "linux/sysctl.h"
 #include "rootfs/mount_opts.h"
@@ -123,8 +124,11 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	h->userns_host = !q->rootless && !q->userns_foreign;
 	h->pasta = access(PASTA_PATH, X_OK) == 0;
 	host_limits_gather(&h->limits);
-	h->n_sensitive =
-	    host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE, q->state_root, q->rootless);
+	if (q->judge_paths) {
+		h->sensitive = xcalloc(HOST_MAX_SENSITIVE, sizeof(*h->sensitive));
+		h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE,
+		                                       q->state_root, q->rootless);
+	}
 	/* The list of paths to relate holds root.path besides the mounts: it
 	 * is needed with no mounts at all (absent, null and [] are valid). */
 	all = calloc(cfg->n_mounts + 1, sizeof(*all));
@@ -177,7 +181,8 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 			return werr(err, ENOMEM, "out of memory");
 		}
 	}
-	if (host_paths_relate(h->sensitive, h->n_sensitive, all, n_all, err) < 0) {
+	if (q->judge_paths &&
+	    host_paths_relate(h->sensitive, h->n_sensitive, all, n_all, err) < 0) {
 		free(all);
 		host_facts_free(h);
 		return -1;
@@ -190,7 +195,7 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		struct host_path **v;
 		int r;
 
-		if (n == 0)
+		if (n == 0 || !q->judge_paths)
 			continue;
 		v = calloc(n, sizeof(*v));
 		if (v == NULL) {
@@ -260,5 +265,6 @@ void host_facts_free(struct host_facts *h)
 		free(h->hooks.file[p]);
 	}
 	hooks_dirs_free(&h->hooks.dirs);
+	host_sensitive_free(h->sensitive, h->n_sensitive);
 	memset(h, 0, sizeof(*h));
 }

@@ -66,7 +66,9 @@ struct host_facts {
 	 * egress allow-list and no engine's network gets it (policy_egress.c). */
 	bool pasta;
 	struct host_limits limits;
-	struct host_sensitive sensitive[HOST_MAX_SENSITIVE];
+	/* Heap-held (a fixed array of paths made every create zero and fault
+	 * in 400 KB); NULL when the paths are not judged. */
+	struct host_sensitive *sensitive;
 	size_t n_sensitive;
 	struct host_path root; /* root.path */
 	/* Per config.json mounts[i]: the source of a bind mount, the first
@@ -100,6 +102,11 @@ struct host_query {
 	const char *const *hooks_dirs;
 	size_t n_hooks_dirs;
 	bool userns_foreign; /* ward runs in a user namespace not the host's */
+	/* Relate every path to the host's sensitive paths (and search the
+	 * trees): what the refusals and `ward check` read. false: only open
+	 * them (a compat create, which refuses nothing: the fds are still
+	 * what gets mounted). */
+	bool judge_paths;
 };
 
 /* Gather the facts about cfg's host paths and namespaces. -1 with werr only

@@ -7,6 +7,7 @@
 #include "facts/host_paths.h"
 #include "linux/pathres.h"
 #include "lib/error.h"
+#include "lib/xalloc.h"
 
 #include <dirent.h>
 #include <pwd.h>
@@ -101,8 +102,15 @@ static void add(struct sens_list *h, const char *path, enum sens_kind kind)
 {
 	if (h->n >= h->max)
 		return;
-	snprintf(h->v[h->n].path, sizeof(h->v[0].path), "%s", path);
+	h->v[h->n].path = xstrdup(path);
 	h->v[h->n++].kind = kind;
+}
+
+void host_sensitive_free(struct host_sensitive *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		free(s[i].path);
+	free(s);
 }
 
 /* The directory ward runs from: reexec_sealed() names it before ward runs

@@ -36,7 +36,7 @@ enum sens_kind {
 };
 
 struct host_sensitive {
-	char path[PATH_MAX];
+	char *path; /* owned (host_sensitive_free) */
 	enum sens_kind kind;
 };
 
@@ -91,6 +91,7 @@ extern const char *const host_engine_socket_names[];
  * how many. */
 size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char *state_root,
                              bool rootless);
+void host_sensitive_free(struct host_sensitive *s, size_t n);
 /* Open path once (relative ones from bundle) into p; p->resolved says
  * whether it could be. */
 void host_path_resolve(struct host_path *p, const char *path, const char *bundle,

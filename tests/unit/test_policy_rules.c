@@ -91,6 +91,7 @@ static struct policy *pol_new(const char *json)
  * mounts and namespaces). */
 struct fake {
 	struct host_facts h;
+	struct host_sensitive sens[N_FAKE_SENS];
 	struct host_path mounts[8];
 	struct host_path layers[8][4];
 	struct host_path *overlay[8];
@@ -152,10 +153,10 @@ static void fake_init(struct fake *f)
 		f->ns_fd[i] = -1;
 	}
 	for (size_t k = 0; k < N_FAKE_SENS; k++) {
-		snprintf(f->h.sensitive[k].path, sizeof(f->h.sensitive[k].path), "%s",
-		         fake_sens[k].path);
-		f->h.sensitive[k].kind = fake_sens[k].kind;
+		f->sens[k].path = (char *)fake_sens[k].path;
+		f->sens[k].kind = fake_sens[k].kind;
 	}
+	f->h.sensitive = f->sens;
 	f->h.n_sensitive = N_FAKE_SENS;
 	/* Root of the host's user namespace on a host with cgroup2: the egress
 	 * programs can be attached. */
