@@ -103,9 +103,8 @@ struct host_query {
 	size_t n_hooks_dirs;
 	bool userns_foreign; /* ward runs in a user namespace not the host's */
 	/* Relate every path to the host's sensitive paths (and search the
-	 * trees): what the refusals and `ward check` read. false: only open
-	 * them (a compat create, which refuses nothing: the fds are still
-	 * what gets mounted). */
+	 * trees): what the mount refusals read. false: only open them (compat,
+	 * which refuses nothing; the fds are still what gets mounted). */
 	bool judge_paths;
 };
 

@@ -254,9 +254,9 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		                       .no_magiclinks = run->x.profile != PROFILE_COMPAT,
 		                       .rootless = in->rootless,
 		                       .userns_foreign = in->userns_foreign,
-		                       /* compat refuses nothing; check shows the reach */
-		                       .judge_paths = run->x.profile != PROFILE_COMPAT ||
-		                                      in->lease_id == NULL};
+		                       /* policy_apply runs no refusal under compat
+		                        * (check included): nothing reads the judgement */
+		                       .judge_paths = run->x.profile != PROFILE_COMPAT};
 
 		if (run->x.profile == PROFILE_BASELINE)
 			q.hooks_dirs = policy_hooks_dirs(run->pol, &q.n_hooks_dirs);

@@ -30,6 +30,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -217,6 +218,9 @@ def main():
     a = ap.parse_args()
     only = a.only.split(",")
     subreaper()
+    # SIGTERM as an exit, so that the finally below deletes the detached
+    # containers and the work directory.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = tempfile.mkdtemp(prefix="ward-bench.")
     b = Bench(os.path.abspath(a.ward), work)
     print(f"runtimes: {', '.join(b.runtimes)}; {a.rounds} rounds; "
