@@ -219,6 +219,7 @@ static const struct {
 
 struct fake_host {
 	struct host_facts h;
+	struct host_sensitive sens[N_FAKE_SENS];
 	struct host_path *mounts;
 	struct host_path **overlay;
 	size_t *n_overlay;
@@ -351,10 +352,10 @@ static int fake_host_init(struct fake_host *fh, const struct oci_config *c)
 
 	memset(h, 0, sizeof(*h));
 	for (size_t k = 0; k < N_FAKE_SENS; k++) {
-		snprintf(h->sensitive[k].path, sizeof(h->sensitive[k].path), "%s",
-		         fake_sens[k].path);
-		h->sensitive[k].kind = fake_sens[k].kind;
+		fh->sens[k].path = (char *)fake_sens[k].path;
+		fh->sens[k].kind = fake_sens[k].kind;
 	}
+	h->sensitive = fh->sens;
 	h->n_sensitive = N_FAKE_SENS;
 	h->cgroup_v1 = true;
 	h->memfd_noexec = true;
