@@ -10,6 +10,13 @@ sh runtime/setup/build.sh >/dev/null || { echo "build failed"; exit 1; }
 
 passed=0
 failed=0
+t0=$(date +%s)
+times=""
+took() { # took NAME: the seconds since the last mark, kept for the summary
+	t1=$(date +%s)
+	times="$times $1=$((t1 - t0))s"
+	t0=$t1
+}
 step() { # step NAME COMMAND...: a check outside make check counts as one test
 	name=$1
 	shift
@@ -24,6 +31,7 @@ step() { # step NAME COMMAND...: a check outside make check counts as one test
 
 make -j1 check >make-check.out 2>&1
 check_rc=$?
+took "make-check"
 grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' make-check.out
 p=$(grep -cE '^(PASS|XFAIL):' make-check.out)
 f=$(grep -cE '^(FAIL|XPASS|ERROR):' make-check.out)
@@ -58,15 +66,27 @@ tap_target() { # tap_target TARGET OUTFILE
 
 # Podman and containerd driving ward end to end.
 tap_target check-engines engines.out
+took "engines"
 # The runtime-escape catalogue (tests/escapes).
 tap_target check-escapes escapes.out
+took "escapes"
 
 step "unit tests under ASan/UBSan" make -s check-asan
+took "asan"
 step "fuzz the config, policy and read-back state parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+took "fuzz"
 step "clang-format" sh -c 'clang-format --dry-run -Werror oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] runtime/*/*/*.c runtime/container/*/*.h tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
 	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime -iruntime/net/bpf oci runtime hooks
 
+took "lint"
+# Where the time went (the suite must stay well under CI's 30 minutes):
+# each part, and make check's slowest files (-j1: a log's age after the one
+# before it).
+echo "time:$times"
+ls -trl --time-style=+%s tests/unit/*.log tests/arch/*.log tests/integration/*.log tests/vm/*.log 2>/dev/null |
+	awk '$6 ~ /^[0-9]+$/ && $7 !~ /test-suite/ { if (prev) printf "%d %s\n", $6 - prev, $7; prev = $6 }' |
+	sort -rn | head -12 | awk '{ printf "  %4ds %s\n", $1, $2 }'
 echo "skipped: $s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
