@@ -29,21 +29,38 @@ step() { # step NAME COMMAND...: a check outside make check counts as one test
 	fi
 }
 
-make -j1 check >make-check.out 2>&1
+# automake's results in OUT (make's exit RC, its suite log LOG): each
+# test counts; a failing make with no failing test counts as one failure.
+check_results() { # check_results OUT RC LOG
+	grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "$1"
+	p=$(grep -cE '^(PASS|XFAIL):' "$1")
+	f=$(grep -cE '^(FAIL|XPASS|ERROR):' "$1")
+	s=$((s + $(grep -cE '^SKIP:' "$1")))
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL: make check ($1) exited $2"
+		tail -30 "$1"
+		failed=$((failed + 1))
+	fi
+	[ "$f" -eq 0 ] || tail -200 "$3" 2>/dev/null
+}
+s=0
+
+# The QEMU lanes run beside everything else: under TCG they are CPU-bound
+# for ten minutes, the host's tests mostly wait. Every test program is built
+# first, so the two make runs write no file in common (the lanes have their
+# own suite log; the guest keeps its own rootfs cache, see common.bash).
+VM_TESTS=$(sed -n 's/^VM_TESTS = //p' Makefile)
+make -s -j2 check TESTS= >make-build.out 2>&1 || { tail -30 make-build.out; echo "build of the tests failed"; exit 1; }
+make -j1 check TESTS="$VM_TESTS" TEST_SUITE_LOG=tests/vm/lanes.log >vm-check.out 2>&1 &
+vm_pid=$!
+took "build-tests"
+
+make -j1 check VM_TESTS= >make-check.out 2>&1
 check_rc=$?
 took "make-check"
-grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' make-check.out
-p=$(grep -cE '^(PASS|XFAIL):' make-check.out)
-f=$(grep -cE '^(FAIL|XPASS|ERROR):' make-check.out)
-s=$(grep -cE '^SKIP:' make-check.out)
-passed=$((passed + p))
-failed=$((failed + f))
-if [ "$check_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-	echo "FAIL: make check exited $check_rc"
-	tail -30 make-check.out
-	failed=$((failed + 1))
-fi
-[ "$f" -eq 0 ] || cat test-suite.log 2>/dev/null | tail -200
+check_results make-check.out "$check_rc" test-suite.log
 
 # A make target whose output is bats' TAP: each test counts; a target that
 # fails without a failing test, or runs none, counts as one failure.
@@ -73,20 +90,25 @@ took "escapes"
 
 step "unit tests under ASan/UBSan" make -s check-asan
 took "asan"
-step "fuzz the config, policy and read-back state parsers (${FUZZ_SECONDS:-15}s each)" make -s fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+step "fuzz the config, policy and read-back state parsers (${FUZZ_SECONDS:-15}s each)" make -s -j2 fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 took "fuzz"
 step "clang-format" sh -c 'clang-format --dry-run -Werror oci/*.[ch] hooks/*.[ch] runtime/*.c runtime/*/*.[ch] runtime/*/*/*.c runtime/container/*/*.h tests/unit/*.[ch] tests/helpers/*.c tests/fuzz/*.c'
 step "cppcheck" cppcheck -q --error-exitcode=1 --enable=warning,portability \
 	--inline-suppr -D__linux__ -Ulinux -I. -Iruntime -iruntime/net/bpf oci runtime hooks
 
 took "lint"
+wait "$vm_pid"
+vm_rc=$?
+took "vm-lanes-after-lint"
+check_results vm-check.out "$vm_rc" tests/vm/lanes.log
 # Where the time went (the suite must stay well under CI's 30 minutes):
-# each part, and make check's slowest files (-j1: a log's age after the one
-# before it).
+# each part, make check's slowest files (-j1: a log's age after the one
+# before it), and the lanes' own figures.
 echo "time:$times"
-ls -trl --time-style=+%s tests/unit/*.log tests/arch/*.log tests/integration/*.log tests/vm/*.log 2>/dev/null |
+ls -trl --time-style=+%s tests/unit/*.log tests/arch/*.log tests/integration/*.log 2>/dev/null |
 	awk '$6 ~ /^[0-9]+$/ && $7 !~ /test-suite/ { if (prev) printf "%d %s\n", $6 - prev, $7; prev = $6 }' |
 	sort -rn | head -12 | awk '{ printf "  %4ds %s\n", $1, $2 }'
+grep -h '^# .* s in the guest$\|^# the VM ran' tests/vm/*.log 2>/dev/null
 echo "skipped: $s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
