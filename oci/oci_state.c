@@ -110,6 +110,10 @@ int oci_state_gen(struct yajl_gen_t *g, const struct oci_state *s, bool with_pri
 			gen_str(g, s->annotations[i].key, s->annotations[i].value);
 		yajl_gen_map_close(g);
 	}
+	/* Last: runc's list test matches the text from "ociVersion" to
+	 * "created"; engines ignore a field they do not know. */
+	if (!with_private && s->profile)
+		gen_str(g, "wardProfile", s->profile);
 	/* pid_start is a clock-tick count; it fits an int64 for 10^9 years. */
 	if (with_private) {
 		gen_int(g, "wardPidStart", (long long)s->pid_start);

@@ -26,6 +26,10 @@ struct oci_state {
 	 * field 22), so that a recycled pid is never mistaken for ours. */
 	uint64_t pid_start;
 	char *cgroup_path; /* private: the container's cgroup, in every hierarchy */
+	/* The profile create decided (its policy record), set by whoever shows
+	 * the state; shown as "wardProfile", never written to state.json
+	 * (the record is the truth). Static; NULL: unknown. */
+	const char *profile;
 };
 
 /* Serialise. with_private adds the fields only ward reads. The caller frees

@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
+#include "container/container.h"
 #include "container/query/query.h"
 #include "container/store.h"
 
@@ -40,9 +41,10 @@ static void print_table_row(const struct container *c)
 		printf("%-12s %-8d %-10s %s\n", c->id, 0, status_name(c->status), c->load_err);
 		return;
 	}
-	printf("%-12s %-8d %-10s %-40s %-30s %s\n", c->id, s ? s->pid : 0, status_name(c->status),
-	       s && s->bundle ? s->bundle : "", s && s->created ? s->created : "",
-	       s && s->owner ? s->owner : "");
+	printf("%-12s %-8d %-10s %-40s %-30s %-10s %s\n", c->id, s ? s->pid : 0,
+	       status_name(c->status), s && s->bundle ? s->bundle : "",
+	       s && s->created ? s->created : "", s && s->owner ? s->owner : "",
+	       s && s->profile ? s->profile : "-");
 }
 
 /* --format json: what is known of a container without a readable state
@@ -93,8 +95,8 @@ int cmd_list(struct globals *g, int argc, char **argv, struct werror *err)
 		gen = yajl_gen_alloc(NULL);
 		yajl_gen_array_open(gen);
 	} else if (!quiet) {
-		printf("%-12s %-8s %-10s %-40s %-30s %s\n", "ID", "PID", "STATUS", "BUNDLE",
-		       "CREATED", "OWNER");
+		printf("%-12s %-8s %-10s %-40s %-30s %-10s %s\n", "ID", "PID", "STATUS", "BUNDLE",
+		       "CREATED", "OWNER", "PROFILE");
 	}
 	/* Sorted by id, as runc lists them. */
 	while ((de = readdir(d)) != NULL) {
@@ -120,6 +122,8 @@ int cmd_list(struct globals *g, int argc, char **argv, struct werror *err)
 		 * status unknown with the reason: hidden, it would be forgotten
 		 * with its processes and cgroups. */
 		if (store_open_any(g->rootfd, ids[i], false, &c, err) == 0) {
+			if (c.st)
+				c.st->profile = container_profile_name(&c);
 			if (gen && c.st)
 				oci_state_gen(gen, c.st, false, err);
 			else if (gen)

@@ -77,6 +77,9 @@ int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
 int container_start(struct container *c, struct werror *err);
 /* The profile create recorded for c (enum ward_profile); -1: none. */
 int container_profile(struct container *c);
+/* Its name ("compat", "baseline", "strict"), for state and list; NULL:
+ * no record (being created, or made by an older ward). */
+const char *container_profile_name(struct container *c);
 /* Signal the init (all: every process of the container). */
 int container_signal(struct container *c, int sig, bool all, struct werror *err);
 /* Kill (when force, or not yet started) and remove the container. */

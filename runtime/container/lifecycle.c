@@ -321,6 +321,13 @@ int container_profile(struct container *c)
 	return policy_record_profile(rec, len);
 }
 
+const char *container_profile_name(struct container *c)
+{
+	int p = container_profile(c);
+
+	return p < 0 ? NULL : profile_name((enum ward_profile)p);
+}
+
 bool container_cgroup(struct container *c, struct cgroup *cg)
 {
 	_cleanup_werror_ struct werror why = WERROR_INIT;

@@ -59,6 +59,33 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
+@test "state and list show the profile create decided: --profile, an annotation that tightens, one that would loosen" {
+	cmd 'sleep 100'
+	ward --profile compat create --bundle "$BUNDLE" "$ID-c"
+	ward create --bundle "$BUNDLE" "$ID-b"
+	cfg '.annotations["org.ward.profile"] = "strict"'
+	ward create --bundle "$BUNDLE" "$ID-s"
+	# Would loosen baseline: ignored, the state says baseline.
+	cfg '.annotations["org.ward.profile"] = "compat"'
+	ward create --bundle "$BUNDLE" "$ID-l"
+	for x in c:compat b:baseline s:strict l:baseline; do
+		run ward state "$ID-${x%%:*}"
+		assert_success
+		assert_equal "$(jq -r .wardProfile <<<"$output")" "${x#*:}"
+	done
+	run ward list
+	assert_line --index 0 --regexp '^ID +PID +STATUS +BUNDLE +CREATED +OWNER +PROFILE$'
+	assert_line --regexp "^$ID-c +[0-9]+ +created +.* compat$"
+	assert_line --regexp "^$ID-s +[0-9]+ +created +.* strict$"
+	run ward list --format json
+	assert_equal "$(jq -r 'map(.id + "=" + .wardProfile) | join(" ")' <<<"$output")" \
+		"$ID-b=baseline $ID-c=compat $ID-l=baseline $ID-s=strict"
+	# Not in the stored state: the policy record is the one truth.
+	run ! grep -q wardProfile "$ROOT/$ID-s/state.json"
+	for x in c b s l; do ward delete --force "$ID-$x"; done
+	assert_no_leftovers
+}
+
 @test "duplicate id is refused and the first container is untouched" {
 	cmd 'sleep 100'
 	ward create --bundle "$BUNDLE" "$ID"

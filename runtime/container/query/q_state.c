@@ -1,4 +1,5 @@
 /* state: the container's state JSON, with what the supervisor noted. */
+#include "container/container.h"
 #include "container/query/query.h"
 #include "container/store.h"
 #include "lib/error.h"
@@ -39,20 +40,19 @@ int query_state(struct container *c, struct werror *err)
 {
 	size_t len;
 	char *json;
-	int r = -1;
 
 	if (c->st == NULL && c->status == ST_DELETING)
-		werr(err, 0,
-		     "container \"%s\" is being deleted (a delete that did not finish: "
-		     "delete --force removes it)",
-		     c->id);
-	else if (c->st == NULL)
-		werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\" is still being created", c->id);
-	else if (note_supervisor(c, err) == 0 &&
-	         oci_state_to_json(c->st, false, &json, &len, err) == 0) {
-		printf("%s\n", json);
-		free(json);
-		r = 0;
-	}
-	return r;
+		return werr(err, 0,
+		            "container \"%s\" is being deleted (a delete that did not finish: "
+		            "delete --force removes it)",
+		            c->id);
+	if (c->st == NULL)
+		return werr_k(err, WERR_NOT_RUNNING, 0, "container \"%s\" is still being created",
+		              c->id);
+	c->st->profile = container_profile_name(c);
+	if (note_supervisor(c, err) < 0 || oci_state_to_json(c->st, false, &json, &len, err) < 0)
+		return -1;
+	printf("%s\n", json);
+	free(json);
+	return 0;
 }
