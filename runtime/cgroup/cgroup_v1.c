@@ -126,9 +126,11 @@ static int weight_write(const struct cg_res *x, const char *cfq, const char *bfq
 {
 	const char *f = NULL;
 
-	if (x->h->fd >= 0 && faccessat(x->h->fd, cfq, F_OK, 0) == 0)
+	if (x->h->fd < 0) /* the hierarchy's own error, not the scheduler's */
+		return cg_write(x->h, cfq, value, err);
+	if (faccessat(x->h->fd, cfq, F_OK, 0) == 0)
 		f = cfq;
-	else if (x->h->fd >= 0 && faccessat(x->h->fd, bfq, F_OK, 0) == 0)
+	else if (faccessat(x->h->fd, bfq, F_OK, 0) == 0)
 		f = bfq;
 	if (f == NULL)
 		return werr(err, 0,

@@ -5,7 +5,7 @@ set -eu
 
 PKGS="build-essential autoconf automake libtool pkg-config
       libyajl-dev libseccomp-dev libmount-dev libsystemd-dev libbpf-dev bpftool
-      bats bats-support bats-assert busybox-static jq python3-jsonschema
+      bats bats-support bats-assert parallel busybox-static jq python3-jsonschema
       clang clang-format cppcheck
       qemu-system-x86 binutils
       podman conmon catatonit containernetworking-plugins iptables containerd iproute2 uidmap python3-grpcio

@@ -178,6 +178,39 @@ teardown() {
 	assert_no_leftovers
 }
 
+@test "host paths are judged under the profile in force: compat (flag or policy) tightened by the annotation refuses an engine socket and the host's /proc; compat alone takes them" {
+	sock() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$1"; }
+	mkdir -p "$TMP/run"
+	sock "$TMP/run/docker.sock"
+	policy '{"profile": "compat"}'
+	cmd 'true'
+	for m in sock proc; do
+		if [ $m = sock ]; then
+			cfg --arg s "$TMP/run/docker.sock" '.mounts += [{"destination": "/var/run/docker.sock", "type": "bind", "source": $s, "options": ["bind"]}]'
+			why="$TMP/run/docker.sock is a container engine socket"
+		else
+			cfg '.mounts += [{"destination": "/hostproc", "type": "bind", "source": "/proc", "options": ["rbind"]}]'
+			why="/proc"
+		fi
+		for a in baseline strict; do
+			cfg --arg a "$a" '.annotations["org.ward.profile"] = $a'
+			for how in "--profile compat" "--policy $POLICY"; do
+				# shellcheck disable=SC2086 # HOW is two words
+				run ward $how create --bundle "$BUNDLE" "$ID"
+				assert_failure 126
+				assert_output --partial "$why"
+				assert_no_leftovers
+			done
+		done
+		# The control: compat itself takes it (runc does).
+		cfg 'del(.annotations["org.ward.profile"])'
+		ward --profile compat run --bundle "$BUNDLE" "$ID"
+		ward delete --force "$ID" 2>/dev/null || true
+		cfg 'del(.mounts[-1])'
+	done
+	assert_no_leftovers
+}
+
 @test "refused: container engine sockets, by type and name or by inode; a plain file of that name is not" {
 	sock() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$1"; }
 	mkdir -p "$TMP/run"
