@@ -178,20 +178,19 @@ teardown() {
 	assert_no_leftovers
 }
 
-@test "host paths are judged under the profile in force: compat (flag or policy) tightened by the annotation refuses an engine socket and the host's /proc; compat alone takes them" {
+@test "host paths are judged under the profile in force: compat (flag or policy) tightened by the annotation refuses an engine socket, the host's /proc, /etc and /run; compat alone takes them" {
 	sock() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$1"; }
 	mkdir -p "$TMP/run"
 	sock "$TMP/run/docker.sock"
 	policy '{"profile": "compat"}'
 	cmd 'true'
-	for m in sock proc; do
-		if [ $m = sock ]; then
-			cfg --arg s "$TMP/run/docker.sock" '.mounts += [{"destination": "/var/run/docker.sock", "type": "bind", "source": $s, "options": ["bind"]}]'
-			why="$TMP/run/docker.sock is a container engine socket"
-		else
-			cfg '.mounts += [{"destination": "/hostproc", "type": "bind", "source": "/proc", "options": ["rbind"]}]'
-			why="/proc"
-		fi
+	# By kind (the socket, procfs) and by the host's sensitive paths (/etc,
+	# /var/run: the list gathered only when paths are judged).
+	for m in "$TMP/run/docker.sock|/var/run/docker.sock|is a container engine socket" \
+		"/proc|/hostpath|/proc" "/etc|/hostpath|/etc is the host's /etc" \
+		"/var/run|/hostpath|/var/run is the host's /run"; do
+		IFS='|' read -r src dst why <<<"$m"
+		cfg --arg s "$src" --arg d "$dst" '.mounts += [{"destination": $d, "type": "bind", "source": $s, "options": ["rbind"]}]'
 		for a in baseline strict; do
 			cfg --arg a "$a" '.annotations["org.ward.profile"] = $a'
 			for how in "--profile compat" "--policy $POLICY"; do
