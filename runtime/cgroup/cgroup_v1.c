@@ -121,36 +121,30 @@ static int dev_lines(const struct cg_res *x, const char *file, const struct oci_
 /* Weights: CFQ's blkio.weight, or BFQ's blkio.bfq.weight on kernels
  * without CFQ (removed in 5.0), as runc does. With neither (no BFQ
  * scheduler loaded), the host cannot weigh I/O: say that, not ENOENT. */
-static int weight_write(const struct cg_res *x, const char *cfq, const char *bfq, const char *value,
-                        struct werror *err)
+static int weight_file(const struct cg_res *x, const char *cfq, const char *bfq, const char **f,
+                       struct werror *err)
 {
-	const char *f = NULL;
-
-	if (x->h->fd < 0) /* the hierarchy's own error, not the scheduler's */
-		return cg_write(x->h, cfq, value, err);
-	if (faccessat(x->h->fd, cfq, F_OK, 0) == 0)
-		f = cfq;
+	/* An unopened hierarchy: the write reports its own error. */
+	if (x->h->fd < 0 || faccessat(x->h->fd, cfq, F_OK, 0) == 0)
+		*f = cfq;
 	else if (faccessat(x->h->fd, bfq, F_OK, 0) == 0)
-		f = bfq;
-	if (f == NULL)
+		*f = bfq;
+	else
 		return werr(err, 0,
 		            "the host's block I/O scheduler takes no weights (neither %s nor %s: "
 		            "BFQ is not in use)",
 		            cfq, bfq);
-	return cg_write(x->h, f, value, err);
+	return 0;
 }
 
 int cg1_blkio(const struct cg_res *x, struct werror *err)
 {
 	const struct oci_blockio *b = x->r->block_io;
+	const char *f;
 
-	if (b->has_weight) {
-		char v[24];
-
-		snprintf(v, sizeof(v), "%" PRId64, (int64_t)b->weight);
-		if (weight_write(x, "blkio.weight", "blkio.bfq.weight", v, err) < 0)
-			return werr_ctx(err, "linux.resources.blockIO.weight");
-	}
+	if (b->has_weight && (weight_file(x, "blkio.weight", "blkio.bfq.weight", &f, err) < 0 ||
+	                      cg_write_i64(x, f, b->weight, err) < 0))
+		return werr_ctx(err, "linux.resources.blockIO.weight");
 	if (b->has_leaf_weight && cg_write_i64(x, "blkio.leaf_weight", b->leaf_weight, err) < 0)
 		return werr_ctx(err, "linux.resources.blockIO.leafWeight");
 	for (size_t i = 0; i < b->n_weight_device; i++) {
@@ -160,8 +154,9 @@ int cg1_blkio(const struct cg_res *x, struct werror *err)
 		if (w->has_weight) {
 			snprintf(line, sizeof(line), "%" PRId64 ":%" PRId64 " %u", w->major,
 			         w->minor, w->weight);
-			if (weight_write(x, "blkio.weight_device", "blkio.bfq.weight_device", line,
-			                 err) < 0)
+			if (weight_file(x, "blkio.weight_device", "blkio.bfq.weight_device", &f,
+			                err) < 0 ||
+			    cg_write(x->h, f, line, err) < 0)
 				return werr_ctx(err, "linux.resources.blockIO.weightDevice[%zu]",
 				                i);
 		}

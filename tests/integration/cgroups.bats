@@ -329,6 +329,11 @@ n_sleeps() {
 			assert_failure 125
 			assert_output "ward: linux.resources.blockIO.weight: the host's block I/O scheduler takes no weights (neither blkio.weight nor blkio.bfq.weight: BFQ is not in use)"
 			assert_no_leftovers
+			cfg '.linux.resources = {"blockIO": {"weightDevice": [{"major": 8, "minor": 0, "weight": 500}]}}'
+			run ward create --bundle "$BUNDLE" "$ID"
+			assert_failure 125
+			assert_output "ward: linux.resources.blockIO.weightDevice[0]: the host's block I/O scheduler takes no weights (neither blkio.weight_device nor blkio.bfq.weight_device: BFQ is not in use)"
+			assert_no_leftovers
 		fi
 	fi
 	if ! [ -d /sys/fs/cgroup/net_cls ]; then
