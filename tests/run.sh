@@ -29,39 +29,32 @@ step() { # step NAME COMMAND...: a check outside make check counts as one test
 	fi
 }
 
-# automake's results in OUT (make's exit RC, its suite log LOG): each
-# test counts; a failing make with no failing test, or one that passed
-# nothing, counts as one failure. So does a QEMU lane skipped whole: here
-# the lanes must run, and one that cannot boot says "1..0 # SKIP", which
-# the driver reports as "SKIP: FILE - REASON" (a test skipped inside a lane
-# has its number: "SKIP: FILE N ...").
-check_results() { # check_results OUT RC LOG
-	grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "$1"
-	p=$(grep -cE '^(PASS|XFAIL):' "$1")
-	f=$(grep -cE '^(FAIL|XPASS|ERROR):' "$1")
-	s=$((s + $(grep -cE '^SKIP:' "$1")))
-	passed=$((passed + p))
-	failed=$((failed + f))
-	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL: make check ($1) exited $2"
-		tail -30 "$1"
-		failed=$((failed + 1))
-	elif [ "$p" -eq 0 ] || grep -qE '^SKIP: tests/vm/[^ ]+( - |$)' "$1"; then
-		echo "FAIL: make check ($1): $p passed, or a QEMU lane skipped whole"
-		tail -30 "$1"
-		failed=$((failed + 1))
-	fi
-	[ "$f" -eq 0 ] || tail -200 "$3" 2>/dev/null
-}
-s=0
-
 # Every test, the QEMU lanes (tests/vm) included, one file at a time: the
 # lanes under TCG need both CPUs to themselves (beside the host's tests, a
 # descheduled vCPU stalls the other and a lane ran out of its time).
 make -j1 check >make-check.out 2>&1
 check_rc=$?
 took "make-check"
-check_results make-check.out "$check_rc" test-suite.log
+grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' make-check.out
+p=$(grep -cE '^(PASS|XFAIL):' make-check.out)
+f=$(grep -cE '^(FAIL|XPASS|ERROR):' make-check.out)
+s=$(grep -cE '^SKIP:' make-check.out)
+passed=$((passed + p))
+failed=$((failed + f))
+# A failing make with no failing test, one that passed nothing, or a QEMU
+# lane skipped whole counts as one failure: here the lanes must run, and one
+# that cannot boot says "1..0 # SKIP", reported as "SKIP: FILE - REASON" (a
+# test skipped inside a lane has its number: "SKIP: FILE N ...").
+if [ "$check_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	echo "FAIL: make check exited $check_rc"
+	tail -30 make-check.out
+	failed=$((failed + 1))
+elif [ "$p" -eq 0 ] || grep -qE '^SKIP: tests/vm/[^ ]+( - |$)' make-check.out; then
+	echo "FAIL: make check: $p passed, or a QEMU lane skipped whole"
+	tail -30 make-check.out
+	failed=$((failed + 1))
+fi
+[ "$f" -eq 0 ] || tail -200 test-suite.log 2>/dev/null
 
 # A make target whose output is bats' TAP: each test counts; a target that
 # fails without a failing test, or runs none, counts as one failure.

@@ -144,7 +144,7 @@ load ../helpers/common
 }
 
 @test "stress, short: kills during create, start, exec and delete, racers, workers, a full state root: no leak" {
-	run env WARD="$WARD" BUSYBOX="$BUSYBOX" timeout -s KILL "${WARD_STRESS_TIMEOUT:-300}" \
+	run env WARD="$WARD" BUSYBOX="$BUSYBOX" timeout -s KILL 300 \
 		"$WARD_SRCDIR/tests/stress/stress.bash" "${WARD_STRESS_TRIALS:-10}" 2
 	echo "$output"
 	assert_success
