@@ -1,4 +1,5 @@
 #include "container/host_mount.h"
+#include "linux/sys_mount.h"
 #include "lib/error.h"
 #include "linux/pathres.h"
 
@@ -77,7 +78,7 @@ int host_mount_release(struct container *c, struct werror *err)
 	/* MNT_DETACH: the tree and every mount config.json put inside it;
 	 * by the fd's own path, the mount just checked. */
 	if (mount_id(fd, &id, &root) == 0 && root && id == want &&
-	    umount2(fd_path(fd).s, MNT_DETACH) < 0)
+	    sys_umount2(fd_path(fd).s, MNT_DETACH) < 0)
 		r = werr(err, errno, "detaching the container's rootfs %s", path);
 	close(fd);
 	return r;

@@ -1,4 +1,5 @@
 #include "linux/mount_prim.h"
+#include "linux/sys_mount.h"
 #include "lib/error.h"
 #include "linux/pathres.h"
 
@@ -69,7 +70,7 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 	unsigned long set = mount_ms_to_attr(flags), clr = 0;
 	char *opts = data ? strdup(data) : NULL, *cur = opts, *name, *value;
 	size_t namesz, valuesz;
-	int fs = fsopen(type, FSOPEN_CLOEXEC), mnt = -1, r = 0;
+	int fs = sys_fsopen(type, FSOPEN_CLOEXEC), mnt = -1, r = 0;
 
 	if (fs < 0) {
 		free(opts);
@@ -78,11 +79,11 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 	if (data && opts == NULL)
 		r = werr(err, ENOMEM, "out of memory");
 	if (r == 0 && source && source[0] &&
-	    fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0) < 0)
+	    sys_fsconfig(fs, FSCONFIG_SET_STRING, "source", source, 0) < 0)
 		r = fs_refused(fs, errno, type, dest, err);
 	for (size_t i = 0; r == 0 && i < sizeof(sb_flags) / sizeof(sb_flags[0]); i++)
 		if ((flags & sb_flags[i].ms) &&
-		    fsconfig(fs, FSCONFIG_SET_FLAG, sb_flags[i].name, NULL, 0) < 0)
+		    sys_fsconfig(fs, FSCONFIG_SET_FLAG, sb_flags[i].name, NULL, 0) < 0)
 			r = fs_refused(fs, errno, type, dest, err);
 	while (r == 0 && cur &&
 	       mnt_optstr_next_option(&cur, &name, &namesz, &value, &valuesz) == 0) {
@@ -96,14 +97,14 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 		snprintf(key, sizeof(key), "%.*s", (int)namesz, name);
 		if (value)
 			snprintf(val, sizeof(val), "%.*s", (int)valuesz, value);
-		if ((value ? fsconfig(fs, FSCONFIG_SET_STRING, key, val, 0)
-		           : fsconfig(fs, FSCONFIG_SET_FLAG, key, NULL, 0)) < 0)
+		if ((value ? sys_fsconfig(fs, FSCONFIG_SET_STRING, key, val, 0)
+		           : sys_fsconfig(fs, FSCONFIG_SET_FLAG, key, NULL, 0)) < 0)
 			r = fs_refused(fs, errno, type, dest, err);
 	}
-	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+	if (r == 0 && sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		r = fs_refused(fs, errno, type, dest, err);
 	mount_atime_attr(flags, &set, &clr);
-	if (r == 0 && (mnt = fsmount(fs, FSMOUNT_CLOEXEC, (unsigned int)set)) < 0)
+	if (r == 0 && (mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, (unsigned int)set)) < 0)
 		r = fs_refused(fs, errno, type, dest, err);
 	close(fs);
 	free(opts);
@@ -121,10 +122,10 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 int tree_clone(int dfd, const char *path, unsigned int flags, bool peer)
 {
 	struct mount_attr slave = {.propagation = MS_SLAVE};
-	int tree = open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	int tree = sys_open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 
 	if (tree >= 0 && !peer &&
-	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &slave, sizeof(slave)) < 0) {
+	    sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &slave, sizeof(slave)) < 0) {
 		int e = errno;
 
 		close(tree);
@@ -154,13 +155,13 @@ int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long a
 	/* Attributes go on the detached copy, so the mount is never visible
 	 * with weaker flags than asked for. */
 	if ((rec_set || rec_clr) &&
-	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
+	    sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
 		r = werr(err, errno, "setting recursive mount attributes");
 	if (r == 0 && (attr_set || attr_clr) &&
-	    mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+	    sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
 		r = werr(err, errno, "setting mount attributes");
-	if (r == 0 && move_mount(tree, "", target_fd, "",
-	                         MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+	if (r == 0 && sys_move_mount(tree, "", target_fd, "",
+	                             MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = werr(err, errno, "move_mount");
 	close(tree);
 	return r;
@@ -174,7 +175,7 @@ int mount_fs_at(int rootfd, const char *path, const char *type, const char *sour
 
 	if (fd < 0)
 		return werr(err, errno, "%s", path);
-	if (mount(source ? source : type, fd_path(fd).s, type, flags, data) < 0)
+	if (sys_mount(source ? source : type, fd_path(fd).s, type, flags, data) < 0)
 		r = werr(err, errno, "mounting %s on %s", type, path);
 	close(fd);
 	return r;

@@ -1,4 +1,5 @@
 #include "rootfs/cgroup_mount.h"
+#include "linux/sys_mount.h"
 #include "rootfs/idmap.h"
 #include "lib/fileio.h"
 #include "lib/error.h"
@@ -168,8 +169,8 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	if (fd < 0)
 		return -1;
 	tree = tree_clone(AT_FDCWD, host, 0, false);
-	if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
-	    move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+	if (tree < 0 || sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
+	    sys_move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = werr(err, errno, "binding %s on %s", host, path);
 	if (tree >= 0)
 		close(tree);
@@ -280,7 +281,7 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
 
 		fd = root_open(rootfd, m->destination, O_PATH);
-		if (fd < 0 || mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+		if (fd < 0 || sys_mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
 			int e = errno;
 
 			if (fd >= 0)

@@ -1,4 +1,5 @@
 #include "rootfs/idmap.h"
+#include "linux/sys_mount.h"
 #include "lib/error.h"
 #include "rootfs/mount_opts.h"
 #include "linux/userns.h"
@@ -77,8 +78,8 @@ int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, si
 		return werr_ctx(err, "mounts[%zu] (%s)", idx, m->destination);
 	}
 	attr.userns_fd = (uint64_t)ns;
-	if (mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0), &attr, sizeof(attr)) <
-	    0) {
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0), &attr,
+	                      sizeof(attr)) < 0) {
 		werr(err, errno,
 		     "mounts[%zu] (%s): idmapping the mount (does the filesystem support it?)", idx,
 		     m->destination);

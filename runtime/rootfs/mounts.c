@@ -1,4 +1,5 @@
 #include "rootfs/mounts.h"
+#include "linux/sys_mount.h"
 #include "linux/mount_prim.h"
 #include "rootfs/cgroup_mount.h"
 #include "rootfs/copyup.h"
@@ -47,11 +48,12 @@ static int attach_tree(int tree, int dfd, unsigned long set, unsigned long clr,
 	struct mount_attr rattr = {.attr_set = o->rec_set, .attr_clr = o->rec_clr};
 
 	if ((o->rec_set || o->rec_clr) &&
-	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
+	    sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
 		return werr(err, errno, "setting recursive mount attributes");
-	if ((set || clr) && mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+	if ((set || clr) && sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
 		return werr(err, errno, "setting mount attributes");
-	if (move_mount(tree, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+	if (sys_move_mount(tree, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) <
+	    0)
 		return werr(err, errno, "move_mount");
 	return 0;
 }
@@ -82,7 +84,7 @@ static int bind_entry(const struct oci_mount *m, int sfd, bool is_tree, int dfd,
 	if (attach_tree(tree, dfd, set, clr, o, err) < 0)
 		return -1;
 	/* Attached now: the tree's fd is the mount. */
-	if (o->propagation && mount(NULL, fd_path(tree).s, NULL, o->propagation, NULL) < 0)
+	if (o->propagation && sys_mount(NULL, fd_path(tree).s, NULL, o->propagation, NULL) < 0)
 		return werr(err, errno, "setting propagation");
 	return 0;
 }
@@ -103,8 +105,8 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 		return werr(err, ENOMEM, "out of memory");
 	st = mount_fs_detached("tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 	                       "mode=700,size=4k", "the overlay's staging tmpfs", err);
-	if (st < 0 ||
-	    move_mount(st, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+	if (st < 0 || sys_move_mount(st, "", dfd, "",
+	                             MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
 		r = st < 0 ? -1 : werr(err, errno, "overlay: attaching the staging tmpfs");
 		if (st >= 0)
 			close(st);
@@ -122,8 +124,8 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 			r = werr(err, errno, "overlay: staging layer %zu", i);
 			break;
 		}
-		if (move_mount(layers[i], "", sub, "",
-		               MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		if (sys_move_mount(layers[i], "", sub, "",
+		                   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 			r = werr(err, errno, "overlay: attaching layer %zu", i);
 		close(sub);
 	}
@@ -199,13 +201,15 @@ static int fs_entry(const struct oci_mount *m, const char *type, int dfd, const 
 	if (o->rec_set || o->rec_clr) {
 		struct mount_attr rattr = {.attr_set = o->rec_set, .attr_clr = o->rec_clr};
 
-		if (mount_setattr(mnt, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr, sizeof(rattr)) < 0)
+		if (sys_mount_setattr(mnt, "", AT_EMPTY_PATH | AT_RECURSIVE, &rattr,
+		                      sizeof(rattr)) < 0)
 			return werr(err, errno, "setting recursive mount attributes");
 	}
-	if (move_mount(mnt, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+	if (sys_move_mount(mnt, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) <
+	    0)
 		return werr(err, errno, "mounting %s on %s", type, m->destination);
 	/* Attached now: the fd is the mount. */
-	if (o->propagation && mount(NULL, fd_path(mnt).s, NULL, o->propagation, NULL) < 0)
+	if (o->propagation && sys_mount(NULL, fd_path(mnt).s, NULL, o->propagation, NULL) < 0)
 		return werr(err, errno, "setting propagation");
 	if ((o->flags & later) && (*late_ro = fcntl(mnt, F_DUPFD_CLOEXEC, 3)) < 0)
 		return werr(err, errno, "keeping %s for read-only", m->destination);
@@ -272,7 +276,8 @@ int mounts_finish_readonly(const struct oci_config *c, int *late_ro, struct werr
 
 		if (late_ro[i] < 0)
 			continue;
-		if (r == 0 && mount_setattr(late_ro[i], "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+		if (r == 0 &&
+		    sys_mount_setattr(late_ro[i], "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
 			r = werr(err, errno, "mounts[%zu] (%s): making it read-only", i,
 			         c->mounts[i].destination);
 		close(late_ro[i]);

@@ -1,4 +1,5 @@
 #include "rootfs/no_pivot.h"
+#include "linux/sys_mount.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -82,7 +83,7 @@ static int pass(int info, int root_id, bool detach, int *left, struct werror *er
 
 		if (target == NULL || keeps(tb, fs, root_id))
 			continue;
-		if (detach && umount2(target, MNT_DETACH) == 0)
+		if (detach && sys_umount2(target, MNT_DETACH) == 0)
 			continue;
 		if (revealing(mnt_fs_get_fstype(fs)))
 			(*left)++;
@@ -104,7 +105,7 @@ int no_pivot_detach_host(int rootfd, struct werror *err)
 	    !(sx.stx_mask & STATX_MNT_ID))
 		return werr(err, errno ? errno : ENOSYS, "--no-pivot: the rootfs's mount");
 	/* The detaches must not reach the host's mounts. */
-	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (sys_mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(err, errno, "--no-pivot: making the old root a slave");
 	info = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	if (info < 0)

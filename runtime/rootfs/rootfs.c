@@ -1,4 +1,5 @@
 #include "rootfs/rootfs.h"
+#include "linux/sys_mount.h"
 #include "rootfs/no_pivot.h"
 #include "rootfs/devices.h"
 #include "linux/sysctl.h"
@@ -6,6 +7,7 @@
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mounts.h"
+#include "rootfs/masks.h"
 #include "linux/pathres.h"
 
 #include <errno.h>
@@ -15,7 +17,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,81 +32,6 @@ static unsigned long propagation_flags(const char *p)
 	if (strcmp(base, "unbindable") == 0)
 		return MS_UNBINDABLE | rec;
 	return MS_PRIVATE | rec;
-}
-
-/* Files are masked with the host's /dev/null, checked to really be the null
- * device before use (2025 masked-path CVEs: a swapped mask source must not
- * expose or accept writes to anything else). */
-static int open_verified_null(struct werror *err)
-{
-	struct stat st;
-	int fd = open("/dev/null", O_PATH | O_CLOEXEC);
-
-	if (fd < 0)
-		return werr(err, errno, "opening /dev/null");
-	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 1 ||
-	    minor(st.st_rdev) != 3) {
-		close(fd);
-		return werr(err, EPERM, "/dev/null is not the null device (1:3)");
-	}
-	return fd;
-}
-
-static int mask_paths(int rootfd, const struct oci_linux *l, struct werror *err)
-{
-	int nullfd = -1;
-	int r = 0;
-
-	for (size_t i = 0; r == 0 && l && i < l->n_masked_paths; i++) {
-		const char *path = l->masked_paths[i];
-		struct stat st;
-		int fd = root_open(rootfd, path, O_PATH);
-
-		if (fd < 0) {
-			if (errno == ENOENT)
-				continue;
-			r = werr(err, errno, "maskedPaths[%zu] %s", i, path);
-			break;
-		}
-		if (fstat(fd, &st) < 0) {
-			r = werr(err, errno, "maskedPaths[%zu] %s", i, path);
-		} else if (S_ISDIR(st.st_mode)) {
-			if (mount("tmpfs", fd_path(fd).s, "tmpfs",
-			          MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			          "size=0,mode=0555") < 0)
-				r = werr(err, errno, "maskedPaths[%zu] %s", i, path);
-		} else {
-			if (nullfd < 0)
-				nullfd = open_verified_null(err);
-			if (nullfd < 0 || mount_bind_fd(nullfd, fd, false, 0, 0, err) < 0)
-				r = werr_ctx(err, "maskedPaths[%zu] %s", i, path);
-		}
-		close(fd);
-	}
-	if (nullfd >= 0)
-		close(nullfd);
-	return r;
-}
-
-static int readonly_paths(int rootfd, const struct oci_linux *l, struct werror *err)
-{
-	for (size_t i = 0; l && i < l->n_readonly_paths; i++) {
-		const char *path = l->readonly_paths[i];
-		int fd = root_open(rootfd, path, O_PATH);
-		int r;
-
-		if (fd < 0) {
-			if (errno == ENOENT)
-				continue;
-			return werr(err, errno, "readonlyPaths[%zu] %s", i, path);
-		}
-		r = mount_bind_fd(fd, fd, true,
-		                  MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0, err);
-		close(fd);
-		if (r < 0)
-			return werr_ctx(err, "readonlyPaths[%zu] %s", i, path);
-	}
-	return 0;
 }
 
 static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *err)
@@ -124,7 +50,7 @@ static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *e
 	if (no_pivot) {
 		if (no_pivot_detach_host(rootfd, err) < 0)
 			return -1;
-		if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+		if (sys_mount(".", "/", NULL, MS_MOVE, NULL) < 0)
 			return werr(err, errno, "moving rootfs to /");
 		if (chroot(".") < 0)
 			return werr(err, errno, "chroot");
@@ -135,7 +61,7 @@ static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *e
 		return werr(err, errno, "opening old root");
 	/* pivot_root(".", "."): the old root ends up stacked on the new one,
 	 * and is then detached; no directory for it is needed in the image. */
-	if (syscall(SYS_pivot_root, ".", ".") < 0) {
+	if (sys_pivot_root(".", ".") < 0) {
 		close(oldroot);
 		return werr(err, errno, "pivot_root");
 	}
@@ -145,9 +71,9 @@ static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *e
 	}
 	close(oldroot);
 	/* Keep the unmount from propagating back to the host. */
-	if (mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (sys_mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(err, errno, "making old root a slave");
-	if (umount2(".", MNT_DETACH) < 0)
+	if (sys_umount2(".", MNT_DETACH) < 0)
 		return werr(err, errno, "detaching old root");
 	return chdir("/") < 0 ? werr(err, errno, "chdir /") : 0;
 }
@@ -210,7 +136,7 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h, struct we
 	 * host's own mount namespace that would change the host's "/"; the
 	 * rootfs tree is a slave of its source, and what is mounted inside it
 	 * goes nowhere else.) */
-	if (!a->host_mntns && mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
+	if (!a->host_mntns && sys_mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(err, errno, "making / a slave mount");
 	/* pivot_root needs the rootfs to be a mount point: the parent's copy
 	 * of it, made from the fd the policy decided on, is attached at the
@@ -218,7 +144,7 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h, struct we
 	 * is the tree). */
 	if (a->root_tree < 0)
 		return werr(err, EBADF, "no rootfs tree from the parent");
-	if (move_mount(a->root_tree, "", AT_FDCWD, a->rootfs, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (sys_move_mount(a->root_tree, "", AT_FDCWD, a->rootfs, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return werr(err, errno, "attaching rootfs %s", a->rootfs);
 	h->rootfd = fcntl(a->root_tree, F_DUPFD_CLOEXEC, 3);
 	if (h->rootfd < 0)
@@ -226,8 +152,8 @@ int rootfs_open(const struct rootfs_args *a, struct rootfs_handles *h, struct we
 	if (c->root->nodev) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_NODEV};
 
-		if (mount_setattr(h->rootfd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
-		                  sizeof(attr)) < 0)
+		if (sys_mount_setattr(h->rootfd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
+		                      sizeof(attr)) < 0)
 			return werr(err, errno, "making the rootfs nodev");
 	}
 	return 0;
@@ -295,8 +221,8 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h, struct werror 
 	/* sysctls before readonlyPaths: /proc/sys is usually one of them. */
 	if (dev_populate(rootfd, c, a->userns, err) < 0 ||
 	    dev_create_config_devices(rootfd, c, a->userns, err) < 0 ||
-	    sysctl_apply(rootfd, c, err) < 0 || mask_paths(rootfd, l, err) < 0 ||
-	    readonly_paths(rootfd, l, err) < 0)
+	    sysctl_apply(rootfd, c, err) < 0 || rootfs_mask_paths(rootfd, l, err) < 0 ||
+	    rootfs_readonly_paths(rootfd, l, err) < 0)
 		goto out;
 	if (a->before_pivot && a->before_pivot(a->before_pivot_arg, rootfd, err) < 0)
 		goto out;
@@ -306,14 +232,14 @@ int rootfs_setup(struct rootfs_args *a, struct rootfs_handles *h, struct werror 
 	if (do_pivot(rootfd, a->no_pivot, a->host_mntns, err) < 0)
 		goto out;
 	if (l && l->rootfs_propagation && l->rootfs_propagation[0] &&
-	    mount(NULL, "/", NULL, propagation_flags(l->rootfs_propagation), NULL) < 0) {
+	    sys_mount(NULL, "/", NULL, propagation_flags(l->rootfs_propagation), NULL) < 0) {
 		werr(err, errno, "rootfsPropagation %s", l->rootfs_propagation);
 		goto out;
 	}
 	if (c->root->readonly) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
 
-		if (mount_setattr(AT_FDCWD, "/", 0, &attr, sizeof(attr)) < 0) {
+		if (sys_mount_setattr(AT_FDCWD, "/", 0, &attr, sizeof(attr)) < 0) {
 			werr(err, errno, "making the root read-only");
 			goto out;
 		}

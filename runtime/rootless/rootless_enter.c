@@ -1,6 +1,7 @@
 /* Entering the container's user namespace before anything is made, and
  * what to say when the host forbids it (rootless.h). */
 #include "rootless/rootless.h"
+#include "linux/sys_mount.h"
 #include "lib/error.h"
 #include "linux/userns.h"
 
@@ -115,7 +116,7 @@ int rootless_enter(const struct oci_config *cfg, struct werror *err)
 	 * are locked together as they came. Slave, to say so. */
 	if (unshare(CLONE_NEWNS) < 0)
 		return werr(err, errno, "rootless: a mount namespace for the container");
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
+	if (sys_mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		return werr(err, errno, "rootless: making the mounts slaves");
 	return 0;
 }

@@ -171,6 +171,20 @@ if all(os.path.exists(a) for a in archives):
     c = cycles(calls)
     check(bool(defs) and not c, "no circle of calls between the objects of libward.a and liboci.a",
           "; ".join(" <-> ".join(x) for x in c))
+    # 5b. The mount seam (linux/sys_mount.h): only sys_mount.o calls the
+    # kernel's mount-family entry points, so a unit test that links its own
+    # sys_* sees every mount ward asks for.
+    raw = {"fsopen", "fsconfig", "fsmount", "fspick", "open_tree", "move_mount",
+           "mount_setattr", "mount", "umount", "umount2", "pivot_root"}
+    leaks = sorted(f"{o}: {s}" for o, syms in undefs.items() for s in syms & raw
+                   if o != "sys_mount.o")
+    seam = [f for f in files if f.endswith(".c") and f != "runtime/linux/sys_mount.c"
+            and re.search(r"SYS_(pivot_root|mount|umount2|fsopen|fsmount|fsconfig|open_tree|"
+                          r"move_mount|mount_setattr)\b|__NR_(pivot_root|mount|umount2|fsopen|"
+                          r"fsmount|fsconfig|open_tree|move_mount|mount_setattr)\b",
+                          open(os.path.join(SRC, f), encoding="utf-8").read())]
+    check(bool(undefs.get("sys_mount.o")) and not leaks and not seam,
+          "mount-family system calls only through linux/sys_mount.c", "; ".join(leaks + seam))
 else:
     check(False, "no circle of calls between objects", "libward.a/liboci.a not built")
 

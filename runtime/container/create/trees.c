@@ -5,6 +5,7 @@
  * never looks a host path up by name again. The rootfs is cloned before the
  * init exists; the others when the init attaches them (tree_server.c). */
 #include "container/create/trees.h"
+#include "linux/sys_mount.h"
 #include "lib/error.h"
 #include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"
@@ -43,7 +44,8 @@ static int layer_trees(const struct tree_plan *p, size_t i, int *fds, size_t n, 
 		const struct host_path *hp = &p->facts->overlay[i][k];
 
 		fds[k] = tree_clone(hp->fd, "", AT_EMPTY_PATH, false);
-		if (fds[k] >= 0 && mount_setattr(fds[k], "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0) {
+		if (fds[k] >= 0 &&
+		    sys_mount_setattr(fds[k], "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0) {
 			int e = errno;
 
 			close(fds[k]);
