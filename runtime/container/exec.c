@@ -3,6 +3,7 @@
 #include "cgroup/cgroup.h"
 #include "linux/console.h"
 #include "container/container.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/trace.h"
 #include "lib/fileio.h"
@@ -115,19 +116,33 @@ static int ns_flags_of(const struct oci_config *cfg)
 	return flags;
 }
 
-int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o,
-                   struct werror *err)
-{
-	const struct oci_seccomp *sc = cfg->linux ? cfg->linux->seccomp : NULL;
-	struct filter_prog prog = {0};
-	int flags = ns_flags_of(cfg);
-	int sv[2] = {-1, -1}, init_pidfd, pidfd = -1, console = -1, r = -1;
-	int relay[2] = {-1, -1}, master = -1;
-	bool relayed = o->proc->terminal && !o->console_socket && o->relay_terminal && !o->detach;
-	bool supervised = false;
-	sigset_t set, old;
+/* What one exec holds while it runs, released on every way out. */
+struct exec_run {
+	struct filter_prog prog;
+	bool supervised; /* the filter's listener goes to the run supervisor */
+	bool relayed;    /* the pty is relayed by this ward */
+	int ns_flags;    /* the namespaces the process joins */
+	int init_pidfd, pidfd;
+	int sync[2];    /* [0] ours, [1] the child's */
+	int console;    /* the console socket the child sets its pty up on */
+	int relay_read; /* relayed: where the pty's master comes back */
 	pid_t pid;
+};
 
+static void exec_run_free(struct exec_run *x)
+{
+	int *fds[] = {&x->init_pidfd, &x->pidfd,   &x->sync[0],
+	              &x->sync[1],    &x->console, &x->relay_read};
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		cleanup_closep(fds[i]);
+	filter_prog_free(&x->prog);
+}
+
+/* What the container's state and the options allow, before anything. */
+static int exec_refusal(const struct container *c, const struct exec_opts *o, bool relayed,
+                        struct werror *err)
+{
 	if (c->status != ST_CREATED && c->status != ST_RUNNING &&
 	    !(c->status == ST_PAUSED && o->ignore_paused))
 		return werr(err, 0, "container \"%s\" is %s: %s", c->id, status_name(c->status),
@@ -141,31 +156,48 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		              "exec: a detached process with a terminal needs --console-socket");
 	if (!o->proc->terminal && o->console_socket)
 		return werr(err, 0, "exec: --console-socket is for --tty");
-	init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);
-	if (init_pidfd < 0)
-		return werr_ctx(err, "container \"%s\"", c->id);
-	/* Under a run supervisor that records denials, the exec'd process's
-	 * too (its filter is its own: nothing is inherited from the init). */
-	if (sc) {
-		struct sup_plan plan;
-		bool record = sup_plan_read(c->dirfd, &plan, err) == 0 && plan.record_denied;
+	return 0;
+}
 
-		werr_clear(err);
-		if (container_seccomp_chain(c->rootfd, cfg->linux, record, &prog, &supervised,
-		                            err) < 0)
-			goto out;
-	}
-	if (o->console_socket && (console = console_connect(o->console_socket, err)) < 0)
-		goto out;
-	if (relayed) {
+/* The process's filter. Under a run supervisor that records denials, the
+ * exec'd process's too (its filter is its own: nothing is inherited from
+ * the init). */
+static int exec_filter(const struct container *c, const struct oci_config *cfg, struct exec_run *x,
+                       struct werror *err)
+{
+	struct sup_plan plan;
+	bool record;
+
+	if (cfg->linux == NULL || cfg->linux->seccomp == NULL)
+		return 0;
+	record = sup_plan_read(c->dirfd, &plan, err) == 0 && plan.record_denied;
+	werr_clear(err);
+	return container_seccomp_chain(c->rootfd, cfg->linux, record, &x->prog, &x->supervised,
+	                               err);
+}
+
+/* The console (a socket given, or a pair whose master comes back to be
+ * relayed) and the protocol's channel. */
+static int exec_channels(const struct exec_opts *o, struct exec_run *x, struct werror *err)
+{
+	int relay[2];
+
+	if (o->console_socket && (x->console = console_connect(o->console_socket, err)) < 0)
+		return -1;
+	if (x->relayed) {
 		if (console_pair(relay, err) < 0)
-			goto out;
-		console = relay[1];
+			return -1;
+		x->relay_read = relay[0];
+		x->console = relay[1];
 	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
-		werr(err, errno, "socketpair");
-		goto out;
-	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, x->sync) < 0)
+		return werr(err, errno, "socketpair");
+	return 0;
+}
+
+/* The namespaces ward itself joins before the clone. */
+static int exec_enter(struct exec_run *x, struct werror *err)
+{
 	/* Rootless: the container's user namespace (create made it; the saved
 	 * config does not list it) first, here: joining its pid namespace
 	 * wants CAP_SYS_ADMIN where we are too. */
@@ -173,123 +205,137 @@ int container_exec(struct container *c, const struct oci_config *cfg, const stru
 		/* There the container's root has our uid and may hold
 		 * CAP_SYS_PTRACE: not dumpable first (the child inherits it,
 		 * until its execve), as create (rootless_enter). */
-		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-			werr(err, errno, "PR_SET_DUMPABLE");
-			goto out;
-		}
-		if (setns(init_pidfd, CLONE_NEWUSER) < 0) {
-			werr(err, errno, "joining the container's user namespace");
-			goto out;
-		}
-		flags &= ~CLONE_NEWUSER;
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			return werr(err, errno, "PR_SET_DUMPABLE");
+		if (setns(x->init_pidfd, CLONE_NEWUSER) < 0)
+			return werr(err, errno, "joining the container's user namespace");
+		x->ns_flags &= ~CLONE_NEWUSER;
 	}
 	/* A pid namespace is entered by the children of whoever joins it: join
 	 * it here, so that the process is our own child, to wait for. */
-	if ((flags & CLONE_NEWPID) && setns(init_pidfd, CLONE_NEWPID) < 0) {
-		werr(err, errno, "joining the container's pid namespace");
-		goto out;
-	}
-	fwd_block(&set, &old);
-	{
-		struct exec_child x = {.o = o,
-		                       .seccomp = sc ? &prog : NULL,
-		                       .init_pidfd = init_pidfd,
-		                       .ns_flags = flags & ~CLONE_NEWPID,
-		                       .userns = (flags & CLONE_NEWUSER) != 0 || rootless_caller(),
-		                       .sync_fd = sv[1],
-		                       .console_sock = console,
-		                       .relayed = relayed,
-		                       .linux = cfg->linux};
-		struct clone_args ca = {.flags = CLONE_PIDFD,
-		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
-		                        .exit_signal = SIGCHLD};
-
-		trace_mark("exec: cloning the process");
-		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
-		if (pid == 0) {
-			close(sv[0]);
-			child(&x, err);
-		}
-	}
-	if (pid < 0) {
-		werr(err, errno, "clone3");
-		goto unblock;
-	}
-	close(sv[1]);
-	sv[1] = -1;
-	/* Into the container's cgroups before it runs anything. */
-	if (c->st->cgroup_path) {
-		_cleanup_cgroup_ struct cgroup cg = {0};
-
-		if (cgroup_open(&cg, c->st->cgroup_path, c->id, err) < 0 ||
-		    cgroup_join(&cg, pid, o->sub_cgroups, o->n_sub_cgroups, c->st->pid, err) < 0)
-			goto kill;
-	} else if (o->n_sub_cgroups) {
-		werr(err, 0, "exec --cgroup: container \"%s\" has no cgroup", c->id);
-		goto kill;
-	}
-	trace_mark("exec: process in the container's cgroups");
-	if (proto_mapped(sv[0], err) < 0)
-		goto kill;
-	if (filter_prog_listens(&prog) && supervised) {
-		int nfd;
-
-		/* Until the supervisor has it, the child's denied calls wait; if
-		 * it cannot be had, the exec fails (and its process is killed). */
-		if (proto_await_listener(sv[0], &nfd, err) < 0)
-			goto kill;
-		r = sup_hand_listener(c->dirfd, nfd, err);
-		close(nfd);
-		if (r < 0)
-			goto kill;
-		r = -1;
-	} else if (filter_prog_listens(&prog)) {
-		int nfd;
-
-		if (proto_await_listener(sv[0], &nfd, err) < 0)
-			goto kill;
-		r = seccomp_notify_forward(nfd, sc, c->st, err);
-		if (nfd >= 0)
-			close(nfd);
-		if (r < 0)
-			goto kill;
-		r = -1;
-	}
-	if (proto_await_exec(sv[0], err) < 0)
-		goto kill;
-	trace_mark("exec: process executed");
-	log_debug("exec in %s: pid %d", c->id, (int)pid);
-	if (o->pid_file && pid_file_write(o->pid_file, pid, err) < 0)
-		goto kill;
-	if (relayed) {
-		close(console);
-		console = -1;
-		master = console_take_master(relay[0], err);
-		relay[0] = -1;
-		if (master < 0)
-			goto kill;
-	}
-	r = o->detach ? 0 : fwd_wait(pidfd, &set, master, false, err);
-	goto unblock;
-kill : {
-	siginfo_t si;
-
-	pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-	waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+	if ((x->ns_flags & CLONE_NEWPID) && setns(x->init_pidfd, CLONE_NEWPID) < 0)
+		return werr(err, errno, "joining the container's pid namespace");
+	return 0;
 }
-unblock:
+
+static int exec_spawn(const struct exec_opts *o, const struct oci_config *cfg, struct exec_run *x,
+                      struct werror *err)
+{
+	bool sc = cfg->linux && cfg->linux->seccomp;
+	struct exec_child ch = {.o = o,
+	                        .seccomp = sc ? &x->prog : NULL,
+	                        .init_pidfd = x->init_pidfd,
+	                        .ns_flags = x->ns_flags & ~CLONE_NEWPID,
+	                        .userns = (x->ns_flags & CLONE_NEWUSER) != 0 || rootless_caller(),
+	                        .sync_fd = x->sync[1],
+	                        .console_sock = x->console,
+	                        .relayed = x->relayed,
+	                        .linux = cfg->linux};
+	struct clone_args ca = {
+	    .flags = CLONE_PIDFD, .pidfd = (uint64_t)(uintptr_t)&x->pidfd, .exit_signal = SIGCHLD};
+
+	trace_mark("exec: cloning the process");
+	x->pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+	if (x->pid == 0) {
+		close(x->sync[0]);
+		child(&ch, err);
+	}
+	if (x->pid < 0)
+		return werr(err, errno, "clone3");
+	cleanup_closep(&x->sync[1]);
+	return 0;
+}
+
+/* Into the container's cgroups before it runs anything. */
+static int exec_join_cgroups(const struct container *c, const struct exec_opts *o, pid_t pid,
+                             struct werror *err)
+{
+	_cleanup_cgroup_ struct cgroup cg = {0};
+
+	if (c->st->cgroup_path == NULL)
+		return o->n_sub_cgroups
+		           ? werr(err, 0, "exec --cgroup: container \"%s\" has no cgroup", c->id)
+		           : 0;
+	if (cgroup_open(&cg, c->st->cgroup_path, c->id, err) < 0 ||
+	    cgroup_join(&cg, pid, o->sub_cgroups, o->n_sub_cgroups, c->st->pid, err) < 0)
+		return -1;
+	trace_mark("exec: process in the container's cgroups");
+	return 0;
+}
+
+/* A filter that notifies: its listener to the run supervisor, or to the
+ * config's agent. Until it is had, the child's denied calls wait; if it
+ * cannot be had, the exec fails (and its process is killed). */
+static int exec_listener(const struct container *c, const struct oci_config *cfg,
+                         const struct exec_run *x, struct werror *err)
+{
+	_cleanup_close_ int nfd = -1;
+
+	if (!filter_prog_listens(&x->prog))
+		return 0;
+	if (proto_await_listener(x->sync[0], &nfd, err) < 0)
+		return -1;
+	if (x->supervised)
+		return sup_hand_listener(c->dirfd, nfd, err);
+	return seccomp_notify_forward(nfd, cfg->linux->seccomp, c->st, err);
+}
+
+/* The process has executed: its pid given out, the relayed pty's master
+ * taken (*master). */
+static int exec_started(const struct container *c, const struct exec_opts *o, struct exec_run *x,
+                        int *master, struct werror *err)
+{
+	if (proto_await_exec(x->sync[0], err) < 0)
+		return -1;
+	trace_mark("exec: process executed");
+	log_debug("exec in %s: pid %d", c->id, (int)x->pid);
+	if (o->pid_file && pid_file_write(o->pid_file, x->pid, err) < 0)
+		return -1;
+	if (x->relayed) {
+		cleanup_closep(&x->console);
+		*master = console_take_master(TAKE_FD(x->relay_read), err);
+		if (*master < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int container_exec(struct container *c, const struct oci_config *cfg, const struct exec_opts *o,
+                   struct werror *err)
+{
+	__attribute__((cleanup(exec_run_free))) struct exec_run x = {
+	    .relayed = o->proc->terminal && !o->console_socket && o->relay_terminal && !o->detach,
+	    .ns_flags = ns_flags_of(cfg),
+	    .init_pidfd = -1,
+	    .pidfd = -1,
+	    .sync = {-1, -1},
+	    .console = -1,
+	    .relay_read = -1};
+	sigset_t set, old;
+	int master = -1, r;
+
+	if (exec_refusal(c, o, x.relayed, err) < 0)
+		return -1;
+	x.init_pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);
+	if (x.init_pidfd < 0)
+		return werr_ctx(err, "container \"%s\"", c->id);
+	if (exec_filter(c, cfg, &x, err) < 0 || exec_channels(o, &x, err) < 0 ||
+	    exec_enter(&x, err) < 0)
+		return -1;
+	fwd_block(&set, &old);
+	r = exec_spawn(o, cfg, &x, err);
+	if (r == 0 &&
+	    (exec_join_cgroups(c, o, x.pid, err) < 0 || proto_mapped(x.sync[0], err) < 0 ||
+	     exec_listener(c, cfg, &x, err) < 0 || exec_started(c, o, &x, &master, err) < 0)) {
+		siginfo_t si;
+
+		pidfd_send_signal(x.pidfd, SIGKILL, NULL, 0);
+		waitid(P_PIDFD, (id_t)x.pidfd, &si, WEXITED);
+		r = -1;
+	} else if (r == 0) {
+		/* fwd_wait owns the master from here. */
+		r = o->detach ? 0 : fwd_wait(x.pidfd, &set, TAKE_FD(master), false, err);
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-out:
-	for (int i = 0; i < 2; i++)
-		if (sv[i] >= 0)
-			close(sv[i]);
-	if (pidfd >= 0)
-		close(pidfd);
-	close(init_pidfd);
-	if (console >= 0)
-		close(console);
-	if (relay[0] >= 0)
-		close(relay[0]);
-	filter_prog_free(&prog);
 	return r;
 }
