@@ -240,6 +240,12 @@ struct oci_process *oci_process_parse(const char *buf, size_t len, const char *w
                                       struct werror *err);
 void oci_process_free(struct oci_process *p);
 void oci_config_free(struct oci_config *c);
+static inline void oci_config_freep(struct oci_config **c)
+{
+	oci_config_free(*c);
+}
+/* A parsed config freed when it goes out of scope (TAKE_PTR hands it on). */
+#define _cleanup_oci_config_ __attribute__((cleanup(oci_config_freep)))
 
 /* The decoding tables of config.json (oci_config_parse's), for tests that
  * check every field ward reads against the policy's field table. */

@@ -82,6 +82,8 @@ void store_refresh(struct container *c, struct werror *err);
  * the directory itself only while the name is still the one locked. */
 int store_remove(struct container *c, struct werror *err);
 void store_close(struct container *c);
+/* A container (starting as {.dirfd = -1}) closed when it goes out of scope. */
+#define _cleanup_store_ __attribute__((cleanup(store_close)))
 /* <root>/.<name>/ (0700), for ward's own caches; -1 if it cannot be had
  * (callers then work without the cache). Ids never start with '.'. */
 int store_cache_dir(int rootfd, const char *name);

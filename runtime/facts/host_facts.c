@@ -266,5 +266,8 @@ void host_facts_free(struct host_facts *h)
 	}
 	hooks_dirs_free(&h->hooks.dirs);
 	host_sensitive_free(h->sensitive, h->n_sensitive);
+	/* Empty again, as host_facts_gather starts it: freeing twice (or a
+	 * struct never gathered, HOST_FACTS_INIT) must not close fd 0. */
 	memset(h, 0, sizeof(*h));
+	h->root.fd = -1;
 }

@@ -229,7 +229,7 @@ static int userns_range(const struct policy_input *in, struct policy_run *run, s
 int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run,
                    struct werror *err)
 {
-	memset(run, 0, sizeof(*run));
+	*run = (struct policy_run)POLICY_RUN_INIT;
 	if (in->record) {
 		if (from_record(in, cfg, run, err) < 0)
 			return -1;
@@ -276,5 +276,5 @@ void policy_run_free(struct policy_run *run)
 	host_facts_free(&run->facts);
 	policy_free(run->pol);
 	free(run->pol_text);
-	memset(run, 0, sizeof(*run));
+	*run = (struct policy_run)POLICY_RUN_INIT;
 }

@@ -40,7 +40,9 @@ struct policy_input {
 	size_t pol_len;
 };
 
-/* What the policy decided for one container. */
+/* What the policy decided for one container. A run not prepared yet is
+ * POLICY_RUN_INIT (policy_run_free may be called on it; a zeroed one
+ * would hold fd 0). */
 struct policy_run {
 	struct policy *pol;
 	char *pol_text; /* the policy file as read, NULL for the defaults */
@@ -54,6 +56,10 @@ struct policy_run {
 	struct id_lease lease;
 	bool has_lease;
 };
+#define POLICY_RUN_INIT                                                                            \
+	{                                                                                          \
+		.facts = {.root = {.fd = -1} }                                                     \
+	}
 
 /* cfg is adjusted in place. Refusals are in run->x (n_refused; see
  * policy_refusal_error); -1 with werr on anything else (an unreadable
@@ -61,6 +67,7 @@ struct policy_run {
 int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct policy_run *run,
                    struct werror *err);
 void policy_run_free(struct policy_run *run);
+#define _cleanup_policy_run_ __attribute__((cleanup(policy_run_free)))
 /* The profile a policy record (policy_record_gen) names; -1: none. */
 int policy_record_profile(const char *rec, size_t len);
 

@@ -2,6 +2,7 @@
  * error naming the JSON path (never a silent "no policy"). */
 #include "lib/error.h"
 #include "policy/policy_file.h"
+#include "policy/prepare.h"
 #include "policy/rules.h"
 #include "tap.h"
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static struct policy *parse(const char *s)
@@ -107,8 +109,28 @@ static void test_load_trust(void)
 	   "a missing --policy file is an error (%s)", werr_msg(err));
 }
 
+/* A policy run that was never prepared, or is freed twice, holds no fd: a
+ * zeroed one would close fd 0 (it did, on every exec refused before the
+ * policy ran). */
+static void run_free_keeps_fd0(void)
+{
+	struct policy_run pr = POLICY_RUN_INIT;
+	int saved = fcntl(0, F_DUPFD_CLOEXEC, 100);
+
+	if (fcntl(0, F_GETFD) < 0 && open("/dev/null", O_RDONLY) != 0)
+		return;
+	policy_run_free(&pr);
+	policy_run_free(&pr);
+	ok(fcntl(0, F_GETFD) >= 0, "policy_run_free of an unprepared run, twice: fd 0 still open");
+	if (saved >= 0) {
+		dup2(saved, 0);
+		close(saved);
+	}
+}
+
 int main(void)
 {
+	run_free_keeps_fd0();
 	test_load_trust();
 	struct policy *p = parse(
 	    "{\"profile\": \"strict\", \"allow\": [\"cap.SYS_PTRACE\", \"mount:/data\", "

@@ -96,7 +96,7 @@ static void fields(struct rout *o, const struct oci_config *c, enum ward_profile
 int query_check(struct globals *g, const char *bundle_arg, const char *profile, bool json,
                 struct werror *err)
 {
-	struct policy_run pr = {0};
+	struct policy_run pr = POLICY_RUN_INIT;
 	struct policy_ctx *x = &pr.x;
 	struct policy_input pin = {.policy_path = g->policy,
 	                           .cli_profile = NULL,
