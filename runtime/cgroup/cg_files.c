@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -182,4 +184,14 @@ bool cg_settles_empty(const struct cg_hier *h, int ms, struct werror *err)
 		cg_sleep_ms(20);
 	}
 	return false;
+}
+
+void cg_holder_end(pid_t *holder)
+{
+	if (*holder > 0) {
+		kill(*holder, SIGKILL);
+		while (waitpid(*holder, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	*holder = 0;
 }

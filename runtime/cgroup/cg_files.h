@@ -42,6 +42,9 @@ bool cg_proc_cgroup(pid_t pid, char *buf, size_t len, struct werror *err);
 /* PID's cgroup2 path (the "0::" line of /proc/PID/cgroup): false if none. */
 bool cgroup_v2_path_of(pid_t pid, char *out, size_t len, struct werror *err);
 void cg_sleep_ms(int ms);
+/* Kill and reap the process holding a systemd scope open (*holder > 0);
+ * *holder is 0 afterwards. */
+void cg_holder_end(pid_t *holder);
 /* Does the cgroup2 directory of h hold no process, below it included,
  * within ms milliseconds? */
 bool cg_settles_empty(const struct cg_hier *h, int ms, struct werror *err);

@@ -1,5 +1,5 @@
 #include "cgroup/cg_manager.h"
-#include "cgroup/cg_systemd.h"
+#include "cgroup/cg_driver.h"
 #include "lib/trace.h"
 
 #include <limits.h>
@@ -43,13 +43,14 @@ int cgroup_make(struct cgroup *cg, const struct cgroup_request *r, bool *made, s
 	/* Until systemd has made the scope, a unit of that name is nobody's
 	 * to stop (delete --force of a create killed now leaves it alone). */
 	cg->pending = cg->unit != NULL;
-	if (cg->unit && holder_limits(r->limits, &lin_start, &res_start, &pids_start))
+	if (cg_driver_of(cg)->holder &&
+	    holder_limits(r->limits, &lin_start, &res_start, &pids_start))
 		lin = &lin_start;
 	cgroup_plan(cg);
 	if (record(cg, r, err) < 0)
 		return -1;
-	/* The systemd driver: the scope, with its limits, made by systemd. */
-	if (cgroup_systemd_start(cg, r->id, lin, err) < 0)
+	/* The manager's part first (systemd: the scope, with its limits). */
+	if (cg_driver_of(cg)->start(cg, r->id, lin, err) < 0)
 		return -1;
 	*made = cg->unit != NULL;
 	if (cgroup_create(cg, r->shared_ok, err) < 0)
@@ -72,11 +73,12 @@ int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, const struct oci
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
 	struct oci_pids pids_start;
-	bool held = cg->unit && holder_limits(limits, &lin_start, &res_start, &pids_start);
+	bool held =
+	    cg_driver_of(cg)->holder && holder_limits(limits, &lin_start, &res_start, &pids_start);
 
 	if (cgroup_add_pid(cg, pid, in_unified, err) < 0)
 		return -1;
-	cgroup_release_holder(cg);
+	cg_driver_of(cg)->release(cg);
 	if (held) {
 		struct oci_resources rs = {.pids = limits->resources->pids};
 		struct oci_linux l = {.resources = &rs};

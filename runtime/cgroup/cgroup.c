@@ -230,82 +230,6 @@ int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char 
 	return cg->unit && cg->slice ? 0 : werr(err, ENOMEM, "out of memory");
 }
 
-/* systemd makes a scope only around a process (StartTransientUnit refuses
- * one with no PIDs): a child that waits, killed once the init is in the
- * scope (or with ward: PR_SET_PDEATHSIG, and the empty scope is then
- * systemd's to collect). The init itself is then made in the scope's
- * cgroup directly (CLONE_INTO_CGROUP) under the limits already set. */
-static pid_t holder_spawn(struct werror *err)
-{
-	pid_t parent = getpid(), p = fork();
-
-	if (p == 0) {
-		/* It sits in the container's cgroup: none of ward's fds (the
-		 * state dir, the caller's) with it. */
-		close_range(3, ~0U, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		for (;;)
-			pause();
-	}
-	return p < 0 ? werr(err, errno, "systemd: starting the scope's holder process") : p;
-}
-
-void cgroup_release_holder(struct cgroup *cg)
-{
-	if (cg->holder > 0) {
-		kill(cg->holder, SIGKILL);
-		while (waitpid(cg->holder, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	cg->holder = 0;
-}
-
-/* Is the holder in cg->path, in the hierarchy systemd runs (cgroup2, or
- * its name=systemd one on hybrid and v1 hosts)? */
-static bool holder_at(const struct cgroup *cg, struct werror *err)
-{
-	char buf[8192];
-	size_t plen = strlen(cg->path);
-
-	if (!cg_proc_cgroup(cg->holder, buf, sizeof(buf), err))
-		return false;
-	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
-		const char *path = strchr(l, ':') ? strchr(strchr(l, ':') + 1, ':') : NULL;
-		bool systemds = strncmp(l, "0::", 3) == 0 || strstr(l, ":name=systemd:") != NULL;
-
-		if (systemds && path)
-			return strncmp(path + 1, cg->path, plen) == 0 && path[1 + plen] == '\0';
-	}
-	return false;
-}
-
-int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l,
-                         struct werror *err)
-{
-	if (cg->unit == NULL)
-		return 0;
-	if ((cg->holder = holder_spawn(err)) < 0) {
-		cg->holder = 0;
-		return -1;
-	}
-	if (sd_unit_start(cg->unit, cg->slice, id, cg->holder, l ? l->resources : NULL,
-	                  cg->layout == CG_V2, err) < 0) {
-		cgroup_release_holder(cg);
-		return -1;
-	}
-	/* Where systemd put the scope (a drop-in's Slice=, a nested systemd)
-	 * must be where ward makes the container's cgroup. */
-	if (!holder_at(cg, err)) {
-		cgroup_release_holder(cg);
-		sd_unit_stop(cg->unit, err);
-		return werr(err, EXDEV, "systemd put %s elsewhere than %s: refused", cg->unit,
-		            cg->path);
-	}
-	return 0;
-}
-
 /* The cgroup's directory in every hierarchy, as it is now. */
 static void open_dirs(const struct cgroup *cg)
 {
@@ -340,7 +264,8 @@ void cgroup_free(struct cgroup *cg)
 	int e = errno; /* a cleanup keeps the error being returned */
 	struct cg_hier *h;
 
-	cgroup_release_holder(cg);
+	/* Whichever manager: no holder outlives the handle. */
+	cg_holder_end(&cg->holder);
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 		hier_free(h);
 	free(cg->v1);

@@ -72,19 +72,13 @@ int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id, str
  * scope. */
 int cgroup_init_systemd(struct cgroup *cg, const char *cgroups_path, const char *id,
                         struct werror *err);
-/* The systemd driver, before cgroup_create: start the scope (its limits as
- * properties) with a holder process in it; the holder ends with
- * cgroup_release_holder, once the init is in the cgroup, or with
- * cgroup_free. No-op with cgroupfs. */
-int cgroup_systemd_start(struct cgroup *cg, const char *id, const struct oci_linux *l,
-                         struct werror *err);
-void cgroup_release_holder(struct cgroup *cg);
 /* After cgroup_create: record the cgroup's identity (cgroup_record then
  * writes it; cgroup_from_record checks it). */
 int cgroup_pin(struct cgroup *cg, struct werror *err);
 /* The recorded cgroup is there and is still the container's. */
 bool cgroup_alive(const struct cgroup *cg);
-/* update: the systemd unit's properties (if any), then cgroup_apply. */
+/* update: the manager's part (systemd: the unit's properties), then
+ * cgroup_apply. */
 int cgroup_update(const struct cgroup *cg, const struct oci_linux *l, struct werror *err);
 /* cgroup_init, then open the cgroup's existing directories (one missing
  * makes its file accesses fail as they would by path). */

@@ -3,7 +3,7 @@
  * parents create made). */
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
-#include "cgroup/cg_systemd.h"
+#include "cgroup/cg_driver.h"
 #include "lib/cleanup.h"
 #include "lib/fileio.h"
 #include "lib/error.h"
@@ -163,7 +163,7 @@ static void keep_parents(struct cgroup *cg)
 
 void cgroup_plan(struct cgroup *cg)
 {
-	if (cg->unit) {
+	if (cg_driver_of(cg)->owns_parents) {
 		keep_parents(cg);
 		return;
 	}
@@ -266,7 +266,7 @@ int cgroup_create(struct cgroup *cg, bool shared_ok, struct werror *err)
 	/* A scope systemd has just made for this container (StartTransientUnit
 	 * fails on an existing unit) holds only ward's holder process; the
 	 * same path in a v1 hierarchy systemd does not run may hold others. */
-	if (cg->unit)
+	if (cg_driver_of(cg)->owns_parents)
 		keep_parents(cg);
 	/* In the hierarchy that says which processes are the container's (a
 	 * v1 host's other ones may keep a service's processes in its slice:
@@ -426,12 +426,9 @@ int cgroup_destroy(const struct cgroup *cg, struct werror *err)
 	if (!cg->pending && (cgroup_pids(cg, &pids, &n, err) < 0 || n > 0))
 		cgroup_signal_all(cg, SIGKILL, err);
 	free(pids);
-	/* systemd removes the scope's directories; then ward the rest. A
-	 * scope already collected (the name may be another's by now) is not
-	 * asked for again, nor a pending one that is no longer empty. */
-	if (cg->unit && cgroup_alive(cg) &&
-	    (!cg->pending || cg_settles_empty(cg->unified, 0, err)) &&
-	    sd_unit_stop(cg->unit, err) < 0)
+	/* The manager's part (systemd stops the scope), then the directories
+	 * left. */
+	if (cg_driver_of(cg)->stop(cg, err) < 0)
 		r = -1;
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++)
 		if (rmdir_in(h, err) < 0)

@@ -6,7 +6,7 @@
  * eBPF device program as well. */
 #include "cgroup/cgroup.h"
 #include "cgroup/cg_files.h"
-#include "cgroup/cg_systemd.h"
+#include "cgroup/cg_driver.h"
 #include "cgroup/cgroup_bpfdev.h"
 #include "cgroup/cgroup_v1.h"
 #include "cgroup/cgroup_v2.h"
@@ -131,11 +131,7 @@ int cgroup_apply(const struct cgroup *cg, const struct oci_linux *l, struct werr
 
 int cgroup_update(const struct cgroup *cg, const struct oci_linux *l, struct werror *err)
 {
-	/* A unit is changed only while its cgroup is still the container's:
-	 * the name of one systemd collected may be another's by now. */
-	if (cg->unit && !cgroup_alive(cg))
-		return werr(err, ESTALE, "cgroup %s is no longer the container's", cg->path);
-	if (cg->unit && sd_unit_set(cg->unit, l->resources, cg->layout == CG_V2, err) < 0)
+	if (cg_driver_of(cg)->set(cg, l, err) < 0)
 		return -1;
 	return cgroup_apply(cg, l, err);
 }
