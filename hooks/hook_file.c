@@ -1,5 +1,6 @@
 /* A hook's program on the host, opened and judged once (see hook_file.h). */
 #include "hooks/hook_file.h"
+#include "lib/strfmt.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 
@@ -107,8 +108,9 @@ static int ancestry(struct hook_file *f, int dir, struct werror *err)
 	return r;
 }
 
-/* where + "/" + name, or where without its last component for "..". */
-static void step(char *where, size_t size, const char *name)
+/* where + "/" + name, or where without its last component for "..";
+ * -1 when that is longer than a path (where is then "": never a prefix). */
+static int step(char *where, size_t size, const char *name)
 {
 	size_t n = strlen(where);
 
@@ -119,9 +121,9 @@ static void step(char *where, size_t size, const char *name)
 			where[1] = '\0';
 		else if (slash)
 			*slash = '\0';
-		return;
+		return 0;
 	}
-	snprintf(where + n, size - n, "%s%s", strcmp(where, "/") == 0 ? "" : "/", name);
+	return fmt_fit(where + n, size - n, "%s%s", strcmp(where, "/") == 0 ? "" : "/", name);
 }
 
 int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct werror *err)
@@ -213,7 +215,10 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct we
 			}
 			continue;
 		}
-		step(where, sizeof(where), name);
+		if (step(where, sizeof(where), name) < 0) {
+			f->err = ENAMETOOLONG;
+			goto out;
+		}
 		while (*p == '/')
 			p++;
 		if (*p != '\0' || S_ISDIR(est.st_mode)) {

@@ -3,6 +3,7 @@
  * --cgroup [CONTROLLER[,CONTROLLER...]:]PATH sub-cgroups), listing them
  * (sub-cgroups included), signalling and freezing them. */
 #include "cgroup/cgroup.h"
+#include "lib/strfmt.h"
 #include "cgroup/cg_files.h"
 #include "lib/error.h"
 
@@ -250,7 +251,8 @@ int cgroup_join(const struct cgroup *cg, pid_t pid, char *const *args, size_t n,
 		    sub_path_check("", sub, &rel, err) < 0)
 			return -1;
 		werr_clear(err);
-		snprintf(file, sizeof(file), "%s/cgroup.procs", sub);
+		if (fmt_fit(file, sizeof(file), "%s/cgroup.procs", sub) < 0)
+			return werr(err, ENAMETOOLONG, "exec --cgroup %s", sub);
 		if (cg_write(h, file, v, err) < 0)
 			return -1;
 	}

@@ -1,4 +1,5 @@
 #include "cgroup/cgroup.h"
+#include "lib/strfmt.h"
 #include "cgroup/cg_files.h"
 #include "cgroup/cg_systemd.h"
 #include "lib/error.h"
@@ -119,8 +120,8 @@ static bool v2_has(const struct cgroup *cg, const char *name, struct werror *err
 
 	if (!cg->unified)
 		return false;
-	snprintf(f, sizeof(f), "%s/cgroup.controllers", cg->unified->mnt);
-	if (cg_read_at(AT_FDCWD, f, buf, sizeof(buf), err) < 0)
+	if (fmt_fit(f, sizeof(f), "%s/cgroup.controllers", cg->unified->mnt) < 0 ||
+	    cg_read_at(AT_FDCWD, f, buf, sizeof(buf), err) < 0)
 		return false;
 	for (char *p = buf; *p;) {
 		size_t n = strcspn(p, " \n");
@@ -158,7 +159,8 @@ static int set_path(struct cgroup *cg, const char *p, const char *id, struct wer
 	size_t len = 0;
 
 	if (p == NULL || p[0] == '\0') {
-		snprintf(path, sizeof(path), "/ward/%s", id);
+		if (fmt_fit(path, sizeof(path), "/ward/%s", id) < 0)
+			return werr(err, ENAMETOOLONG, "/ward/%s", id);
 	} else {
 		if (strchr(p, ':'))
 			return werr_k(err, WERR_INVALID, 0,
@@ -167,7 +169,9 @@ static int set_path(struct cgroup *cg, const char *p, const char *id, struct wer
 			              "ward's global --systemd-cgroup, or the policy's "
 			              "\"cgroupManager\": \"systemd\"",
 			              p);
-		snprintf(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p);
+		if (fmt_fit(buf, sizeof(buf), "%s%s", p[0] == '/' ? "" : "/ward/", p) < 0)
+			return werr_k(err, WERR_INVALID, ENAMETOOLONG,
+			              "config.json: .linux.cgroupsPath: longer than a path can be");
 		for (char *save = NULL, *t = strtok_r(buf, "/", &save); t;
 		     t = strtok_r(NULL, "/", &save)) {
 			if (strcmp(t, ".") == 0 || strcmp(t, "..") == 0)

@@ -2,6 +2,7 @@
  * in every hierarchy, undone on failure) and destroy (the leaf, and the
  * parents create made). */
 #include "cgroup/cgroup.h"
+#include "lib/strfmt.h"
 #include "cgroup/cg_files.h"
 #include "cgroup/cg_driver.h"
 #include "lib/cleanup.h"
@@ -201,7 +202,11 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 		if (++level >= levels || level > h->kept)
 			break;
 		n += (size_t)snprintf(sofar + n, sizeof(sofar) - n, "/%s", t);
-		snprintf(f, sizeof(f), "%s%s/cgroup.procs", h->mnt, sofar);
+		/* One that cannot be named is not looked at: busy (fail closed). */
+		if (fmt_fit(f, sizeof(f), "%s%s/cgroup.procs", h->mnt, sofar) < 0) {
+			snprintf(out, len, "%s", sofar);
+			return true;
+		}
 		if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
 		/* All of it: a busy level has any number of processes. */

@@ -5,6 +5,7 @@
  * The same fd is what ward mounts later, so a rename between the check and
  * the mount changes nothing. */
 #include "facts/host_paths.h"
+#include "lib/strfmt.h"
 #include "linux/pathres.h"
 #include "lib/error.h"
 #include "lib/xalloc.h"
@@ -189,8 +190,8 @@ size_t host_sensitive_gather(struct host_sensitive *out, size_t max, const char 
 
 		if (strncmp(de->d_name, "lib", 3) != 0)
 			continue;
-		snprintf(p, sizeof(p), "/%s", de->d_name);
-		add(h, p, SENS_SYSTEM);
+		if (fmt_fit(p, sizeof(p), "/%s", de->d_name) == 0)
+			add(h, p, SENS_SYSTEM);
 	}
 	if (d)
 		closedir(d);
@@ -368,14 +369,19 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 		 * service behind it trusts (systemd's private socket, D-Bus:
 		 * host root). */
 		if (type == DT_SOCK) {
-			snprintf(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name);
+			/* Found is found: a name too long to show is still one. */
+			if (fmt_fit(p->socket, sizeof(p->socket), "%s/%s", rel, de->d_name) < 0)
+				snprintf(p->socket, sizeof(p->socket), "%s",
+				         "(a socket too deep to name)");
 		} else if (type == DT_REG && !p->root_exec[0] && !p->is_rootfs) {
 			if (++*files > SCAN_MAX_FILES)
 				p->scan_incomplete = true;
 			else if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 			         root_program(&st))
-				snprintf(p->root_exec, sizeof(p->root_exec), "%s/%s", rel,
-				         de->d_name);
+				if (fmt_fit(p->root_exec, sizeof(p->root_exec), "%s/%s", rel,
+				            de->d_name) < 0)
+					snprintf(p->root_exec, sizeof(p->root_exec), "%s",
+					         "(a program too deep to name)");
 		} else if (type == DT_DIR) {
 			int sub =
 			    openat(fd, de->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -472,15 +478,15 @@ static void host_sockets_inside(struct host_path *p)
 
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		snprintf(ns, sizeof(ns), "/proc/%s/ns/net", e->d_name);
-		if (stat(ns, &st) < 0)
+		if (fmt_fit(ns, sizeof(ns), "/proc/%s/ns/net", e->d_name) < 0 ||
+		    fmt_fit(list, sizeof(list), "/proc/%s/net/unix", e->d_name) < 0 ||
+		    stat(ns, &st) < 0)
 			continue;
 		for (k = 0; k < n && seen[k] != st.st_ino; k++)
 			;
 		if (k < n)
 			continue;
 		seen[n++] = st.st_ino;
-		snprintf(list, sizeof(list), "/proc/%s/net/unix", e->d_name);
 		sockets_listed(p, list);
 	}
 	if (d)

@@ -1,4 +1,5 @@
 #include "linux/hostns.h"
+#include "lib/strfmt.h"
 #include "oci/names.h"
 
 #include <ctype.h>
@@ -30,8 +31,8 @@ static bool host_own(const struct stat *a, const char *pn)
 	char own[64];
 
 	for (int i = 0; i < 2; i++) {
-		snprintf(own, sizeof(own), "/proc/%s/ns/%s", i ? "1" : "self", pn);
-		if (same_as(a, own))
+		if (fmt_fit(own, sizeof(own), "/proc/%s/ns/%s", i ? "1" : "self", pn) == 0 &&
+		    same_as(a, own))
 			return true;
 	}
 	return false;
@@ -88,8 +89,8 @@ static int open_proc_ns(const char *dir, const char *name, enum ns_owner *owner)
 		errno = EXDEV;
 		return -1;
 	}
-	snprintf(rel, sizeof(rel), "ns/%s", name);
-	fd = openat(dfd, rel, O_RDONLY | O_CLOEXEC);
+	fd = fmt_fit(rel, sizeof(rel), "ns/%s", name) < 0 ? -1
+	                                                  : openat(dfd, rel, O_RDONLY | O_CLOEXEC);
 	pfd = fd < 0 ? -1 : openat(dfd, "ns/pid", O_RDONLY | O_CLOEXEC);
 	close(dfd);
 	if (fd < 0)

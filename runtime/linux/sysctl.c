@@ -1,4 +1,5 @@
 #include "linux/sysctl.h"
+#include "lib/strfmt.h"
 #include "lib/error.h"
 #include "linux/hostns.h"
 #include "linux/pathres.h"
@@ -112,13 +113,17 @@ int sysctl_check(const struct oci_config *c, struct werror *err)
 	return 0;
 }
 
-/* "/proc/sys/" + the key with dots as slashes. */
-static void key_path(const char *key, char *path, size_t size)
+/* "/proc/sys/" + the key with dots as slashes; -1 for a key longer than
+ * a path (cut short, "kernel" + dots + "shmmax" + more would name
+ * kernel/shmmax). */
+static int key_path(const char *key, char *path, size_t size)
 {
-	snprintf(path, size, "/proc/sys/%s", key);
+	if (fmt_fit(path, size, "/proc/sys/%s", key) < 0)
+		return -1;
 	for (char *p = path + strlen("/proc/sys/"); *p; p++)
 		if (*p == '.')
 			*p = '/';
+	return 0;
 }
 
 /* The sysctl at fd holds value (trailing whitespace aside). */
@@ -146,7 +151,11 @@ int sysctl_apply(int rootfd, const struct oci_config *c, struct werror *err)
 		size_t len = strlen(kv->value);
 		int fd;
 
-		key_path(kv->key, path, sizeof(path));
+		if (key_path(kv->key, path, sizeof(path)) < 0)
+			return werr_k(
+			    err, WERR_INVALID, ENAMETOOLONG,
+			    "config.json: .linux.sysctl[\"%.64s...\"]: longer than a path",
+			    kv->key);
 		/* A pid namespace key the parent has set already (or that the
 		 * kernel carried over from above): checked, not written. */
 		if (is_pid_key(kv->key)) {
@@ -221,10 +230,11 @@ static _Noreturn void pidns_writer(int pidfd, const struct oci_config *c, int ou
 
 			if (!is_pid_key(kv->key))
 				continue;
-			key_path(kv->key, path, sizeof(path));
 			/* ward's own /proc: the sysctl is that of the writer's pid
 			 * namespace, whichever procfs it is reached through. */
-			fd = open(path, O_WRONLY | O_CLOEXEC);
+			fd = key_path(kv->key, path, sizeof(path)) < 0
+			         ? (errno = ENAMETOOLONG, -1)
+			         : open(path, O_WRONLY | O_CLOEXEC);
 			if (fd < 0 || write(fd, kv->value, len) != (ssize_t)len) {
 				res = (struct pidns_result){(int)i, errno};
 				(void)!write(out, &res, sizeof(res));

@@ -1,4 +1,5 @@
 #include "linux/userns.h"
+#include "lib/strfmt.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -33,7 +34,8 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 			return werr(err, E2BIG, "%s: too many ranges", file);
 		len += (size_t)w;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	if (fmt_fit(path, sizeof(path), "/proc/%d/%s", (int)pid, file) < 0)
+		return werr(err, errno, "/proc/%d/%s", (int)pid, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return werr(err, errno, "opening %s", path);
@@ -62,8 +64,8 @@ const char *userns_map_helper(const char *name)
 	static char path[64];
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
-		if (access(path, X_OK) == 0)
+		if (fmt_fit(path, sizeof(path), "%s/%s", dirs[i], name) == 0 &&
+		    access(path, X_OK) == 0)
 			return path;
 	}
 	return NULL;

@@ -2,6 +2,7 @@
  * properties are refused: a misspelt key must not silently mean "no
  * policy". */
 #include "policy/policy_file.h"
+#include "lib/strfmt.h"
 #include "oci/config.h"
 #include "lib/duration.h"
 #include "lib/error.h"
@@ -515,12 +516,11 @@ static int read_trusted(const char *f, bool optional, char **text, size_t *len, 
 	struct hook_text t;
 
 	*absent = false;
-	if (f[0] == '/')
-		snprintf(abs, sizeof(abs), "%s", f);
-	else if (getcwd(cwd, sizeof(cwd)) == NULL)
+	if (f[0] != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
 		return werr(err, errno, "policy file %s", f);
-	else
-		snprintf(abs, sizeof(abs), "%s/%s", cwd, f);
+	if (fmt_fit(abs, sizeof(abs), "%s%s%s", f[0] == '/' ? "" : cwd, f[0] == '/' ? "" : "/", f) <
+	    0)
+		return werr(err, ENAMETOOLONG, "policy file %s", f);
 	if (hook_file_read(abs, "policy file", f, OCI_MAX_CONFIG_SIZE, optional, &t, err) < 0)
 		return -1;
 	*text = t.text;

@@ -1,4 +1,5 @@
 #include "rootfs/cgroup_mount.h"
+#include "lib/strfmt.h"
 #include "linux/sys_mount.h"
 #include "rootfs/idmap.h"
 #include "lib/fileio.h"
@@ -50,7 +51,7 @@ static int mount_one(int rootfd, const char *dest, const char *name, const char 
 	char path[PATH_MAX];
 	int fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dest, name) >= sizeof(path))
+	if (fmt_fit(path, sizeof(path), "%s/%s", dest, name) < 0)
 		return werr(err, ENAMETOOLONG, "%s/%s", dest, name);
 	fd = root_mkdir_p(rootfd, path, 0755, err);
 	if (fd < 0)
@@ -163,7 +164,7 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	                                      ((flags & MS_RDONLY) ? MOUNT_ATTR_RDONLY : 0)};
 	int tree, fd, r = 0;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dest, name) >= sizeof(path))
+	if (fmt_fit(path, sizeof(path), "%s/%s", dest, name) < 0)
 		return werr(err, ENAMETOOLONG, "%s/%s", dest, name);
 	fd = root_mkdir_p(rootfd, path, 0755, err);
 	if (fd < 0)
@@ -213,8 +214,9 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags,
 			 * can): bind the container's own cgroup, as runc does. */
 			if (r < 0 && errno == EPERM && data &&
 			    self_path(self, data, own, sizeof(own))) {
-				snprintf(host, sizeof(host), "%s%s", target, own);
-				r = bind_one(rootfd, dest, name, host, flags, err);
+				r = fmt_fit(host, sizeof(host), "%s%s", target, own) < 0
+				        ? werr(err, ENAMETOOLONG, "%s%s", target, own)
+				        : bind_one(rootfd, dest, name, host, flags, err);
 			}
 			free(data);
 		} else if (strcmp(type, "cgroup2") == 0) {
@@ -226,8 +228,9 @@ static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags,
 				r = mount_one(rootfd, dest, name, "cgroup2", NULL, flags, err);
 			if (r < 0 && (errno == EPERM || errno == EBUSY) &&
 			    self_path(self, "", own, sizeof(own))) {
-				snprintf(host, sizeof(host), "%s%s", target, own);
-				r = bind_one(rootfd, dest, name, host, flags, err);
+				r = fmt_fit(host, sizeof(host), "%s%s", target, own) < 0
+				        ? werr(err, ENAMETOOLONG, "%s%s", target, own)
+				        : bind_one(rootfd, dest, name, host, flags, err);
 			}
 		}
 	}
@@ -267,8 +270,9 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 		 * falls back to. */
 		if (r < 0 && (errno == EPERM || errno == EBUSY) &&
 		    self_path(self, "", own, sizeof(own))) {
-			snprintf(host, sizeof(host), "/sys/fs/cgroup%s", own);
-			r = bind_one(rootfd, m->destination, ".", host, ro, err);
+			r = fmt_fit(host, sizeof(host), "/sys/fs/cgroup%s", own) < 0
+			        ? werr(err, ENAMETOOLONG, "/sys/fs/cgroup%s", own)
+			        : bind_one(rootfd, m->destination, ".", host, ro, err);
 		}
 		return r;
 	}

@@ -1,4 +1,5 @@
 #include "rootfs/devices.h"
+#include "lib/strfmt.h"
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mount_opts.h"
@@ -75,7 +76,8 @@ static int make_node(int devfd, const char *name, unsigned int maj, unsigned int
 			return werr(err, errno, "mknod /dev/%s", name);
 		return 0;
 	}
-	snprintf(host, sizeof(host), "/dev/%s", name);
+	if (fmt_fit(host, sizeof(host), "/dev/%s", name) < 0)
+		return werr(err, ENAMETOOLONG, "/dev/%s", name);
 	src = open(host, O_PATH | O_CLOEXEC);
 	if (src < 0)
 		return werr(err, errno, "opening host %s", host);

@@ -1,4 +1,5 @@
 #include "rootfs/mounts.h"
+#include "lib/strfmt.h"
 #include "linux/sys_mount.h"
 #include "linux/mount_prim.h"
 #include "rootfs/cgroup_mount.h"
@@ -152,8 +153,11 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 				         "overlay: more layers than the parent opened");
 				break;
 			}
-			snprintf(fdp, sizeof(fdp), "%s/proc/self/fd/%d", p == tok + kl ? "" : ":",
-			         layers[k++]);
+			if (fmt_fit(fdp, sizeof(fdp), "%s/proc/self/fd/%d",
+			            p == tok + kl ? "" : ":", layers[k++]) < 0) {
+				r = werr(err, errno, "overlay: layer %zu", k - 1);
+				break;
+			}
 			strcat(out, fdp);
 			p += len + (p[len] == ':');
 		}

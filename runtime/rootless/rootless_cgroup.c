@@ -1,6 +1,7 @@
 /* Whether a container that is not root's gets a cgroup: only where the
  * cgroup2 tree is delegated to its user, as runc and crun decide. */
 #include "rootless/rootless.h"
+#include "lib/strfmt.h"
 #include "cgroup/cg_files.h"
 #include "cgroup/cgroup.h"
 #include "oci/config_edit.h"
@@ -42,13 +43,12 @@ static bool delegated(const char *dir, char *why, size_t size)
 	snprintf(path, sizeof(path), "%s", dir);
 	while (access(path, F_OK) < 0 && (slash = strrchr(path, '/')) && slash != path)
 		*slash = '\0';
-	snprintf(file, sizeof(file), "%s/cgroup.subtree_control", path);
-	if (faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0 &&
-	    faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) == 0) {
-		snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-		if (faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) == 0)
-			return true;
-	}
+	if (fmt_fit(file, sizeof(file), "%s/cgroup.subtree_control", path) == 0 &&
+	    faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0 &&
+	    faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) == 0 &&
+	    fmt_fit(file, sizeof(file), "%s/cgroup.procs", path) == 0 &&
+	    faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) == 0)
+		return true;
 	snprintf(why, size, "%s is not delegated to uid %u", path, (unsigned)geteuid());
 	return false;
 }
@@ -70,7 +70,9 @@ static int beside_own(struct oci_config *cfg, const char *id, struct werror *err
 		return 0;
 	slash = strrchr(own, '/');
 	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/%s%s", own, rel ? "" : "ward-", rel ? rel : id);
+	if (fmt_fit(path, sizeof(path), "%s/%s%s", own, rel ? "" : "ward-", rel ? rel : id) < 0)
+		return werr_k(err, WERR_INVALID, ENAMETOOLONG,
+		              "config.json: .linux.cgroupsPath: too long below %s", own);
 	free(l->cgroups_path);
 	l->cgroups_path = strdup(path);
 	return l->cgroups_path ? 0 : werr(err, ENOMEM, "out of memory");

@@ -1,6 +1,7 @@
 /* Who the caller is, where its state lives, and the config a rootless
  * container needs (rootless.h). */
 #include "rootless/rootless.h"
+#include "lib/strfmt.h"
 #include "lib/error.h"
 #include "oci/config_edit.h"
 #include "rootfs/idmap.h"
@@ -84,14 +85,15 @@ int rootless_state_root(char *buf, size_t size, struct werror *err)
 			    "XDG_RUNTIME_DIR=%s: not a directory of yours (uid %u); set it, "
 			    "or pass --root",
 			    xdg, (unsigned)geteuid());
-		if ((size_t)snprintf(buf, size, "%s/ward", xdg) >= size)
+		if (fmt_fit(buf, size, "%s/ward", xdg) < 0)
 			return werr(err, ENAMETOOLONG, "XDG_RUNTIME_DIR");
 		return 0;
 	}
 	snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned)geteuid());
 	if (stat(run_user, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
-		snprintf(buf, size, "%s/ward", run_user);
-		return 0;
+		return fmt_fit(buf, size, "%s/ward", run_user) < 0
+		           ? werr(err, ENAMETOOLONG, "%s/ward", run_user)
+		           : 0;
 	}
 	return werr(err, ENOENT,
 	            "no state directory for uid %u: XDG_RUNTIME_DIR is not set and %s is not "

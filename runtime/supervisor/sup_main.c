@@ -9,6 +9,7 @@
  * and the guard's death end it the fail-closed way: the container is
  * killed first. */
 #include "supervisor/supervisor.h"
+#include "lib/strfmt.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_egress.h"
 #include "supervisor/sup_gate.h"
@@ -295,8 +296,9 @@ static int open_handover(struct sup *s, struct werror *err)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", s->dirfd,
-	         SUP_SOCKET_FILE);
+	if (fmt_fit(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", s->dirfd,
+	            SUP_SOCKET_FILE) < 0)
+		return werr(err, errno, "the supervisor's socket name");
 	unlinkat(s->dirfd, SUP_SOCKET_FILE, 0);
 	s->handover = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->handover < 0 || bind(s->handover, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||

@@ -1,6 +1,7 @@
 /* Starting the supervisor (create's side) and answering the filter until
  * it runs. */
 #include "supervisor/supervisor.h"
+#include "lib/strfmt.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_plan.h"
 #include "lib/error.h"
@@ -208,8 +209,10 @@ int sup_hand_listener(int dirfd, int notify_fd, struct werror *err)
 	char b = 0;
 	int r = -1, sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dirfd, SUP_SOCKET_FILE);
-	if (sock < 0 || connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	if (sock < 0 ||
+	    fmt_fit(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dirfd,
+	            SUP_SOCKET_FILE) < 0 ||
+	    connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    fdpass_send(sock, "L", 1, notify_fd) < 0)
 		r = werr(err, errno, "handing the seccomp listener to the run supervisor");
 	else {

@@ -188,6 +188,18 @@ if all(os.path.exists(a) for a in archives):
 else:
     check(False, "no circle of calls between objects", "libward.a/liboci.a not built")
 
+# 5c. No path cut short in silence (lib/strfmt.h): a snprintf whose result
+# is dropped (a statement of its own) may not build a path, "%s" beside a
+# "/" in its format; fmt_fit fails instead (and must be looked at).
+cut = []
+pathfmt = re.compile(r'^\s*snprintf\([^"]*"[^"]*(/%[-.*0-9]*s|%[-.*0-9]*s/[^%"])')
+for f in files:
+    if f.endswith(".c"):
+        for n, line in enumerate(open(os.path.join(SRC, f), encoding="utf-8"), 1):
+            if pathfmt.search(line):
+                cut.append(f"{f}:{n}")
+check(not cut, "no path built by a snprintf whose result is dropped", ", ".join(cut))
+
 # 6. Small files. A layer grows by subfolders where a concern has several
 # files (runtime/container/create/, ops/, query/), which keep their layer's
 # rank; there is no cap on how many files a folder holds.

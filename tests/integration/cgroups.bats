@@ -801,3 +801,25 @@ n_sleeps() {
 	for d in "${dirs[@]}"; do [ -d "$d" ] || fail "$d was removed"; done
 	kill -9 "$other"
 }
+
+@test "cgroupsPath longer than a path: refused, never cut short to another container's cgroup" {
+	# Cut to its first PATH_MAX bytes, this path is /ward/$ID-a (the empty
+	# levels drop): compat would join container a's cgroup with a warning.
+	cmd 'sleep 100'
+	cfg --arg p "/ward/$ID-a" '.linux.cgroupsPath = $p'
+	ward run -d --bundle "$BUNDLE" "$ID-a"
+	long="/ward/$ID-a$(printf '/%.0s' $(seq 5000))b"
+	cfg --arg p "$long" '.linux.cgroupsPath = $p'
+	for profile in compat baseline strict; do
+		WARD_GLOBALS=(--profile "$profile")
+		run ward run -d --bundle "$BUNDLE" "$ID-b"
+		[ "$profile" = compat ] && assert_failure 1 || assert_failure 126
+		assert_output --partial ".linux.cgroupsPath: longer than a path can be"
+		refute_output --partial "shares it"
+		[ ! -d "$ROOT/$ID-b" ] || fail "$profile: a state dir was left"
+	done
+	WARD_GLOBALS=()
+	[ "$(wc -l <"$(cgdir pids "/ward/$ID-a")/cgroup.procs")" -eq 1 ] || fail "something joined $ID-a's cgroup"
+	ward delete --force "$ID-a"
+	assert_no_leftovers
+}

@@ -2,6 +2,7 @@
  * set-up, the policy, hook pinning, the supervisor plan and the cgroup
  * decision (container_create builds it). */
 #include "container/ops/op_create.h"
+#include "lib/strfmt.h"
 #include "container/ops/op_create_plan.h"
 #include "container/ops/report_file.h"
 #include "lib/callerfds.h"
@@ -67,8 +68,8 @@ static int request_config(const struct create_request *cc, const char *bundle, b
 {
 	char path[PATH_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/config.json", bundle);
-	if (oci_read_file(path, json, len, err) < 0) {
+	if (fmt_fit(path, sizeof(path), "%s/config.json", bundle) < 0 ||
+	    oci_read_file(path, json, len, err) < 0) {
 		/* The bundle the caller names has no config: its error. */
 		werr_as(err, WERR_INVALID);
 		return werr_ctx(err, "bundle %s", bundle);

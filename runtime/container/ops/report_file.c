@@ -1,4 +1,5 @@
 #include "container/ops/report_file.h"
+#include "lib/strfmt.h"
 #include "container/query/query.h"
 #include "container/query/report_out.h"
 #include "lib/fileio.h"
@@ -52,7 +53,8 @@ void report_file_refusal(const struct create_request *cc, const char *bundle,
 		         m ? werr_msg(&werr_write) : strerror(errno));
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/config.json", bundle ? bundle : cc->bundle);
+	if (fmt_fit(path, sizeof(path), "%s/config.json", bundle ? bundle : cc->bundle) < 0)
+		snprintf(path, sizeof(path), "%s", "(a bundle path too long to show)");
 	rout_str(&o, "id", cc->id);
 	rout_bool(&o, "refused", true);
 	rout_str(&o, "kind", werr_kind_name(werr_kind_of(why)));

@@ -1,6 +1,7 @@
 /* The run report of a supervised container, as the supervisor wrote it
  * (it stays after delete): read, or printed as text or JSON. */
 #include "container/query/query.h"
+#include "lib/strfmt.h"
 #include "container/store.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
@@ -39,7 +40,8 @@ int query_report_read(struct globals *g, const char *id, char **buf, size_t *len
 
 	if (store_check_id(id, err) < 0 || report_dir(g, dir, sizeof(dir), err) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
+	if (fmt_fit(path, sizeof(path), "%s/%s.json", dir, id) < 0)
+		return werr(err, ENAMETOOLONG, "%s/%s.json", dir, id);
 	if (read_file(path, REPORT_MAX, buf, len, err) < 0)
 		return errno == ENOENT ? werr(err, 0,
 		                              "no run report for \"%s\" (only supervised "
@@ -104,7 +106,8 @@ int query_report_list(struct globals *g, struct werror *err)
 
 		if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (fmt_fit(path, sizeof(path), "%s/%s", dir, e->d_name) < 0)
+			continue;
 		m = open_memstream(&line, &size);
 		if (m == NULL || read_file(path, REPORT_MAX, &buf, &l, err) < 0 ||
 		    report_print_line(buf, l, m, err) < 0) {
