@@ -39,7 +39,8 @@ int sync_expect_msg(int fd, enum sync_type type, struct sync_msg *m, struct werr
 	if (m->type == SYNC_EOF && type != SYNC_EOF)
 		return werr(err, EPIPE, "container init exited during setup");
 	if (m->type != type)
-		return werr(err, EPROTO, "sync channel: unexpected message %u", m->type);
+		return werr(err, EPROTO, "sync channel: unexpected message %u (expected %u)",
+		            m->type, (unsigned)type);
 	return 0;
 }
 
@@ -109,7 +110,8 @@ int sync_expect_fd(int fd, enum sync_type type, int *passfd, struct werror *err)
 	if (m.type == SYNC_EOF && type != SYNC_EOF)
 		return werr(err, EPIPE, "container init exited during setup");
 	if (m.type != type)
-		return werr(err, EPROTO, "sync channel: unexpected message %u", m.type);
+		return werr(err, EPROTO, "sync channel: unexpected message %u (expected %u)",
+		            m.type, (unsigned)type);
 	return 0;
 }
 
