@@ -16,7 +16,10 @@ int path_open2(int dirfd, const char *path, int flags, unsigned long long resolv
 int root_open(int rootfd, const char *path, int flags);
 /* mkdir -p inside the root; returns an O_PATH fd of the directory. */
 int root_mkdir_p(int rootfd, const char *path, mode_t mode, struct werror *err);
-/* Ensure a regular file exists at path (parents created); O_PATH fd. */
+/* Ensure a regular file exists at path (parents created); O_PATH fd. A
+ * symlink that dangles inside the root gives an fd of the symlink itself:
+ * a bind then lands on the link (as an engine's /etc/resolv.conf over an
+ * image's link to a stub that is not there), never where it points. */
 int root_mkfile(int rootfd, const char *path, mode_t mode, struct werror *err);
 /* What an fd is, to tell two opens of the same object (and the same
  * mount of it) apart from look-alikes: mount id, device and inode. */
