@@ -1,5 +1,6 @@
 #include "linux/sysctl.h"
 #include "lib/strfmt.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/hostns.h"
 #include "linux/pathres.h"
@@ -149,7 +150,7 @@ int sysctl_apply(int rootfd, const struct oci_config *c, struct werror *err)
 		const struct jkv *kv = &c->linux->sysctl[i];
 		char path[PATH_MAX];
 		size_t len = strlen(kv->value);
-		int fd;
+		_cleanup_close_ int fd = -1;
 
 		if (key_path(kv->key, path, sizeof(path)) < 0)
 			return werr_k(
@@ -159,13 +160,9 @@ int sysctl_apply(int rootfd, const struct oci_config *c, struct werror *err)
 		/* A pid namespace key the parent has set already (or that the
 		 * kernel carried over from above): checked, not written. */
 		if (is_pid_key(kv->key)) {
-			bool done;
+			_cleanup_close_ int now = root_open(rootfd, path, O_RDONLY);
 
-			fd = root_open(rootfd, path, O_RDONLY);
-			done = fd >= 0 && holds(fd, kv->value);
-			if (fd >= 0)
-				close(fd);
-			if (done)
+			if (now >= 0 && holds(now, kv->value))
 				continue;
 		}
 		/* The container's /proc, mounted in the rootfs: written from inside
@@ -179,14 +176,9 @@ int sysctl_apply(int rootfd, const struct oci_config *c, struct werror *err)
 		if (fd < 0)
 			return werr(err, errno, "config.json: .linux.sysctl.%s (is /proc mounted?)",
 			            kv->key);
-		if (write(fd, kv->value, len) != (ssize_t)len) {
-			int e = errno;
-
-			close(fd);
-			return werr(err, e, "config.json: .linux.sysctl.%s = \"%s\"", kv->key,
+		if (write(fd, kv->value, len) != (ssize_t)len)
+			return werr(err, errno, "config.json: .linux.sysctl.%s = \"%s\"", kv->key,
 			            kv->value);
-		}
-		close(fd);
 	}
 	return 0;
 }
@@ -265,16 +257,15 @@ int sysctl_apply_pidns(int init_pidfd, const struct oci_config *c, struct werror
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return werr(err, errno, "config.json: .linux.sysctl: pipe");
 	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return werr(err, errno, "config.json: .linux.sysctl: fork");
-	}
 	if (pid == 0) {
 		close(p[0]);
 		pidns_writer(init_pidfd, c, p[1]);
 	}
 	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return werr(err, errno, "config.json: .linux.sysctl: fork");
+	}
 	do
 		n = read(p[0], &res, sizeof(res));
 	while (n < 0 && errno == EINTR);

@@ -3,6 +3,7 @@
 #include "linux/sys_mount.h"
 #include "rootfs/idmap.h"
 #include "lib/fileio.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "linux/pathres.h"
@@ -49,20 +50,19 @@ static int mount_one(int rootfd, const char *dest, const char *name, const char 
                      const char *data, unsigned long flags, struct werror *err)
 {
 	char path[PATH_MAX];
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (fmt_fit(path, sizeof(path), "%s/%s", dest, name) < 0)
 		return werr(err, ENAMETOOLONG, "%s/%s", dest, name);
 	fd = root_mkdir_p(rootfd, path, 0755, err);
 	if (fd < 0)
 		return -1;
-	close(fd);
 	return mount_fs_at(rootfd, path, type, type, flags, data, err);
 }
 
 void cgroup_self_read(struct cgroup_self *s, bool own_namespace, bool read_only)
 {
-	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
 	size_t n;
 
 	*s = (struct cgroup_self){.own_ns = own_namespace, .read_only = read_only};
@@ -71,8 +71,6 @@ void cgroup_self_read(struct cgroup_self *s, bool own_namespace, bool read_only)
 	 * hierarchy cannot be mounted, and its cgroup directory is bound. */
 	if (fd >= 0 && read_fd(fd, "/proc/self/cgroup", 1 << 20, &s->lines, &n, NULL) < 0)
 		s->lines = NULL;
-	if (fd >= 0)
-		close(fd);
 }
 
 void cgroup_self_free(struct cgroup_self *s)
@@ -162,7 +160,7 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 	                                      MOUNT_ATTR_NOEXEC |
 	                                      ((flags & MS_RDONLY) ? MOUNT_ATTR_RDONLY : 0)};
-	int tree, fd, r = 0;
+	_cleanup_close_ int tree = -1, fd = -1;
 
 	if (fmt_fit(path, sizeof(path), "%s/%s", dest, name) < 0)
 		return werr(err, ENAMETOOLONG, "%s/%s", dest, name);
@@ -172,11 +170,8 @@ static int bind_one(int rootfd, const char *dest, const char *name, const char *
 	tree = tree_clone(AT_FDCWD, host, 0, false);
 	if (tree < 0 || sys_mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0 ||
 	    sys_move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		r = werr(err, errno, "binding %s on %s", host, path);
-	if (tree >= 0)
-		close(tree);
-	close(fd);
-	return r;
+		return werr(err, errno, "binding %s on %s", host, path);
+	return 0;
 }
 
 static int v1_hierarchies(int rootfd, const char *dest, unsigned long flags,
@@ -247,12 +242,10 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 	 * profiles above compat add "ro": policy_adjust.c). */
 	unsigned long ro = o->flags & MS_RDONLY;
 	struct statfs sfs;
-	int fd;
+	_cleanup_close_ int fd = root_mkdir_p(rootfd, m->destination, 0755, err);
 
-	fd = root_mkdir_p(rootfd, m->destination, 0755, err);
 	if (fd < 0)
 		return -1;
-	close(fd);
 	if (statfs("/sys/fs/cgroup", &sfs) < 0)
 		return werr(err, errno, "/sys/fs/cgroup on the host");
 	if (sfs.f_type == CGROUP2_SUPER_MAGIC) {
@@ -284,15 +277,10 @@ int cgroup_mount(int rootfd, const struct oci_mount *m, const struct mount_opts 
 	if (ro) {
 		struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY};
 
-		fd = root_open(rootfd, m->destination, O_PATH);
-		if (fd < 0 || sys_mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
-			int e = errno;
+		_cleanup_close_ int top = root_open(rootfd, m->destination, O_PATH);
 
-			if (fd >= 0)
-				close(fd);
-			return werr(err, e, "making the cgroup tmpfs read-only");
-		}
-		close(fd);
+		if (top < 0 || sys_mount_setattr(top, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+			return werr(err, errno, "making the cgroup tmpfs read-only");
 	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 #include "rootfs/devices.h"
 #include "lib/strfmt.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "rootfs/mount_opts.h"
@@ -41,14 +42,13 @@ static bool has_mount(const struct oci_config *c, const char *dest)
 
 int dev_mount_tmpfs(int rootfd, const struct oci_config *c, struct werror *err)
 {
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (has_mount(c, "/dev"))
 		return 0;
 	fd = root_mkdir_p(rootfd, "/dev", 0755, err);
 	if (fd < 0)
 		return werr_ctx(err, "default /dev");
-	close(fd);
 	if (mount_fs_at(rootfd, "/dev", "tmpfs", "tmpfs", MS_NOSUID | MS_STRICTATIME,
 	                "mode=755,size=65536k", err) < 0)
 		return werr_ctx(err, "default /dev");
@@ -65,11 +65,23 @@ static bool dev_is_tmpfs(const struct oci_config *c)
 	return true;
 }
 
+/* A new empty file named name in dfd, to bind a node onto: an O_PATH fd
+ * of it, never of something that was there (O_EXCL, O_NOFOLLOW). */
+static int bind_target(int dfd, const char *name, mode_t mode)
+{
+	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+}
+
 static int make_node(int devfd, const char *name, unsigned int maj, unsigned int min, bool userns,
                      struct werror *err)
 {
+	_cleanup_close_ int src = -1, dst = -1;
 	char host[64];
-	int src, dst, r;
 
 	if (!userns) {
 		if (mknodat(devfd, name, S_IFCHR | 0666, makedev(maj, min)) < 0 && errno != EEXIST)
@@ -81,24 +93,18 @@ static int make_node(int devfd, const char *name, unsigned int maj, unsigned int
 	src = open(host, O_PATH | O_CLOEXEC);
 	if (src < 0)
 		return werr(err, errno, "opening host %s", host);
-	dst = openat(devfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (dst >= 0) {
-		close(dst);
-		dst = openat(devfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	}
-	if (dst < 0) {
-		close(src);
+	dst = bind_target(devfd, name, 0666);
+	if (dst < 0)
 		return werr(err, errno, "creating /dev/%s", name);
-	}
-	r = mount_bind_fd(src, dst, false, 0, 0, err);
-	close(src);
-	close(dst);
-	return r < 0 ? werr_ctx(err, "binding host %s", host) : 0;
+	if (mount_bind_fd(src, dst, false, 0, 0, err) < 0)
+		return werr_ctx(err, "binding host %s", host);
+	return 0;
 }
 
 int dev_populate(int rootfd, const struct oci_config *c, bool userns, struct werror *err)
 {
-	int devfd, fd, r = 0;
+	_cleanup_close_ int devfd = -1, fd = -1;
+	int r = 0;
 
 	if (!dev_is_tmpfs(c))
 		return 0;
@@ -106,7 +112,6 @@ int dev_populate(int rootfd, const struct oci_config *c, bool userns, struct wer
 	if (fd < 0)
 		return werr(err, errno, "opening /dev");
 	devfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(fd);
 	if (devfd < 0)
 		return werr(err, errno, "opening /dev");
 	for (size_t i = 0; r == 0 && i < sizeof(default_nodes) / sizeof(default_nodes[0]); i++)
@@ -134,7 +139,6 @@ int dev_populate(int rootfd, const struct oci_config *c, bool userns, struct wer
 			                MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=65536k",
 			                err);
 	}
-	close(devfd);
 	return r < 0 ? werr_ctx(err, "populating /dev") : 0;
 }
 
@@ -150,6 +154,27 @@ static mode_t node_type(const char *t)
 	}
 }
 
+/* In a user namespace no node can be made: the host's node at the same
+ * path is bound, checked to be the device asked for. */
+static int bind_host_device(int dfd, const char *base, const struct oci_device *d, dev_t dev,
+                            size_t idx, struct werror *err)
+{
+	_cleanup_close_ int src = open(d->path, O_PATH | O_CLOEXEC | O_NOFOLLOW), dst = -1;
+	struct stat st;
+
+	if (src < 0 || fstat(src, &st) < 0 || (st.st_mode & S_IFMT) != node_type(d->type) ||
+	    (d->type[0] != 'p' && st.st_rdev != dev))
+		return werr(err, src < 0 ? errno : ENODEV,
+		            "config.json: .linux.devices[%zu]: %s: in a user namespace (always, "
+		            "rootless) no device node can be made, and the host has none of "
+		            "that type and number at that path to bind",
+		            idx, d->path);
+	dst = bind_target(dfd, base, 0600);
+	if (dst < 0 || mount_bind_fd(src, dst, false, 0, 0, err) < 0)
+		return werr(err, errno, "linux.devices[%zu] binding %s", idx, d->path);
+	return 0;
+}
+
 static int make_config_device(int rootfd, const struct oci_device *d, bool userns, size_t idx,
                               struct werror *err)
 {
@@ -157,18 +182,18 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 	const char *base = strrchr(d->path, '/') + 1;
 	mode_t mode = d->has_file_mode ? (mode_t)d->file_mode : 0666;
 	dev_t dev = makedev((unsigned int)d->major, (unsigned int)d->minor);
-	int pfd, dfd, r = 0;
+	_cleanup_close_ int pfd = -1, dfd = -1;
 
 	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
 		return werr(err, EINVAL, "linux.devices[%zu] %s: must name a file", idx, d->path);
-	snprintf(parent, sizeof(parent), "%.*s", (int)(base - d->path), d->path);
+	if (fmt_fit(parent, sizeof(parent), "%.*s", (int)(base - d->path), d->path) < 0)
+		return werr(err, ENAMETOOLONG, "linux.devices[%zu]", idx);
 	/* CVE-2026-41579 class: /dev may be a symlink planted by the image;
 	 * the parent is resolved inside the rootfs, the node made by fd. */
 	pfd = root_mkdir_p(rootfd, parent, 0755, err);
 	if (pfd < 0)
 		return werr_ctx(err, "linux.devices[%zu] %s", idx, d->path);
 	dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(pfd);
 	if (dfd < 0)
 		return werr(err, errno, "linux.devices[%zu] %s", idx, d->path);
 	/* Replace what the image put there (a file, a link), never follow it.
@@ -178,54 +203,23 @@ static int make_config_device(int rootfd, const struct oci_device *d, bool usern
 		struct stat st;
 
 		if (errno == EBUSY && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (st.st_mode & S_IFMT) == node_type(d->type) && st.st_rdev == dev) {
-			close(dfd);
+		    (st.st_mode & S_IFMT) == node_type(d->type) && st.st_rdev == dev)
 			return 0;
-		}
-		r = werr(err, errno, "linux.devices[%zu] %s", idx, d->path);
+		return werr(err, errno, "linux.devices[%zu] %s", idx, d->path);
 	}
 	/* A fifo is made in a user namespace too (no privilege needed),
 	 * never bound from the host: any host fifo of that path could be
 	 * another's (a container's start fifo). */
-	if (r == 0 && (!userns || node_type(d->type) == S_IFIFO)) {
+	if (!userns || node_type(d->type) == S_IFIFO) {
 		if (mknodat(dfd, base, node_type(d->type) | (mode & 07777), dev) < 0)
-			r = werr(err, errno, "linux.devices[%zu] mknod %s", idx, d->path);
-	} else if (r == 0) {
-		/* mknod is not allowed in a user namespace: bind the host's node,
-		 * checked to be the device asked for. */
-		struct stat st;
-		int src = open(d->path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
-		int dst = -1;
-
-		if (src < 0 || fstat(src, &st) < 0 || (st.st_mode & S_IFMT) != node_type(d->type) ||
-		    (d->type[0] != 'p' && st.st_rdev != dev))
-			r = werr(
-			    err, src < 0 ? errno : ENODEV,
-			    "config.json: .linux.devices[%zu]: %s: in a user namespace (always, "
-			    "rootless) no device node can be made, and the host has none of "
-			    "that type and number at that path to bind",
-			    idx, d->path);
-		if (r == 0) {
-			dst = openat(dfd, base,
-			             O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-			if (dst >= 0) {
-				close(dst);
-				dst = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-			}
-			if (dst < 0 || mount_bind_fd(src, dst, false, 0, 0, err) < 0)
-				r = werr(err, errno, "linux.devices[%zu] binding %s", idx, d->path);
-		}
-		if (src >= 0)
-			close(src);
-		if (dst >= 0)
-			close(dst);
+			return werr(err, errno, "linux.devices[%zu] mknod %s", idx, d->path);
+	} else if (bind_host_device(dfd, base, d, dev, idx, err) < 0) {
+		return -1;
 	}
-	if (r == 0 && !userns &&
-	    fchownat(dfd, base, d->has_uid ? d->uid : 0, d->has_gid ? d->gid : 0,
-	             AT_SYMLINK_NOFOLLOW) < 0)
-		r = werr(err, errno, "linux.devices[%zu] chown %s", idx, d->path);
-	close(dfd);
-	return r;
+	if (!userns && fchownat(dfd, base, d->has_uid ? d->uid : 0, d->has_gid ? d->gid : 0,
+	                        AT_SYMLINK_NOFOLLOW) < 0)
+		return werr(err, errno, "linux.devices[%zu] chown %s", idx, d->path);
+	return 0;
 }
 
 int dev_create_config_devices(int rootfd, const struct oci_config *c, bool userns,

@@ -36,7 +36,7 @@ static unsigned long propagation_flags(const char *p)
 
 static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *err)
 {
-	int oldroot;
+	_cleanup_close_ int oldroot = -1;
 
 	if (fchdir(rootfd) < 0)
 		return werr(err, errno, "chdir to rootfs");
@@ -61,15 +61,10 @@ static int do_pivot(int rootfd, bool no_pivot, bool host_mntns, struct werror *e
 		return werr(err, errno, "opening old root");
 	/* pivot_root(".", "."): the old root ends up stacked on the new one,
 	 * and is then detached; no directory for it is needed in the image. */
-	if (sys_pivot_root(".", ".") < 0) {
-		close(oldroot);
+	if (sys_pivot_root(".", ".") < 0)
 		return werr(err, errno, "pivot_root");
-	}
-	if (fchdir(oldroot) < 0) {
-		close(oldroot);
+	if (fchdir(oldroot) < 0)
 		return werr(err, errno, "chdir to old root");
-	}
-	close(oldroot);
 	/* Keep the unmount from propagating back to the host. */
 	if (sys_mount(NULL, ".", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return werr(err, errno, "making old root a slave");
@@ -97,7 +92,6 @@ void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_d
                     struct werror *err)
 {
 	bool have_dev = false;
-	int fd;
 
 	for (size_t i = 0; i < c->n_mounts; i++) {
 		const char *d = c->mounts[i].destination;
@@ -105,19 +99,15 @@ void rootfs_premake(int rootfd, const struct oci_config *c, const bool *src_is_d
 		have_dev = have_dev || strcmp(d, "/dev") == 0;
 		if (under_earlier(c, i))
 			continue;
-		fd = root_open(rootfd, d, O_PATH);
-		if (fd >= 0 || errno != ENOENT) {
-			if (fd >= 0)
-				close(fd);
+		_cleanup_close_ int fd = root_open(rootfd, d, O_PATH);
+
+		if (fd >= 0 || errno != ENOENT)
 			continue;
-		}
 		fd = src_is_dir[i] ? root_mkdir_p(rootfd, d, 0755, err)
 		                   : root_mkfile(rootfd, d, 0644, err);
-		if (fd >= 0)
-			close(fd);
 	}
-	if (!have_dev && (fd = root_mkdir_p(rootfd, "/dev", 0755, err)) >= 0)
-		close(fd);
+	if (!have_dev)
+		cleanup_closep(&(int){root_mkdir_p(rootfd, "/dev", 0755, err)});
 }
 
 void rootfs_handles_close(struct rootfs_handles *h)
