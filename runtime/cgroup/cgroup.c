@@ -3,6 +3,7 @@
 #include "cgroup/cg_files.h"
 #include "cgroup/cg_systemd.h"
 #include "lib/error.h"
+#include "lib/xalloc.h"
 #include "lib/log.h"
 
 #include <dirent.h>
@@ -212,8 +213,15 @@ int cgroup_init(struct cgroup *cg, const char *cgroups_path, const char *id, str
 	for (size_t i = 0; (h = cg_nth(cg, i)) != NULL; i++) {
 		size_t n = strlen(h->mnt) + strlen(cg->path) + 1;
 
-		if ((h->name = malloc(n)) == NULL)
-			return werr(err, ENOMEM, "out of memory");
+		/* Its directory is opened by this name later (by delete too): a
+		 * path that fits only without the mount point would make a
+		 * cgroup nothing can open, signal or remove again. */
+		if (n > PATH_MAX)
+			return werr_k(err, WERR_INVALID, ENAMETOOLONG,
+			              "config.json: .linux.cgroupsPath: longer than a path can be "
+			              "below %s",
+			              h->mnt);
+		h->name = xmalloc(n);
 		snprintf(h->name, n, "%s%s", h->mnt, cg->path);
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* The only part of the policy that looks at the host (see host_facts.h). */
 #include "facts/host_facts.h"
 #include "cgroup/cgroup.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/xalloc.h"
 #include "linux/hostns.h"
@@ -102,16 +103,11 @@ void host_limits_gather(struct host_limits *l)
 	l->has = true;
 }
 
-int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
-                      const struct host_query *q, struct werror *err)
+/* What the host is and has, whatever the config names. */
+static void gather_host(struct host_facts *h, const struct host_query *q, struct werror *err)
 {
-	const struct oci_linux *l = cfg->linux;
 	_cleanup_cgroup_ struct cgroup cg = {0};
-	struct host_path **all = NULL;
-	size_t n_all = 0;
 
-	memset(h, 0, sizeof(*h));
-	h->root.fd = -1;
 	h->cgroup_v1 = cgroup_init(&cg, NULL, "x", err) == 0 && cg.layout != CG_V2;
 	h->cgroup2 = cg.unified != NULL;
 	/* The kernel has it, and create sets it from the parent (in a user
@@ -129,28 +125,25 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		h->n_sensitive = host_sensitive_gather(h->sensitive, HOST_MAX_SENSITIVE,
 		                                       q->state_root, q->rootless);
 	}
-	/* The list of paths to relate holds root.path besides the mounts: it
-	 * is needed with no mounts at all (absent, null and [] are valid). */
-	all = calloc(cfg->n_mounts + 1, sizeof(*all));
-	if (all == NULL)
-		return werr(err, ENOMEM, "out of memory");
+}
+
+/* Every host path the config names, opened once: root.path, the bind
+ * sources, the overlay layers. all[] gets the rootfs and the binds. */
+static void gather_paths(struct host_facts *h, const struct oci_config *cfg,
+                         const struct host_query *q, struct host_path **all, size_t *n_all)
+{
 	if (cfg->n_mounts) {
-		h->mounts = calloc(cfg->n_mounts, sizeof(*h->mounts));
-		for (size_t i = 0; h->mounts && i < cfg->n_mounts; i++)
+		h->mounts = xcalloc(cfg->n_mounts, sizeof(*h->mounts));
+		for (size_t i = 0; i < cfg->n_mounts; i++)
 			h->mounts[i].fd = -1;
-		h->overlay = calloc(cfg->n_mounts, sizeof(*h->overlay));
-		h->n_overlay = calloc(cfg->n_mounts, sizeof(*h->n_overlay));
-		if (h->mounts == NULL || h->overlay == NULL || h->n_overlay == NULL) {
-			free(all);
-			host_facts_free(h);
-			return werr(err, ENOMEM, "out of memory");
-		}
+		h->overlay = xcalloc(cfg->n_mounts, sizeof(*h->overlay));
+		h->n_overlay = xcalloc(cfg->n_mounts, sizeof(*h->n_overlay));
 		h->n_mounts = cfg->n_mounts;
 	}
 	if (cfg->root && cfg->root->path) {
 		host_path_resolve(&h->root, cfg->root->path, q->bundle, q->no_magiclinks);
 		h->root.is_rootfs = true;
-		all[n_all++] = &h->root;
+		all[(*n_all)++] = &h->root;
 	}
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const struct oci_mount *m = &cfg->mounts[i];
@@ -159,69 +152,55 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 
 		if (mount_is_bind(m) && m->source) {
 			host_path_resolve(&h->mounts[i], m->source, q->bundle, q->no_magiclinks);
-			all[n_all++] = &h->mounts[i];
+			all[(*n_all)++] = &h->mounts[i];
 			continue;
 		}
 		if (m->type == NULL || strcmp(m->type, "overlay") != 0)
 			continue;
 		nd = overlay_dirs(m, &dirs);
-		h->overlay[i] = calloc(nd ? nd : 1, sizeof(**h->overlay));
-		if (h->overlay[i]) {
-			h->n_overlay[i] = nd;
-			for (size_t k = 0; k < nd; k++)
-				host_path_resolve(&h->overlay[i][k], dirs[k], q->bundle,
-				                  q->no_magiclinks);
-		}
-		for (size_t k = 0; k < nd; k++)
+		h->overlay[i] = xcalloc(nd ? nd : 1, sizeof(**h->overlay));
+		h->n_overlay[i] = nd;
+		for (size_t k = 0; k < nd; k++) {
+			host_path_resolve(&h->overlay[i][k], dirs[k], q->bundle, q->no_magiclinks);
 			free(dirs[k]);
+		}
 		free(dirs);
-		if (h->overlay[i] == NULL) {
-			free(all);
-			host_facts_free(h);
-			return werr(err, ENOMEM, "out of memory");
-		}
 	}
-	if (q->judge_paths &&
-	    host_paths_relate(h->sensitive, h->n_sensitive, all, n_all, err) < 0) {
-		free(all);
-		host_facts_free(h);
-		return -1;
-	}
-	free(all);
-	/* Every overlay layer is related, however many there are: a fixed
-	 * array here would leave the layers past it unchecked. */
-	for (size_t i = 0; i < cfg->n_mounts; i++) {
-		size_t n = h->n_overlay[i];
-		struct host_path **v;
-		int r;
+}
 
-		if (n == 0 || !q->judge_paths)
+/* The opened paths related to the sensitive ones: the rootfs and binds
+ * together, then each overlay's layers, however many there are (a fixed
+ * array here would leave the layers past it unchecked). */
+static int relate_paths(struct host_facts *h, struct host_path **all, size_t n_all,
+                        struct werror *err)
+{
+	if (host_paths_relate(h->sensitive, h->n_sensitive, all, n_all, err) < 0)
+		return -1;
+	for (size_t i = 0; i < h->n_mounts; i++) {
+		size_t n = h->n_overlay[i];
+		_cleanup_free_ struct host_path **v = NULL;
+
+		if (n == 0)
 			continue;
-		v = calloc(n, sizeof(*v));
-		if (v == NULL) {
-			host_facts_free(h);
-			return werr(err, ENOMEM, "out of memory");
-		}
+		v = xcalloc(n, sizeof(*v));
 		for (size_t k = 0; k < n; k++)
 			v[k] = &h->overlay[i][k];
-		r = host_paths_relate(h->sensitive, h->n_sensitive, v, n, err);
-		free(v);
-		if (r < 0) {
-			host_facts_free(h);
+		if (host_paths_relate(h->sensitive, h->n_sensitive, v, n, err) < 0)
 			return -1;
-		}
 	}
-	if (l && l->n_namespaces) {
-		h->ns_host = calloc(l->n_namespaces, sizeof(*h->ns_host));
-		h->ns_owner = calloc(l->n_namespaces, sizeof(*h->ns_owner));
-		h->ns_fd = calloc(l->n_namespaces, sizeof(*h->ns_fd));
-		h->ns_err = calloc(l->n_namespaces, sizeof(*h->ns_err));
-		if (!h->ns_host || !h->ns_owner || !h->ns_fd || !h->ns_err) {
-			host_facts_free(h);
-			return werr(err, ENOMEM, "out of memory");
-		}
-		h->n_ns = l->n_namespaces;
-	}
+	return 0;
+}
+
+/* The namespaces the config joins by path, opened and judged once. */
+static void gather_namespaces(struct host_facts *h, const struct oci_linux *l)
+{
+	if (l == NULL || l->n_namespaces == 0)
+		return;
+	h->ns_host = xcalloc(l->n_namespaces, sizeof(*h->ns_host));
+	h->ns_owner = xcalloc(l->n_namespaces, sizeof(*h->ns_owner));
+	h->ns_fd = xcalloc(l->n_namespaces, sizeof(*h->ns_fd));
+	h->ns_err = xcalloc(l->n_namespaces, sizeof(*h->ns_err));
+	h->n_ns = l->n_namespaces;
 	for (size_t i = 0; i < h->n_ns; i++) {
 		const struct oci_namespace *n = &l->namespaces[i];
 
@@ -232,11 +211,29 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 		h->ns_err[i] = h->ns_fd[i] < 0 ? errno : 0;
 		h->ns_host[i] = h->ns_owner[i] == NS_OWNER_HOST;
 	}
-	if (gather_hooks(&h->hooks, cfg, q, err) < 0) {
-		host_facts_free(h);
-		return -1;
-	}
+}
+
+int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
+                      const struct host_query *q, struct werror *err)
+{
+	/* The list of paths to relate holds root.path besides the mounts: it
+	 * is needed with no mounts at all (absent, null and [] are valid). */
+	_cleanup_free_ struct host_path **all = xcalloc(cfg->n_mounts + 1, sizeof(*all));
+	size_t n_all = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->root.fd = -1;
+	gather_host(h, q, err);
+	gather_paths(h, cfg, q, all, &n_all);
+	if (q->judge_paths && relate_paths(h, all, n_all, err) < 0)
+		goto fail;
+	gather_namespaces(h, cfg->linux);
+	if (gather_hooks(&h->hooks, cfg, q, err) < 0)
+		goto fail;
 	return 0;
+fail:
+	host_facts_free(h);
+	return -1;
 }
 
 void host_facts_free(struct host_facts *h)
@@ -267,7 +264,7 @@ void host_facts_free(struct host_facts *h)
 	hooks_dirs_free(&h->hooks.dirs);
 	host_sensitive_free(h->sensitive, h->n_sensitive);
 	/* Empty again, as host_facts_gather starts it: freeing twice (or a
-	 * struct never gathered, HOST_FACTS_INIT) must not close fd 0. */
+	 * struct never gathered, in a POLICY_RUN_INIT) must not close fd 0. */
 	memset(h, 0, sizeof(*h));
 	h->root.fd = -1;
 }

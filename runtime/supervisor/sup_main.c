@@ -466,6 +466,67 @@ static int egress_setup(struct sup *s, struct werror *err)
 	return s->egress_fd < 0 ? -1 : 0;
 }
 
+/* Tell create how the set-up went ("E<message>", cut to what the
+ * channel carries, or "R<pid> <guard pid>"). */
+static int say_ready(const struct sup *s, const struct werror *failed)
+{
+	char msg[SUP_READY_MAX];
+	int n = failed ? snprintf(msg, sizeof(msg), "E%s", werr_msg(failed))
+	               : snprintf(msg, sizeof(msg), "R%d %d", (int)getpid(), (int)s->guard_pid);
+
+	if (n >= (int)sizeof(msg)) {
+		n = (int)sizeof(msg) - 1;
+		memcpy(msg + n - 5, "[...]", 5);
+	}
+	return write(FD_READY, msg, (size_t)n) == n ? 0 : -1;
+}
+
+/* One round of the event loop: true once the init is gone (or the loop
+ * must end: *how says why). */
+static bool sup_round(struct sup *s, const char **how, struct werror *err)
+{
+	struct pollfd pfd[6 + MAX_LISTENERS] = {
+	    {.fd = s->pidfd, .events = POLLIN},     {.fd = s->sigfd, .events = POLLIN},
+	    {.fd = s->timer, .events = POLLIN},     {.fd = s->handover, .events = POLLIN},
+	    {.fd = s->egress_fd, .events = POLLIN}, {.fd = s->gate->chan, .events = POLLIN}};
+	int n = s->n_notify;
+	bool gone = false;
+
+	for (int i = 0; i < n; i++)
+		pfd[6 + i] = (struct pollfd){.fd = s->notify[i], .events = POLLIN};
+	if (poll(pfd, (nfds_t)(6 + n), -1) < 0) {
+		if (errno == EINTR)
+			return false;
+		/* Nothing would enforce the limit any more: fail closed. */
+		*how = "the supervisor's event loop failed: the container was killed";
+		kill_container(s, err);
+		return true;
+	}
+	/* Backwards: dropping one moves the last into its place. */
+	for (int i = n - 1; i >= 0; i--) {
+		if (pfd[6 + i].revents & POLLIN)
+			sup_notify_handle(s->notify[i], s->plan.errno_ret,
+			                  s->plan.record_denied ? s->denied : NULL, err);
+		else if (pfd[6 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			drop_listener(s, i);
+	}
+	if (pfd[4].revents & POLLIN)
+		sup_egress_drain(s->egress);
+	if (pfd[5].revents && gate_gone(s, how, err))
+		gone = true;
+	if (pfd[3].revents & POLLIN)
+		take_listener(s);
+	if (pfd[2].revents & POLLIN) {
+		uint64_t ticks;
+
+		if (read(s->timer, &ticks, sizeof(ticks)) == sizeof(ticks))
+			deadline(s, err);
+	}
+	if ((pfd[1].revents & POLLIN) && on_signal(s, how, err) == 1)
+		gone = true;
+	return gone || (pfd[0].revents & POLLIN);
+}
+
 int supervisor_main(int argc, char **argv, struct werror *err)
 {
 	struct sup s = {.pidfd = FD_INIT,
@@ -475,7 +536,6 @@ int supervisor_main(int argc, char **argv, struct werror *err)
 	                .egress_fd = -1,
 	                .pasta = {-1, -1}};
 	const char *how = "normally";
-	bool init_gone = false;
 
 	prctl(PR_SET_NAME, SUPERVISOR_ARGV0, 0, 0, 0);
 	if (argc != 2) {
@@ -491,16 +551,8 @@ int supervisor_main(int argc, char **argv, struct werror *err)
 	s.res.plan = &s.plan;
 	s.res.dirfd = -1;
 	if (setup(&s, err) < 0 || egress_setup(&s, err) < 0) {
-		char msg[SUP_READY_MAX];
-		int n = snprintf(msg, sizeof(msg), "E%s", werr_msg(err));
-
-		if (n >= (int)sizeof(msg)) {
-			n = (int)sizeof(msg) - 1;
-			memcpy(msg + n - 5, "[...]", 5);
-		}
 		sup_pasta_stop(&s.pasta);
-		if (write(FD_READY, msg, (size_t)n) < 0)
-			return 1;
+		(void)say_ready(&s, err);
 		return 1;
 	}
 	/* The limit counts from create: exec'd processes may run before (or
@@ -509,56 +561,11 @@ int supervisor_main(int argc, char **argv, struct werror *err)
 		s.phase = 1;
 		arm(s.timer, s.plan.timeout_ms);
 	}
-	{
-		char msg[48];
-		int n = snprintf(msg, sizeof(msg), "R%d %d", (int)getpid(), (int)s.guard_pid);
-
-		if (write(FD_READY, msg, (size_t)n) != n)
-			return 1;
-		close(FD_READY);
-	}
-	while (!init_gone) {
-		struct pollfd pfd[6 + MAX_LISTENERS] = {
-		    {.fd = s.pidfd, .events = POLLIN},     {.fd = s.sigfd, .events = POLLIN},
-		    {.fd = s.timer, .events = POLLIN},     {.fd = s.handover, .events = POLLIN},
-		    {.fd = s.egress_fd, .events = POLLIN}, {.fd = s.gate->chan, .events = POLLIN}};
-		int n = s.n_notify;
-
-		for (int i = 0; i < n; i++)
-			pfd[6 + i] = (struct pollfd){.fd = s.notify[i], .events = POLLIN};
-		if (poll(pfd, (nfds_t)(6 + n), -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			/* Nothing would enforce the limit any more: fail closed. */
-			how = "the supervisor's event loop failed: the container was killed";
-			kill_container(&s, err);
-			break;
-		}
-		/* Backwards: dropping one moves the last into its place. */
-		for (int i = n - 1; i >= 0; i--) {
-			if (pfd[6 + i].revents & POLLIN)
-				sup_notify_handle(s.notify[i], s.plan.errno_ret,
-				                  s.plan.record_denied ? s.denied : NULL, err);
-			else if (pfd[6 + i].revents & (POLLHUP | POLLERR | POLLNVAL))
-				drop_listener(&s, i);
-		}
-		if (pfd[4].revents & POLLIN)
-			sup_egress_drain(s.egress);
-		if (pfd[5].revents && gate_gone(&s, &how, err))
-			init_gone = true;
-		if (pfd[3].revents & POLLIN)
-			take_listener(&s);
-		if (pfd[2].revents & POLLIN) {
-			uint64_t ticks;
-
-			if (read(s.timer, &ticks, sizeof(ticks)) == sizeof(ticks))
-				deadline(&s, err);
-		}
-		if ((pfd[1].revents & POLLIN) && on_signal(&s, &how, err) == 1)
-			init_gone = true;
-		if (pfd[0].revents & POLLIN)
-			init_gone = true;
-	}
+	if (say_ready(&s, NULL) < 0)
+		return 1;
+	close(FD_READY);
+	while (!sup_round(&s, &how, err))
+		;
 	/* With a wall-clock limit nothing outlives the init: processes of the
 	 * cgroup outside its pid namespace (a joined one, or the host's) or
 	 * daemons that left it are not let run on unlimited. */

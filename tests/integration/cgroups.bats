@@ -818,6 +818,21 @@ n_sleeps() {
 		refute_output --partial "shares it"
 		[ ! -d "$ROOT/$ID-b" ] || fail "$profile: a state dir was left"
 	done
+	# One that fits PATH_MAX alone but not below a mount point: made by
+	# fd, it could be opened by name by nothing after (delete failed with
+	# ENAMETOOLONG, and a compat fork outside the pid namespace survived).
+	long="/ward-test-$ID"
+	while [ ${#long} -lt 4080 ]; do long="$long/$(printf 'c%.0s' $(seq 1 150))"; done
+	long=${long:0:4080}
+	cfg --arg p "$long" '.linux.cgroupsPath = $p'
+	for profile in compat baseline strict; do
+		WARD_GLOBALS=(--profile "$profile")
+		run ward run -d --bundle "$BUNDLE" "$ID-c"
+		[ "$profile" = compat ] && assert_failure 1 || assert_failure 126
+		assert_output --partial ".linux.cgroupsPath: longer than a path can be below /sys/fs/cgroup"
+		[ ! -d "$ROOT/$ID-c" ] || fail "$profile: a state dir was left"
+		[ ! -d "/sys/fs/cgroup/unified/ward-test-$ID" ] || fail "$profile: a cgroup was made"
+	done
 	WARD_GLOBALS=()
 	[ "$(wc -l <"$(cgdir pids "/ward/$ID-a")/cgroup.procs")" -eq 1 ] || fail "something joined $ID-a's cgroup"
 	ward delete --force "$ID-a"

@@ -41,6 +41,21 @@ setup() {
 	run ward exec --cap CAP_FLY "$ID" true
 	assert_failure 126
 	assert_output 'ward: exec: --cap: unknown capability "CAP_FLY"'
+	# Every request exec cannot take is the caller's to fix: 126, as
+	# --cap's (ward failing itself is 125).
+	run ward exec --cwd etc "$ID" true
+	assert_failure 126
+	assert_output 'ward: exec: --cwd etc: must be an absolute path'
+	run ward exec --user nobody "$ID" true
+	assert_failure 126
+	assert_output 'ward: exec: user "nobody" is not a numeric id'
+	run ward exec "$ID"
+	assert_failure 126
+	assert_output 'ward: exec: no command given (and no --process file)'
+	echo '{"args": ["true"], "cwd": "/"}' >"$BATS_TEST_TMPDIR/p.json"
+	run ward exec --process "$BATS_TEST_TMPDIR/p.json" "$ID" true
+	assert_failure 126
+	assert_output 'ward: exec: give the command in --process or on the command line, not both'
 	ward delete --force "$ID"
 }
 

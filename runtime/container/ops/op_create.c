@@ -191,13 +191,15 @@ static int request_plan(struct globals *g, const struct create_request *cc, stru
 }
 
 /* The container made, and a foreground run's terminal relayed (*master):
- * a master that cannot be had undoes the container. */
+ * a master that cannot be had undoes the container. relay: the caller's
+ * pair, create takes its [1] over. */
 static int request_create(struct globals *g, const struct create_request *cc,
                           struct oci_config *cfg, struct policy_run *pr, struct create_opts *o,
-                          struct container *c, int *pidfd, int *master, struct werror *err)
+                          int relay[2], struct container *c, int *pidfd, int *master,
+                          struct werror *err)
 {
 	_cleanup_close_ int relay_master = -1;
-	int relay[2], r;
+	int r;
 
 	if (cfg->process->terminal && !cc->console_socket) {
 		if (console_pair(relay, err) < 0)
@@ -250,6 +252,7 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	                        .no_pivot = cc->no_pivot,
 	                        .preserve_fds = cc->preserve_fds};
 	struct policy_run pr;
+	int relay[2] = {-1, -1};
 	size_t len;
 	int r;
 
@@ -272,7 +275,7 @@ int create_from_request(struct globals *g, const struct create_request *cc, stru
 	if (r == 0)
 		r = request_plan(g, cc, cfg, &pr, &plan, &o, err);
 	if (r == 0)
-		r = request_create(g, cc, cfg, &pr, &o, c, pidfd, master, err);
+		r = request_create(g, cc, cfg, &pr, &o, relay, c, pidfd, master, err);
 	free(o.policy_record);
 	policy_run_free(&pr);
 	return r;

@@ -27,7 +27,7 @@ static int parse_u32(const char *s, const char *what, uint32_t *out, struct werr
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || *end || end == s || v > UINT32_MAX)
-		return werr(err, 0, "exec: %s \"%s\" is not a numeric id", what, s);
+		return werr_k(err, WERR_INVALID, 0, "exec: %s \"%s\" is not a numeric id", what, s);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -105,7 +105,8 @@ static int exec_base(const struct exec_request *ec, const struct oci_config *cfg
 
 	if (ec->process == NULL) {
 		if (ec->n_args < 1)
-			return werr(err, 0, "exec: no command given (and no --process file)");
+			return werr_k(err, WERR_INVALID, 0,
+			              "exec: no command given (and no --process file)");
 		p->proc = *cfg->process;
 		p->proc.args = ec->args;
 		p->proc.n_args = ec->n_args;
@@ -113,8 +114,9 @@ static int exec_base(const struct exec_request *ec, const struct oci_config *cfg
 		return 0;
 	}
 	if (ec->n_args > 0)
-		return werr(err, 0,
-		            "exec: give the command in --process or on the command line, not both");
+		return werr_k(
+		    err, WERR_INVALID, 0,
+		    "exec: give the command in --process or on the command line, not both");
 	if (read_input(ec->process, OCI_MAX_CONFIG_SIZE, &json, &len, err) < 0)
 		return -1;
 	p->from_file = oci_process_parse(json, len, ec->process, err);
@@ -140,7 +142,8 @@ static int exec_identity(const struct exec_request *ec, struct policy_run *pr, s
 		return werr(err, ENOMEM, "out of memory");
 	p->proc.env = p->env;
 	if (ec->cwd && ec->cwd[0] != '/')
-		return werr(err, 0, "exec: --cwd %s: must be an absolute path", ec->cwd);
+		return werr_k(err, WERR_INVALID, 0, "exec: --cwd %s: must be an absolute path",
+		              ec->cwd);
 	if (ec->cwd)
 		p->proc.cwd = (char *)ec->cwd;
 	if (ec->user) {
