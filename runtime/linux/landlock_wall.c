@@ -3,6 +3,7 @@
  * execution is granted on the root filesystem's entries one by one,
  * skipping the writable mounts, never on "/" as a whole. */
 #include "linux/landlock_wall.h"
+#include "lib/strfmt.h"
 #include "lib/error.h"
 #include "linux/pathres.h"
 
@@ -96,22 +97,36 @@ static int read_mounts(struct mnt *m, size_t max, size_t *n, struct werror *err)
 	if (f == NULL)
 		return werr(err, errno, "Landlock: /proc/self/mountinfo");
 	while (getline(&line, &cap, f) > 0) {
-		char point[4096], opts[256], type[32];
-		const char *dash = strstr(line, " - ");
+		char *save = NULL, *field[6], *dash = strstr(line, " - "), type[32];
+		int k = 0;
 
 		if (*n >= max) {
 			free(line);
 			fclose(f);
 			return werr(err, 0, "Landlock: more than %zu mounts", max);
 		}
-		if (dash == NULL ||
-		    sscanf(line, "%*s %*s %*s %*s %4095s %255s", point, opts) != 2 ||
-		    sscanf(dash + 3, "%31s", type) != 1)
+		if (dash == NULL || sscanf(dash + 3, "%31s", type) != 1)
 			continue;
-		unescape(point);
-		snprintf(m[*n].path, sizeof(m[*n].path), "%s", point);
+		/* The fields whole, however long: a mount point is escaped
+		 * (a space is "\040", four times its length), and one cut at
+		 * a fixed width was not seen as a mount: it fell under the
+		 * root filesystem's rights, execute included. */
+		*dash = '\0';
+		for (char *t = strtok_r(line, " ", &save); t && k < 6;
+		     t = strtok_r(NULL, " ", &save))
+			field[k++] = t;
+		if (k < 6)
+			continue;
+		unescape(field[4]);
+		if (fmt_fit(m[*n].path, sizeof(m[*n].path), "%s", field[4]) < 0) {
+			free(line);
+			fclose(f);
+			return werr(err, ENAMETOOLONG,
+			            "Landlock: a mount point longer than a path");
+		}
 		snprintf(m[*n].type, sizeof(m[*n].type), "%s", type);
-		m[*n].writable = strncmp(opts, "rw", 2) == 0 && (opts[2] == ',' || !opts[2]);
+		m[*n].writable =
+		    strncmp(field[5], "rw", 2) == 0 && (field[5][2] == ',' || !field[5][2]);
 		(*n)++;
 	}
 	free(line);

@@ -61,6 +61,24 @@ teardown() {
 	assert_no_leftovers
 }
 
+@test "strict: a volume whose mount point is long once escaped in mountinfo is still a volume to Landlock" {
+	# 1250 spaces: "\040" each in /proc/self/mountinfo (5000 bytes), past
+	# a fixed-width field: cut, the mount was not seen and fell under the
+	# root filesystem's rights (execute included).
+	mkdir "$TMP/ro"
+	cp "$BUNDLE/rootfs/bin/busybox" "$TMP/ro/busybox"
+	sp=$(printf ' %.0s' $(seq 250))
+	dest="/ro/$sp/$sp/$sp/$sp/$sp"
+	cfg --arg v "$TMP/ro" --arg d "$dest" '.mounts += [{"destination": $d, "type": "bind", "source": $v, "options": ["rbind", "ro"]}]'
+	cfg --arg d "$dest" '.process.args = ["sh", "-c", "\"$1/busybox\" true 2>/dev/null && echo ran || echo denied", "sh", $d]'
+	run ward --profile strict run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output denied
+	run ward --profile baseline run --bundle "$BUNDLE" "$ID"
+	assert_success
+	assert_output ran
+}
+
 @test "strict: nothing executes from a writable volume (noexec, and Landlock under it)" {
 	cmd 'cp /bin/busybox /vol/busybox && echo copied
 	     /vol/busybox true 2>/dev/null && echo vol-ran || echo vol-denied'
