@@ -18,7 +18,7 @@ extern char **environ;
 
 /* The subcommands (one cmd_<verb>.c each in cli/) and the usage text made
  * from this table. */
-#include "ward_commit.h" /* WARD_COMMIT, made by make (Makefile.am) */
+#include "cli/ward_commit.h" /* WARD_COMMIT, made by make (Makefile.am) */
 
 struct command {
 	const char *name;
