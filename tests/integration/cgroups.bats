@@ -825,12 +825,13 @@ refused_as_too_long() {
 	long="/ward/$ID-a$(printf '/%.0s' $(seq 5000))b"
 	cfg --arg p "$long" '.linux.cgroupsPath = $p'
 	refused_as_too_long "$ID-b" ".linux.cgroupsPath: longer than a path can be"
-	# One that fits PATH_MAX alone but not below a mount point: made by
-	# fd, it could be opened by name by nothing after (delete failed with
+	# One that fits PATH_MAX alone but not below a mount point (the
+	# shortest, a pure v2 host's /sys/fs/cgroup, is 14 bytes): made by fd,
+	# it could be opened by name by nothing after (delete failed with
 	# ENAMETOOLONG, and a compat fork outside the pid namespace survived).
 	long="/ward-test-$ID"
-	while [ ${#long} -lt 4080 ]; do long="$long/$(printf 'c%.0s' $(seq 1 150))"; done
-	long=${long:0:4080}
+	while [ ${#long} -lt 4090 ]; do long="$long/$(printf 'c%.0s' $(seq 1 150))"; done
+	long=${long:0:4090}
 	cfg --arg p "$long" '.linux.cgroupsPath = $p'
 	refused_as_too_long "$ID-c" ".linux.cgroupsPath: longer than a path can be below /sys/fs/cgroup"
 	[ -z "$(ls -d /sys/fs/cgroup/*/ward-test-"$ID" /sys/fs/cgroup/ward-test-"$ID" 2>/dev/null)" ] || fail "a cgroup was made"
