@@ -45,38 +45,49 @@ static int mask_one(int fd, int *nullfd, struct werror *err)
 	return mount_bind_fd(*nullfd, fd, false, 0, 0, err);
 }
 
-int rootfs_mask_paths(int rootfd, const struct oci_linux *l, struct werror *err)
+/* act on each of paths[0..n) that exists, held by an fd resolved inside
+ * the root; field names the list in messages. */
+static int each_present(int rootfd, char *const *paths, size_t n, const char *field,
+                        int (*act)(int fd, void *arg, struct werror *err), void *arg,
+                        struct werror *err)
 {
-	_cleanup_close_ int nullfd = -1;
-
-	for (size_t i = 0; l && i < l->n_masked_paths; i++) {
-		const char *path = l->masked_paths[i];
-		_cleanup_close_ int fd = root_open(rootfd, path, O_PATH);
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_close_ int fd = root_open(rootfd, paths[i], O_PATH);
 
 		if (fd < 0 && errno == ENOENT)
 			continue;
 		if (fd < 0)
-			return werr(err, errno, "maskedPaths[%zu] %s", i, path);
-		if (mask_one(fd, &nullfd, err) < 0)
-			return werr_ctx(err, "maskedPaths[%zu] %s", i, path);
+			return werr(err, errno, "%s[%zu] %s", field, i, paths[i]);
+		if (act(fd, arg, err) < 0)
+			return werr_ctx(err, "%s[%zu] %s", field, i, paths[i]);
 	}
 	return 0;
 }
 
+static int mask_act(int fd, void *nullfd, struct werror *err)
+{
+	return mask_one(fd, nullfd, err);
+}
+
+static int readonly_act(int fd, void *arg, struct werror *err)
+{
+	(void)arg;
+	return mount_bind_fd(fd, fd, true, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+	                     0, err);
+}
+
+int rootfs_mask_paths(int rootfd, const struct oci_linux *l, struct werror *err)
+{
+	_cleanup_close_ int nullfd = -1;
+
+	return l ? each_present(rootfd, l->masked_paths, l->n_masked_paths, "maskedPaths", mask_act,
+	                        &nullfd, err)
+	         : 0;
+}
+
 int rootfs_readonly_paths(int rootfd, const struct oci_linux *l, struct werror *err)
 {
-	for (size_t i = 0; l && i < l->n_readonly_paths; i++) {
-		const char *path = l->readonly_paths[i];
-		_cleanup_close_ int fd = root_open(rootfd, path, O_PATH);
-
-		if (fd < 0 && errno == ENOENT)
-			continue;
-		if (fd < 0)
-			return werr(err, errno, "readonlyPaths[%zu] %s", i, path);
-		if (mount_bind_fd(fd, fd, true,
-		                  MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0,
-		                  err) < 0)
-			return werr_ctx(err, "readonlyPaths[%zu] %s", i, path);
-	}
-	return 0;
+	return l ? each_present(rootfd, l->readonly_paths, l->n_readonly_paths, "readonlyPaths",
+	                        readonly_act, NULL, err)
+	         : 0;
 }

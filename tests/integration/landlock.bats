@@ -70,13 +70,24 @@ teardown() {
 	sp=$(printf ' %.0s' $(seq 250))
 	dest="/ro/$sp/$sp/$sp/$sp/$sp"
 	cfg --arg v "$TMP/ro" --arg d "$dest" '.mounts += [{"destination": $d, "type": "bind", "source": $v, "options": ["rbind", "ro"]}]'
-	cfg --arg d "$dest" '.process.args = ["sh", "-c", "\"$1/busybox\" true 2>/dev/null && echo ran || echo denied", "sh", $d]'
-	run ward --profile strict run --bundle "$BUNDLE" "$ID"
-	assert_success
-	assert_output denied
-	run ward --profile baseline run --bundle "$BUNDLE" "$ID"
-	assert_success
-	assert_output ran
+	probe='"$1/busybox" true 2>/dev/null && echo ran || echo denied'
+	cfg --arg d "$dest" --arg p "$probe" '.process.args = ["sh", "-c", $p, "sh", $d]'
+	# run, and a process exec'd into the running container (its wall is
+	# built from the mount table it reads itself).
+	for profile in strict baseline; do
+		want=denied
+		[ "$profile" = strict ] || want=ran
+		run ward --profile "$profile" run --bundle "$BUNDLE" "$ID"
+		assert_success
+		assert_output "$want"
+		cfg '.process.args = ["sleep", "100"]'
+		ward --profile "$profile" run -d --bundle "$BUNDLE" "$ID"
+		run ward exec "$ID" sh -c "$probe" sh "$dest"
+		assert_success
+		assert_output "$want"
+		ward delete --force "$ID"
+		cfg --arg d "$dest" --arg p "$probe" '.process.args = ["sh", "-c", $p, "sh", $d]'
+	done
 }
 
 @test "strict: nothing executes from a writable volume (noexec, and Landlock under it)" {
