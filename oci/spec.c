@@ -34,7 +34,21 @@ static void mount(yajl_gen g, const char *dest, const char *type, const char *sr
 	yajl_gen_map_close(g);
 }
 
-static const char *const caps[] = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", NULL};
+static const char *const runc_caps[] = {"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE",
+                                        NULL};
+/* baseline's safe set keeps these two of runc's three (ward-policy(7)). */
+static const char *const safe_caps[] = {"CAP_KILL", "CAP_NET_BIND_SERVICE", NULL};
+
+static void rlimit(yajl_gen g, const char *type, long long v)
+{
+	yajl_gen_map_open(g);
+	kv(g, "type", type);
+	S(g, "hard");
+	yajl_gen_integer(g, v);
+	S(g, "soft");
+	yajl_gen_integer(g, v);
+	yajl_gen_map_close(g);
+}
 
 const char *const oci_default_masked[] = {"/proc/acpi",
                                           "/proc/asound",
@@ -68,9 +82,10 @@ static void idmap(yajl_gen g, const char *key, uint32_t host)
 	yajl_gen_array_close(g);
 }
 
-int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
-                     const struct oci_spec_rootless *rootless, struct werror *err)
+int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, struct werror *err)
 {
+	const struct oci_spec_rootless *rootless = o->rootless;
+	const char *const *caps = o->runc_process ? runc_caps : safe_caps;
 	yajl_gen g = yajl_gen_alloc(NULL);
 	const unsigned char *buf;
 	int r = -1;
@@ -106,13 +121,9 @@ int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
 	yajl_gen_map_close(g);
 	S(g, "rlimits");
 	yajl_gen_array_open(g);
-	yajl_gen_map_open(g);
-	kv(g, "type", "RLIMIT_NOFILE");
-	S(g, "hard");
-	yajl_gen_integer(g, 1024);
-	S(g, "soft");
-	yajl_gen_integer(g, 1024);
-	yajl_gen_map_close(g);
+	rlimit(g, "RLIMIT_NOFILE", 1024);
+	if (!o->runc_process)
+		rlimit(g, "RLIMIT_CORE", 0);
 	yajl_gen_array_close(g);
 	S(g, "noNewPrivileges");
 	yajl_gen_bool(g, 1);
@@ -169,9 +180,29 @@ int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
 	}
 	strings(g, "maskedPaths", oci_default_masked);
 	strings(g, "readonlyPaths", oci_default_readonly);
-	if (seccomp_gen) {
+	/* Deny every device first, and a pids limit: baseline's floor (a
+	 * rootless container may have no cgroup to hold them). */
+	if (!o->runc_process && !rootless) {
+		S(g, "resources");
+		yajl_gen_map_open(g);
+		S(g, "devices");
+		yajl_gen_array_open(g);
+		yajl_gen_map_open(g);
+		S(g, "allow");
+		yajl_gen_bool(g, 0);
+		kv(g, "access", "rwm");
+		yajl_gen_map_close(g);
+		yajl_gen_array_close(g);
+		S(g, "pids");
+		yajl_gen_map_open(g);
+		S(g, "limit");
+		yajl_gen_integer(g, 4096);
+		yajl_gen_map_close(g);
+		yajl_gen_map_close(g);
+	}
+	if (o->seccomp_gen) {
 		S(g, "seccomp");
-		seccomp_gen(g);
+		o->seccomp_gen(g);
 	}
 	yajl_gen_map_close(g);
 	yajl_gen_map_close(g);

@@ -3,6 +3,7 @@
 
 #include "lib/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <yajl/yajl_gen.h>
@@ -12,14 +13,23 @@ struct oci_spec_rootless {
 	uint32_t uid, gid;
 };
 
+/* Which template. */
+struct oci_spec_opts {
+	/* Writes the value of linux.seccomp (ward's built-in profile lives
+	 * with the runtime, not in the OCI model); NULL leaves it out. */
+	int (*seccomp_gen)(yajl_gen g);
+	/* A user namespace mapping these ids to 0, and devpts without gid=5. */
+	const struct oci_spec_rootless *rootless;
+	/* runc's process as it is (CAP_AUDIT_WRITE, no core limit, no device
+	 * or pids rule); else what baseline would make of it, so that it
+	 * adjusts nothing but the seccomp profile it fills in. */
+	bool runc_process;
+};
+
 /* The default config.json `ward spec` writes: a busybox-style `sh` in new
  * namespaces with a read-only root, few capabilities and no_new_privs.
- * seccomp_gen writes the value of linux.seccomp (ward's built-in profile
- * lives with the runtime, not in the OCI model); NULL leaves it out. With
- * rootless, a user namespace mapping those ids to 0, and devpts without
- * gid=5. The caller frees *out. */
-int oci_spec_default(char **out, size_t *len, int (*seccomp_gen)(yajl_gen g),
-                     const struct oci_spec_rootless *rootless, struct werror *err);
+ * The caller frees *out. */
+int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, struct werror *err);
 
 /* The masked and read-only paths `ward spec` writes, and the policy's
  * floor: runc's defaults plus newer leaks (/proc/interrupts, powercap's

@@ -119,10 +119,14 @@ static const struct command commands[] = {
     {"list", cmd_list, "list [--quiet] [--format table|json]", "list containers", false,
      "  --quiet, -q            only the ids\n"
      "  --format table|json, -f  a table, or the states as a JSON array\n"},
-    {"spec", cmd_spec, "spec [--bundle DIR] [--rootless]",
-     "write a default config.json into the bundle directory", false,
+    {"spec", cmd_spec, "spec [--bundle DIR] [--rootless] [--full]",
+     "write a default config.json into the bundle directory (short, as runc's; the built-in "
+     "seccomp profile applies without being written out)",
+     false,
      F_BUNDLE "  --rootless             a config for a rootless caller (user namespace, no\n"
-              "                         device cgroup)\n"},
+              "                         device cgroup)\n"
+              "  --full                 runc's process (CAP_AUDIT_WRITE, no core or pids limit)\n"
+              "                         and ward's seccomp profile written inline, to edit\n"},
     {"check", cmd_check, "check [--profile P] [--format text|json] BUNDLE",
      "what the container would reach, and what the policy would change or refuse (exit 0 "
      "allowed, 1 refused, 2 bad input)",

@@ -163,6 +163,23 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	errno = saved;
 }
 
+void log_file_msg(enum log_level lvl, const char *fmt, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+	int saved = errno, n;
+
+	if (log_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		xalloc_die();
+	emit(lvl, msg, 0);
+	errno = saved;
+}
+
 void log_fatal(const char *msg)
 {
 	emit(LOG_ERROR, msg, 1);

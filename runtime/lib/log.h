@@ -13,6 +13,9 @@ enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 int log_setup(const char *path, const char *format, const char *level, int debug,
               struct werror *err);
 void log_msg(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* To the --log file alone, whatever --log-level says (nothing without a
+ * file): detail an engine keeps for its user beside the one error line. */
+void log_file_msg(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The one place an error reaches the user: stderr and the log file. */
 void log_fatal(const char *msg);
 /* Close the log fd (before handing the process to the container). */

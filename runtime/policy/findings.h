@@ -32,6 +32,10 @@ struct policy_ctx {
 	const struct policy *pol;
 	enum ward_profile profile;
 	const char *profile_from; /* "--profile", "binary name", "policy file", ... */
+	/* Where the config and the policy file are, for the refusal's words
+	 * (refusal_text.c); NULL: not known (exec), the default path. */
+	const char *bundle, *policy_path;
+	bool privileged_shape; /* policy_privileged_shape of the config as given */
 	/* The host, as gathered before create (NULL at exec: the refusals
 	 * were create's business, only the adjustments are made again). */
 	const struct host_facts *facts;

@@ -16,9 +16,6 @@
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
 
-#define ANN_PROFILE "org.ward.profile"
-#define ANN_ALLOW   "org.ward.allow."
-
 const char *const policy_annotations[][2] = {
     {ANN_PROFILE, "compat|baseline|strict: may only tighten the runtime's profile"},
     {ANN_ALLOW "<name>", "true: turns on an opt-out the operator policy allows"},
@@ -132,6 +129,7 @@ void policy_ctx_free(struct policy_ctx *x)
 
 int policy_apply(struct policy_ctx *x, struct werror *err)
 {
+	x->privileged_shape = policy_privileged_shape(x->cfg);
 	/* The field table (fields.c): unknown fields logged, or refused by
 	 * strict in process, linux, mounts and root. */
 	if (x->facts && policy_fields_unknown(x) < 0)
@@ -160,43 +158,6 @@ int policy_apply(struct policy_ctx *x, struct werror *err)
 	/* At exec too: its adjustments are create's (the limit itself is the
 	 * supervisor's, which exec'd processes share). */
 	return policy_supervision(x);
-}
-
-int policy_refusal_error(const struct policy_ctx *x, struct werror *err)
-{
-	for (size_t i = 0; i < x->n_f; i++) {
-		const struct finding *f = &x->f[i];
-		char more[64] = "";
-
-		if (f->kind != FIND_REFUSE)
-			continue;
-		if (x->n_refused > 1)
-			snprintf(more, sizeof(more), " [and %zu more: see ward check]",
-			         x->n_refused - 1);
-		if (f->optout[0])
-			return werr_k(
-			    err, WERR_REFUSED, 0,
-			    "config.json: %s: %s (refused by the %s profile; opt-out: "
-			    "allow.%s in the policy and the annotation " ANN_ALLOW "%s=true)%s",
-			    f->field, f->why, profile_name(x->profile), f->optout, f->optout, more);
-		return werr_k(err, WERR_REFUSED, 0,
-		              "config.json: %s: %s (refused by the %s profile)%s", f->field, f->why,
-		              profile_name(x->profile), more);
-	}
-	return 0;
-}
-
-int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refused,
-                         struct werror *err)
-{
-	struct policy_ctx one = *x;
-
-	if (x->n_refused <= refused)
-		return 0;
-	one.f = x->f + first;
-	one.n_f = x->n_f - first;
-	one.n_refused = x->n_refused - refused;
-	return policy_refusal_error(&one, err);
 }
 
 int policy_exec_caps(struct policy_ctx *x, struct oci_caps *caps, bool *no_new_privs,

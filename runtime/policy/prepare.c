@@ -247,6 +247,8 @@ int policy_prepare(const struct policy_input *in, struct oci_config *cfg, struct
 		    policy_ctx_init(&run->x, run->pol, in->cli_profile, in->argv0, cfg, err) < 0)
 			return -1;
 		run->x.cli_timeout_ms = in->cli_timeout_ms;
+		run->x.bundle = in->bundle;
+		run->x.policy_path = run->pol_source;
 		if (userns_range(in, run, err) < 0)
 			return -1;
 		struct host_query q = {.bundle = in->bundle,

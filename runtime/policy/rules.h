@@ -13,6 +13,14 @@
 #include <stdint.h>
 
 int policy_refuse_namespaces(struct policy_ctx *x);
+
+/* The annotations a container turns the policy with: a tighter profile, an
+ * opt-out the operator allows (org.ward.allow.<name>=true). */
+#define ANN_PROFILE "org.ward.profile"
+#define ANN_ALLOW   "org.ward.allow."
+/* The config is what `--privileged` writes (refusal_text.c), judged
+ * before the adjustments cap its capabilities. */
+bool policy_privileged_shape(const struct oci_config *cfg);
 /* Hooks: host programs ward runs as root (in refuse_ns.c: like the host's
  * namespaces, they hand the container's config the host). */
 int policy_refuse_hooks(struct policy_ctx *x, struct werror *err);

@@ -20,7 +20,7 @@ mkdir "$work/bin"
 strip -o "$work/bin/ward" "$ward" 2>/dev/null && ward="$work/bin/ward"
 sh "$here/tests/helpers/mkrootfs.sh" "${BUSYBOX:-/bin/busybox}" "$work/bundle/rootfs" >/dev/null
 cp "$probe" "$work/bundle/rootfs/bin/sysprobe"
-"$ward" spec --bundle "$work/bundle"
+"$ward" spec --full --bundle "$work/bundle"
 echo '{}' >"$work/plain.json"
 echo '{"supervise": "always"}' >"$work/supervised.json"
 

@@ -138,9 +138,9 @@ teardown() { ct_teardown; }
 	# --net-host: no network namespace in the config, the host's network.
 	run crun --rm --net-host "$CT_IMAGE" c10 true
 	assert_failure
-	assert_output --partial "no network namespace: the container would share the host's network (refused by the baseline profile; opt-out: allow.host-network"
+	assert_output --partial "no network namespace: the container would share the host's network (refused by the baseline profile; engines write it for \`--network host\` (Kubernetes: hostNetwork: true); opt-out: add \"host-network\" to \"allow\""
 	run crun --rm --privileged "$CT_IMAGE" c10 true
 	assert_failure
-	assert_output --partial 'refused by the baseline profile'
+	assert_output --partial 'refused by the baseline profile; the config asks for every capability and host device, as `--privileged` (Kubernetes: privileged: true) does'
 	ct_no_leftovers
 }

@@ -137,7 +137,7 @@ teardown() { cri_teardown; }
 	run cri --deadline 30 runp "$pod_json" --handler ward-baseline
 	assert_equal "$status" 125
 	assert_output --partial 'RunPodSandbox: UNKNOWN: failed to create containerd task'
-	assert_output --partial "no network namespace: the container would share the host's network (refused by the baseline profile; opt-out: allow.host-network"
+	assert_output --partial "no network namespace: the container would share the host's network (refused by the baseline profile; engines write it for \`--network host\` (Kubernetes: hostNetwork: true); opt-out: add \"host-network\" to \"allow\""
 	refute_output --partial DEADLINE_EXCEEDED
 	cri_no_leftovers
 }
@@ -154,7 +154,7 @@ teardown() { cri_teardown; }
 	# The pod's host network brings the host's UTS namespace (joined through
 	# the sandbox's): the first of the two refusals.
 	assert_output --partial 'StartContainer: UNKNOWN: failed to create containerd task'
-	assert_output --regexp "OCI runtime create failed: config.json: \.linux\.namespaces\[[0-9]+\]\.path: /proc/[0-9]+/ns/uts is the host's uts namespace \(refused by the baseline profile; opt-out: allow.host-uts .*\) \[and 1 more: see ward check\]"
+	assert_output --regexp "OCI runtime create failed: config.json: \.linux\.namespaces\[[0-9]+\]\.path: /proc/[0-9]+/ns/uts is the host's uts namespace \(refused by the baseline profile; engines write it for \`--uts host\`; opt-out: add \"host-uts\" to \"allow\" .*\) \[and 1 more: ward check --bundle /[^]]+\]"
 	refute_output --partial DEADLINE_EXCEEDED
 	# CRI's record of it: a start error, with ward's message.
 	run cri status "$C"

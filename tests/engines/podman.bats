@@ -272,13 +272,14 @@ teardown() { pm_teardown; }
 	run pm run --rm --privileged "$IMAGE" true
 	assert_failure
 	assert_output --partial 'ward: config.json: '
-	assert_output --partial 'refused by the baseline profile'
-	assert_output --partial 'more: see ward check]'
+	assert_output --partial 'refused by the baseline profile; the config asks for every capability and host device, as `--privileged` (Kubernetes: privileged: true) does, which only the compat profile runs (ward --profile compat; Podman: --runtime-flag profile=compat))'
+	# The bundle is Podman's, which its user never saw: named, for ward check.
+	assert_output --regexp 'more: ward check --bundle /[^]]+/userdata\]'
 	# --network host: no network namespace in the config, the host's
-	# network. baseline says no, naming the opt-out ...
+	# network. baseline says no, naming the flag and the opt-out ...
 	run pm run --rm --network host "$IMAGE" true
 	assert_failure
-	assert_output --partial 'no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; opt-out: allow.host-network'
+	assert_output --partial 'no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; engines write it for `--network host` (Kubernetes: hostNetwork: true); opt-out: add "host-network" to "allow" in /etc/ward/policy.json ({"allow": ["host-network"]}) and set the annotation org.ward.allow.host-network=true)'
 	# ... or, with "missingNetwork": "isolate" in the policy, gives a
 	# fresh one (only lo).
 	echo '{"missingNetwork": "isolate"}' >"$PM/policy.json"
@@ -288,6 +289,23 @@ teardown() { pm_teardown; }
 	run pm run --rm --pid host "$IMAGE" true
 	assert_failure
 	assert_output --partial 'no pid namespace: the container would share the host'
+	pm_no_leftovers
+}
+
+@test "baseline's refusal under Podman says when the policy allows the opt-out and only the annotation is missing" {
+	echo '{"allow": ["cap.SYS_PTRACE"]}' >"$PM/policy.json"
+	run pm --runtime-flag "policy=$PM/policy.json" run --rm --cap-add SYS_PTRACE "$IMAGE" true
+	assert_failure
+	assert_output --partial "CAP_SYS_PTRACE traces and reads other processes (refused by the baseline profile; engines write it for \`--cap-add\` (Kubernetes: securityContext.capabilities.add); opt-out: $PM/policy.json allows \"cap.SYS_PTRACE\", and only the annotation org.ward.allow.cap.SYS_PTRACE=true is missing)"
+	# The annotation the line names: the container runs, holding it.
+	run pm --runtime-flag "policy=$PM/policy.json" run --rm --cap-add SYS_PTRACE \
+		--annotation org.ward.allow.cap.SYS_PTRACE=true "$IMAGE" sh -c 'grep CapBnd /proc/self/status'
+	assert_success
+	[ $(((0x${output##*:	} >> 19) & 1)) -eq 1 ] || fail "CAP_SYS_PTRACE not held: $output"
+	# The annotation without the policy's word: the line says what is missing.
+	run pm run --rm --cap-add SYS_PTRACE --annotation org.ward.allow.cap.SYS_PTRACE=true "$IMAGE" true
+	assert_failure
+	assert_output --partial 'opt-out: the annotation org.ward.allow.cap.SYS_PTRACE=true is set, but /etc/ward/policy.json does not allow it: add {"allow": ["cap.SYS_PTRACE"]} there)'
 	pm_no_leftovers
 }
 

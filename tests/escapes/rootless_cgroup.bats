@@ -41,7 +41,7 @@ setup() {
 	UB="$UTMP/bundle"
 	mkdir -p "$UB" "$UXDG"
 	cp -a "$ROOTFS_CACHE" "$UB/rootfs"
-	"$WARD" spec --bundle "$UB"
+	"$WARD" spec --full --bundle "$UB"
 	chmod 700 "$UXDG"
 	chown -R "$U:" "$UXDG" "$UB"
 	# The cgroups the host made for the user, and their limits.

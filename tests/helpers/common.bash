@@ -38,7 +38,7 @@ ward_setup() {
 	ID="${WARD_ID_PREFIX:-wt}-$BATS_TEST_NUMBER-$$-$RANDOM"
 	mkdir -p "$BUNDLE"
 	cp -a "$ROOTFS_CACHE" "$BUNDLE/rootfs"
-	"$WARD" spec --bundle "$BUNDLE"
+	"$WARD" spec --full --bundle "$BUNDLE"
 }
 
 # Run ward against this test's state root. Its output goes through a file:
@@ -256,6 +256,43 @@ vouch_hooks() {
 # (refused or invalid), never the job's.
 assert_ward_failed() {
 	case $status in 125 | 126) ;; *) fail "status $status, not ward's own failure (125 or 126): $output" ;; esac
+}
+
+# optout_tail PROFILE NAME [POLICY]: how a refusal whose opt-out is NAME
+# ends when the policy does not allow it (runtime/policy/refusal_text.c):
+# the engine flag that writes such a field, the JSON to add to the policy
+# file and the annotation. POLICY: the file ward was given (default: the
+# --policy of WARD_GLOBALS, else $POLICY when it exists, as refused_with
+# passes it, else ward's default path).
+optout_tail() {
+	local pol=${3:-} asks="" i
+	if [ -z "$pol" ]; then
+		for ((i = 0; i < ${#WARD_GLOBALS[@]}; i++)); do
+			[ "${WARD_GLOBALS[i]}" = --policy ] && pol=${WARD_GLOBALS[i + 1]}
+		done
+	fi
+	if [ -z "$pol" ]; then
+		pol=/etc/ward/policy.json
+		[ -n "${POLICY:-}" ] && [ -e "$POLICY" ] && pol=$POLICY
+	fi
+	case $2 in
+	host-network) asks='`--network host` (Kubernetes: hostNetwork: true)' ;;
+	join-network) asks="\`--network container:ID\` of a host process's namespace" ;;
+	host-pid) asks='`--pid host` (Kubernetes: hostPID: true)' ;;
+	host-ipc) asks='`--ipc host` (Kubernetes: hostIPC: true)' ;;
+	host-uts) asks='`--uts host`' ;;
+	host-cgroup) asks='`--cgroupns host`' ;;
+	host-user) asks='`--userns host` with a user namespace path' ;;
+	devices-all) asks="\`--privileged\` or \`--device-cgroup-rule 'a *:* rwm'\`" ;;
+	cgroup-rw) asks='`--privileged` (a writable cgroup mount)' ;;
+	cap.*) asks='`--cap-add` (Kubernetes: securityContext.capabilities.add)' ;;
+	device.*) asks='`--device` (or `--privileged`)' ;;
+	mount:*) asks='`-v HOSTPATH:...` (Kubernetes: a hostPath volume)' ;;
+	mount-type.*) asks='`--mount type=...`' ;;
+	env.*) asks='`-e` / `--env` (Kubernetes: env)' ;;
+	esac
+	printf '(refused by the %s profile%s; opt-out: add "%s" to "allow" in %s ({"allow": ["%s"]}) and set the annotation org.ward.allow.%s=true)' \
+		"$1" "${asks:+; engines write it for $asks}" "$2" "$pol" "$2" "$2"
 }
 
 # refused_with TEXT [STATUS]: create fails with one line containing TEXT,

@@ -67,6 +67,38 @@ load ../helpers/common
 	assert_no_leftovers
 }
 
+@test "spec: short by default, as runc's (the built-in seccomp profile applies, not written out); baseline adjusts it in nothing else; --full writes it inline" {
+	local short="$TMP/short"
+	mkdir -p "$short"
+	cp -a "$ROOTFS_CACHE" "$short/rootfs"
+	run "$WARD" spec --bundle "$short"
+	assert_success
+	run jq -c '[(.linux.seccomp // "none"), .process.capabilities.bounding, .linux.resources]' "$short/config.json"
+	assert_output '["none",["CAP_KILL","CAP_NET_BIND_SERVICE"],{"devices":[{"allow":false,"access":"rwm"}],"pids":{"limit":4096}}]'
+	[ "$(wc -c <"$short/config.json")" -lt 8192 ] || fail "$(wc -c <"$short/config.json") bytes"
+	# baseline's only adjustment: the seccomp profile it fills in.
+	run "$WARD" check --format json "$short"
+	assert_success
+	run jq -c '[.adjustments[].rule]' <<<"$output"
+	assert_output '["seccomp-default"]'
+	# It runs, under the built-in filter (TIOCSTI denied, as inline).
+	cp "$WARD_BUILDDIR/tests/helpers/sysprobe" "$short/rootfs/bin/"
+	jq '.process.args = ["sh", "-c", "grep ^Seccomp: /proc/self/status; sysprobe ioctl 0 0x5412 @x"]' "$short/config.json" >"$TMP/c" && mv "$TMP/c" "$short/config.json"
+	run ward run --bundle "$short" "$ID" </dev/null
+	assert_success
+	assert_line "Seccomp:	2"
+	assert_line "errno 1"
+	# --full: runc's process and ward's profile inline; --rootless too.
+	run jq -c '[.linux.seccomp.defaultAction, (.process.capabilities.bounding | index("CAP_AUDIT_WRITE") != null)]' "$BUNDLE/config.json"
+	assert_output '["SCMP_ACT_ERRNO",true]'
+	rm "$short/config.json"
+	run "$WARD" spec --rootless --bundle "$short"
+	assert_success
+	run jq -c '[(.linux.seccomp // "none"), (.linux.resources // "none"), (.linux.namespaces | map(.type) | index("user") != null)]' "$short/config.json"
+	assert_output '["none","none",true]'
+	assert_no_leftovers
+}
+
 @test "spec writes a config ward accepts, and never overwrites one" {
 	run jq -r '.ociVersion, .root.path, .process.noNewPrivileges' "$BUNDLE/config.json"
 	assert_output $'1.3.0\nrootfs\ntrue'

@@ -34,10 +34,6 @@ nothing_ran() {
 	[ ! -e "$TMP/ran" ] || fail "a refused hook ran: $(cat "$TMP/ran")"
 }
 
-optout_text() { # the end of a refusal: its opt-out
-	printf '(refused by the %s profile; opt-out: allow.%s in the policy and the annotation org.ward.allow.%s=true)' "$1" "$2" "$2"
-}
-
 @test "hooks: baseline refuses a program others could change or the container can reach; nothing runs, nothing is left" {
 	cmd 'echo ran-inside'
 	# Vouched for (below): these are refused for what they are.
@@ -47,7 +43,7 @@ optout_text() { # the end of a refusal: its opt-out
 	chmod 0777 "$TMP/ww"
 	mkhook "$TMP/ww/h.sh" ww
 	prestart "$TMP/ww/h.sh"
-	refused_with "ward: config.json: .hooks.prestart[0].path: $TMP/ww/h.sh could be changed by others than root: $TMP/ww is writable by others (mode 0777) $(optout_text baseline "hook:$TMP/ww/h.sh")"
+	refused_with "ward: config.json: .hooks.prestart[0].path: $TMP/ww/h.sh could be changed by others than root: $TMP/ww is writable by others (mode 0777) $(optout_tail baseline "hook:$TMP/ww/h.sh")"
 	# ... or a link in it to a good hook (the link can be replaced).
 	mkhook "$HOOKS/good.sh" good
 	ln -s "$HOOKS/good.sh" "$TMP/ww/link"
@@ -71,7 +67,7 @@ optout_text() { # the end of a refusal: its opt-out
 	# Inside the bundle (the rootfs is the container's own files).
 	mkhook "$BUNDLE/h.sh" bundle
 	prestart "$BUNDLE/h.sh"
-	refused_with ".hooks.prestart[0].path: $BUNDLE/h.sh is inside the bundle $(optout_text baseline "hook:$BUNDLE/h.sh")"
+	refused_with ".hooks.prestart[0].path: $BUNDLE/h.sh is inside the bundle $(optout_tail baseline "hook:$BUNDLE/h.sh")"
 	mkhook "$BUNDLE/rootfs/bin/h.sh" rootfs
 	prestart "$BUNDLE/rootfs/bin/h.sh"
 	refused_with "$BUNDLE/rootfs/bin/h.sh is inside the bundle"
@@ -88,7 +84,7 @@ optout_text() { # the end of a refusal: its opt-out
 	refused_with ".hooks.poststop[0].path: $TMP/vol/h.sh is inside $TMP/vol, which mounts[$(($(jq '.mounts | length' "$BUNDLE/config.json") - 1))] lets the container write"
 	# startContainer: a path in the container, its own program.
 	cfg 'del(.mounts[-1]) | .hooks = {"startContainer": [{"path": "/bin/true"}]}'
-	refused_with ".hooks.startContainer[0].path: /bin/true is a startContainer hook: a program of the container's own filesystem, which ward would run before the container's seccomp filter $(optout_text baseline hook:/bin/true)"
+	refused_with ".hooks.startContainer[0].path: /bin/true is a startContainer hook: a program of the container's own filesystem, which ward would run before the container's seccomp filter $(optout_tail baseline hook:/bin/true)"
 	# One that does not resolve.
 	prestart "$HOOKS/missing"
 	refused_with ".hooks.prestart[0].path: $HOOKS/missing does not resolve on the host (No such file or directory)"
@@ -160,7 +156,7 @@ optout_text() { # the end of a refusal: its opt-out
 	# The attack: a sound program (root's /bin/sh), told by the config to
 	# do something as host root.
 	cfg --arg f "$TMP/pwned" '.hooks = {"createRuntime": [{"path": "/bin/sh", "args": ["sh", "-c", ("id >" + $f)]}]}'
-	refused_with "ward: config.json: .hooks.createRuntime[0].path: /bin/sh would run as root doing what the config says, and nobody vouches for it: it is not in the policy's \"hooks\", and no OCI hooks directory (\"hooksDirs\") has it with these args and env $(optout_text baseline hook:/bin/sh)"
+	refused_with "ward: config.json: .hooks.createRuntime[0].path: /bin/sh would run as root doing what the config says, and nobody vouches for it: it is not in the policy's \"hooks\", and no OCI hooks directory (\"hooksDirs\") has it with these args and env $(optout_tail baseline hook:/bin/sh)"
 	[ ! -e "$TMP/pwned" ] || fail "the hook ran as host root"
 	# Even without args: the state on its stdin is the config's too.
 	cfg '.hooks = {"prestart": [{"path": "/bin/sh"}]}'
@@ -256,7 +252,7 @@ optout_text() { # the end of a refusal: its opt-out
 	mkhook "$HOOKS/h.sh" listed
 	prestart "$HOOKS/h.sh"
 	cmd 'echo ran-inside'
-	refused_with "ward: config.json: .hooks.prestart[0].path: $HOOKS/h.sh is not in the policy's \"hooks\" (strict runs only those) $(optout_text strict "hook:$HOOKS/h.sh")"
+	refused_with "ward: config.json: .hooks.prestart[0].path: $HOOKS/h.sh is not in the policy's \"hooks\" (strict runs only those) $(optout_tail strict "hook:$HOOKS/h.sh")"
 	nothing_ran
 	jq -n --arg p "$HOOKS/*" '{hooks: [$p]}' >"$POLICY"
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
@@ -392,7 +388,7 @@ echo ran-inside'
 	# (release_agent), made read-only on a pure cgroup-v2 host.
 	cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup2", "source": "cgroup2", "options": ["rw"]}]'
 	if grep -q ' - cgroup ' /proc/self/mountinfo; then
-		refused_with "(release_agent runs host programs) $(optout_text baseline cgroup-rw)"
+		refused_with "(release_agent runs host programs) $(optout_tail baseline cgroup-rw)"
 	else
 		run ward run --bundle "$BUNDLE" "$ID"
 		assert_success
@@ -416,9 +412,9 @@ echo ran-inside'
 	host_ifs=$(grep -c : /proc/net/dev)
 	cfg '.linux.namespaces |= map(select(.type != "network")) | .mounts |= map(select(.type != "sysfs"))'
 	cmd 'readlink /proc/self/ns/net; grep -c : /proc/net/dev'
-	refused_with "ward: config.json: .linux.namespaces: no network namespace: the container would share the host's network $(optout_text baseline host-network)"
+	refused_with "ward: config.json: .linux.namespaces: no network namespace: the container would share the host's network $(optout_tail baseline host-network)"
 	policy '{"missingNetwork": "refuse"}'
-	refused_with ".linux.namespaces: no network namespace: the container would share the host's network $(optout_text baseline host-network)"
+	refused_with ".linux.namespaces: no network namespace: the container would share the host's network $(optout_tail baseline host-network)"
 	# "isolate": the old behaviour, a fresh namespace, recorded.
 	policy '{"missingNetwork": "isolate"}'
 	run ward --policy "$POLICY" run --keep --bundle "$BUNDLE" "$ID"

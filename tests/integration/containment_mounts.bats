@@ -62,12 +62,8 @@ runs() {
 # refused PROFILE FIELD WHY [OPTOUT]: create fails with exactly that line,
 # nothing ran, and nothing is left.
 refused() {
-	local want="ward: config.json: $2: $3 (refused by the $1 profile"
-	if [ -n "${4:-}" ]; then
-		want+="; opt-out: allow.$4 in the policy and the annotation org.ward.allow.$4=true)"
-	else
-		want+=")"
-	fi
+	local want="ward: config.json: $2: $3 (refused by the $1 profile)"
+	[ -z "${4:-}" ] || want="ward: config.json: $2: $3 $(optout_tail "$1" "$4")"
 	as "$1"
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 126
@@ -266,7 +262,7 @@ refused() {
 		cmd "echo $MARK"
 		run ward create --bundle "$BUNDLE" "$ID"
 		assert_failure 126
-		assert_output "ward: config.json: .mounts[$n].source: $ROOT/$ID2 is inside the host's $ROOT (refused by the $p profile; opt-out: allow.mount:$ROOT/$ID2 in the policy and the annotation org.ward.allow.mount:$ROOT/$ID2=true)"
+		assert_output "ward: config.json: .mounts[$n].source: $ROOT/$ID2 is inside the host's $ROOT $(optout_tail "$p" "mount:$ROOT/$ID2")"
 		[ ! -e "$ROOT/$ID" ] || fail "state of the refused container left behind"
 		drop_mount
 		"$WARD" --root "$ROOT" delete --force "$ID2" >/dev/null 2>&1
@@ -321,7 +317,7 @@ refused() {
 		run unshare -m --propagation private sh -c 'mount --bind /etc "$1" && shift && exec "$@"' sh \
 			"$TMP/alias" "$WARD" --root "$ROOT" --profile "$p" create --bundle "$BUNDLE" "$ID"
 		assert_failure 126
-		assert_output "ward: config.json: .mounts[$n].source: $TMP/alias is the host's /etc (refused by the $p profile; opt-out: allow.mount:$TMP/alias in the policy and the annotation org.ward.allow.mount:$TMP/alias=true)"
+		assert_output "ward: config.json: .mounts[$n].source: $TMP/alias is the host's /etc $(optout_tail "$p" "mount:$TMP/alias")"
 		assert_no_leftovers
 	done
 }
@@ -402,7 +398,7 @@ refused() {
 		fail "strict ran an idmapped bind (uidMappings, no idmap option): $output; the host's file now: $(cat "$TMP/rootowned/file")"
 	fi
 	assert_output --partial ".mounts[$n].options: "
-	assert_output --partial "opt-out: allow.idmap "
+	assert_output --partial "opt-out: add \"idmap\" "
 	assert_equal "$(cat "$TMP/rootowned/file")" host-owned
 	assert_no_leftovers
 }
@@ -446,7 +442,7 @@ refused() {
 			case "$rc:$out" in
 			*ESCAPED*) fail "run $runs ($p): the host's / was mounted: $out" ;;
 			"0:harmless") harmless=$((harmless + 1)) ;;
-			"126:ward: config.json: .mounts[$n].source: $TMP/race/src is the host's root filesystem (refused by the $p profile; opt-out: allow.mount:/ in the policy and the annotation org.ward.allow.mount:/=true)")
+			"126:ward: config.json: .mounts[$n].source: $TMP/race/src is the host's root filesystem $(optout_tail "$p" mount:/)")
 				refusedn=$((refusedn + 1)) ;;
 			*) fail "run $runs ($p): neither the harmless directory nor a refusal (rc $rc): $out" ;;
 			esac

@@ -191,7 +191,8 @@ refused_field() {
 	run ward "${P[@]}" create --bundle "$BUNDLE" "$ID"
 	assert_failure 126
 	assert_output --partial "config.json: $1: $2"
-	assert_output --partial "opt-out: allow.$3 in the policy and the annotation org.ward.allow.$3=true"
+	assert_output --partial "opt-out: add \"$3\" to \"allow\""
+	assert_output --partial "and set the annotation org.ward.allow.$3=true"
 	[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 	assert_no_leftovers
 }
@@ -252,7 +253,10 @@ refused_field() {
 	refused_field '.linux.resources.devices[1]' 'allows c 10:229, a device node for FUSE' 'device.fuse'
 	echo '{"allow": ["device.fuse"]}' >"$TMP/policy.json"
 	P=(--policy "$TMP/policy.json")
-	refused_field '.linux.resources.devices[1]' 'allows c 10:229' 'device.fuse'
+	run ward "${P[@]}" create --bundle "$BUNDLE" "$ID"
+	assert_failure 126
+	assert_output --partial "opt-out: $TMP/policy.json allows \"device.fuse\", and only the annotation org.ward.allow.device.fuse=true is missing)"
+	assert_no_leftovers
 	cfg '.annotations["org.ward.allow.device.fuse"] = "true"'
 	run ward "${P[@]}" run --bundle "$BUNDLE" "$ID"
 	assert_success

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # exec: another process in every namespace of a container, under its filter.
 
+bats_require_minimum_version 1.5.0
+
 load ../helpers/common
 
 setup() {
@@ -57,6 +59,35 @@ setup() {
 	assert_failure 126
 	assert_output 'ward: exec: give the command in --process or on the command line, not both'
 	ward delete --force "$ID"
+}
+
+@test "exec's statuses under every profile: a request exec cannot take is 126 (compat: runc's 255), the job's own status passed on" {
+	echo '{"args": ["true"], "cwd": "/"}' >"$BATS_TEST_TMPDIR/p.json"
+	cmd 'sleep 1000'
+	for p in compat baseline strict; do
+		ward --profile "$p" run -d --bundle "$BUNDLE" "$ID"
+		local want=126
+		[ "$p" = compat ] && want=255
+		run ward exec --cwd etc "$ID" true
+		assert_failure "$want"
+		assert_output 'ward: exec: --cwd etc: must be an absolute path'
+		run ward exec --user nobody "$ID" true
+		assert_failure "$want"
+		run ward exec "$ID"
+		assert_failure "$want"
+		run ward exec --process "$BATS_TEST_TMPDIR/p.json" "$ID" true
+		assert_failure "$want"
+		run ward exec --cap CAP_FLY "$ID" true
+		assert_failure "$want"
+		# The job's own status, whatever it is (126 and 125 included:
+		# only the line on stderr tells them from ward's).
+		for code in 0 1 7 124 125 126 127; do
+			run -"$code" ward exec "$ID" sh -c "exit $code"
+			refute_output
+		done
+		ward delete --force "$ID"
+	done
+	assert_no_leftovers
 }
 
 @test "exec passes on the exit status and the output" {

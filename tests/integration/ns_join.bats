@@ -54,7 +54,7 @@ holder_ready() { [[ "$(readlink "/proc/$HOLDER/exe")" == *sleep ]]; }
 	join network "/proc/$HOLDER/ns/net"
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 126
-	assert_output "ward: config.json: .linux.namespaces[$NSI].path: /proc/$HOLDER/ns/net is the network namespace of a host process (one in the host's pid namespace), not another container's (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)"
+	assert_output "ward: config.json: .linux.namespaces[$NSI].path: /proc/$HOLDER/ns/net is the network namespace of a host process (one in the host's pid namespace), not another container's $(optout_tail baseline host-network)"
 	assert_no_leftovers
 }
 

@@ -126,16 +126,16 @@ teardown() {
 
 @test "refused: host namespaces by path, and missing pid/ipc/uts namespaces" {
 	cfg '.linux.namespaces |= map(if .type == "network" then .path = "/proc/self/ns/net" else . end)'
-	refused_with 'config.json: .linux.namespaces[1].path: /proc/self/ns/net is the host'"'"'s network namespace (refused by the baseline profile; opt-out: allow.host-network in the policy and the annotation org.ward.allow.host-network=true)'
+	refused_with 'config.json: .linux.namespaces[1].path: /proc/self/ns/net is the host'"'"'s network namespace '"$(optout_tail baseline host-network)"
 	cfg '.linux.namespaces |= map(if .type == "network" then del(.path) else . end) | .linux.namespaces |= map(select(.type != "pid"))'
 	refused_with 'config.json: .linux.namespaces: no pid namespace: the container would share the host'"'"'s'
 	# No network namespace (an engine's --network host): refused (by
 	# default, or when the policy says so), or, with "missingNetwork":
 	# "isolate", a fresh one is added.
 	cfg '.linux.namespaces += [{"type": "pid"}] | .linux.namespaces |= map(select(.type != "network")) | .mounts |= map(select(.type != "sysfs"))'
-	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; opt-out: allow.host-network'
+	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; engines write it for `--network host` (Kubernetes: hostNetwork: true); opt-out: add "host-network" to "allow"'
 	policy '{"missingNetwork": "refuse"}'
-	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; opt-out: allow.host-network'
+	refused_with 'config.json: .linux.namespaces: no network namespace: the container would share the host'"'"'s network (refused by the baseline profile; engines write it for `--network host` (Kubernetes: hostNetwork: true); opt-out: add "host-network" to "allow"'
 	policy '{"missingNetwork": "isolate"}'
 	cmd 'ls /proc/self/ns >/dev/null; cat /proc/net/dev | grep -c :'
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
@@ -256,7 +256,7 @@ teardown() {
 
 @test "refused: dangerous capabilities, allow-all device rules, host device nodes, rw cgroup v1" {
 	cfg '.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
-	refused_with 'config.json: .process.capabilities.bounding: CAP_SYS_ADMIN mounts, namespaces, BPF and most of the kernel'"'"'s admin interfaces (refused by the baseline profile; opt-out: allow.cap.SYS_ADMIN'
+	refused_with 'config.json: .process.capabilities.bounding: CAP_SYS_ADMIN mounts, namespaces, BPF and most of the kernel'"'"'s admin interfaces (refused by the baseline profile; engines write it for `--cap-add` (Kubernetes: securityContext.capabilities.add); opt-out: add "cap.SYS_ADMIN"'
 	cfg '.process.capabilities.bounding -= ["CAP_SYS_ADMIN"] | .process.capabilities.ambient = ["CAP_SYS_PTRACE"]'
 	refused_with 'config.json: .process.capabilities.ambient: CAP_SYS_PTRACE traces and reads other processes'
 	cfg 'del(.process.capabilities.ambient) | .linux.resources = {"devices": [{"allow": true, "access": "rwm"}]}'
@@ -264,11 +264,11 @@ teardown() {
 	cfg '.linux.resources = {"devices": [{"allow": true, "type": "c", "access": "rwm"}]}'
 	refused_with 'allows every character device of the host'
 	cfg 'del(.linux.resources) | .linux.devices = [{"type": "c", "path": "/dev/fuse", "major": 10, "minor": 229}]'
-	refused_with 'config.json: .linux.devices[0]: /dev/fuse (c 10:229) is a device node for FUSE, a kernel attack surface (refused by the baseline profile; opt-out: allow.device.fuse'
+	refused_with 'config.json: .linux.devices[0]: /dev/fuse (c 10:229) is a device node for FUSE, a kernel attack surface (refused by the baseline profile; engines write it for `--device` (or `--privileged`); opt-out: add "device.fuse"'
 	cfg '.linux.devices = [{"type": "b", "path": "/dev/sdz", "major": 8, "minor": 0}]'
 	refused_with 'is a device node for raw host storage (a block device)'
 	cfg '.linux.devices = [{"type": "c", "path": "/dev/mem", "major": 1, "minor": 1}]'
-	refused_with 'opt-out: allow.device.mem'
+	refused_with 'opt-out: add "device.mem"'
 	cfg 'del(.linux.devices)'
 	if [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
 		cfg '.mounts += [{"destination": "/sys/fs/cgroup", "type": "cgroup", "source": "cgroup", "options": ["rw"]}]'
@@ -280,14 +280,16 @@ teardown() {
 @test "an opt-out needs the policy's allow and the container's annotation" {
 	cfg '.process.capabilities.bounding += ["CAP_SYS_PTRACE"] | .process.capabilities.effective += ["CAP_SYS_PTRACE"] | .process.capabilities.permitted += ["CAP_SYS_PTRACE"]'
 	cmd 'grep CapEff /proc/self/status'
-	# The annotation alone: refused (and the note says why).
-	cfg '.annotations["org.ward.allow.cap.SYS_PTRACE"] = "true"'
+	# Neither: the line gives the JSON to add and the annotation to set.
 	policy '{}'
-	refused_with 'CAP_SYS_PTRACE traces and reads other processes'
-	# The policy alone: refused.
+	refused_with 'CAP_SYS_PTRACE traces and reads other processes '"$(optout_tail baseline cap.SYS_PTRACE)"
+	# The annotation alone: refused, saying what the policy lacks.
+	cfg '.annotations["org.ward.allow.cap.SYS_PTRACE"] = "true"'
+	refused_with 'CAP_SYS_PTRACE traces and reads other processes (refused by the baseline profile; engines write it for `--cap-add` (Kubernetes: securityContext.capabilities.add); opt-out: the annotation org.ward.allow.cap.SYS_PTRACE=true is set, but '"$POLICY"' does not allow it: add {"allow": ["cap.SYS_PTRACE"]} there)'
+	# The policy alone: refused, saying only the annotation is missing.
 	cfg 'del(.annotations["org.ward.allow.cap.SYS_PTRACE"])'
 	policy '{"allow": ["cap.SYS_PTRACE"]}'
-	refused_with 'CAP_SYS_PTRACE'
+	refused_with 'CAP_SYS_PTRACE traces and reads other processes (refused by the baseline profile; engines write it for `--cap-add` (Kubernetes: securityContext.capabilities.add); opt-out: '"$POLICY"' allows "cap.SYS_PTRACE", and only the annotation org.ward.allow.cap.SYS_PTRACE=true is missing)'
 	# Both: allowed, and kept in the capped sets (bit 19).
 	cfg '.annotations["org.ward.allow.cap.SYS_PTRACE"] = "true"'
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
@@ -308,6 +310,45 @@ teardown() {
 	cfg '.annotations["org.ward.allow.mount:/etc/ssl"] = "true"'
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
 	assert_output mounted
+	assert_no_leftovers
+}
+
+@test "a refusal names the bundle for ward check and logs every refusal to --log; a --privileged config is named as such" {
+	# What `podman run --privileged` writes: every capability, the host's
+	# devices, no masked paths.
+	local caps
+	caps=$("$WARD" features | jq -c '.linux.capabilities')
+	cfg --argjson c "$caps" '.process.capabilities |= map_values($c) | .linux.maskedPaths = [] | .linux.readonlyPaths = []'
+	cfg '.linux.devices = [{"path": "/dev/fuse", "type": "c", "major": 10, "minor": 229}, {"path": "/dev/net/tun", "type": "c", "major": 10, "minor": 200}]'
+	local bundle
+	bundle=$(realpath "$BUNDLE")
+	for fmt in json text; do
+		rm -f "$TMP/log"
+		run ward --log "$TMP/log" --log-format "$fmt" create --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		assert_output --regexp '^ward: config.json: \.linux\.devices\[0\]: /dev/fuse \(c 10:229\) is a device node for FUSE, a kernel attack surface \(refused by the baseline profile; the config asks for every capability and host device, as `--privileged` \(Kubernetes: privileged: true\) does, which only the compat profile runs \(ward --profile compat; Podman: --runtime-flag profile=compat\)\) \[and [0-9]+ more: ward check --bundle '"$bundle"'\]$'
+		[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
+		# The log has each refusal `ward check` lists, at info level,
+		# then the error line.
+		run ward check --format json "$BUNDLE"
+		local n
+		n=$(jq '.refusals | length' <<<"$output")
+		[ "$n" -ge 3 ] || fail "ward check lists $n refusals"
+		if [ $fmt = json ]; then
+			run jq -r 'select(.level == "info") | .msg' "$TMP/log"
+		else
+			run sed -n 's/.* level=info msg="\(.*\)"$/\1/p' "$TMP/log"
+		fi
+		[ "${#lines[@]}" -eq "$n" ] || fail "$n refusals, ${#lines[@]} logged: $output"
+		assert_line --partial 'refused by the baseline profile: .linux.devices[0]: /dev/fuse (c 10:229) is a device node for FUSE, a kernel attack surface (opt-out: device.fuse)'
+		assert_line --partial 'refused by the baseline profile: .linux.devices[1]: /dev/net/tun'
+		grep -q 'level.*error' "$TMP/log" || fail "no error line: $(cat "$TMP/log")"
+	done
+	# Without --log, nothing but the one line; --log-level error keeps
+	# the refusals in the log all the same (an engine passes no level).
+	run ward --log "$TMP/log2" --log-format json --log-level error create --bundle "$BUNDLE" "$ID"
+	assert_failure 126
+	[ "$(jq -c 'select(.level == "info")' "$TMP/log2" | wc -l)" -ge 3 ] || fail "$(cat "$TMP/log2")"
 	assert_no_leftovers
 }
 
@@ -372,7 +413,7 @@ teardown() {
 	run ward --profile strict create --bundle "$BUNDLE" "$ID"
 	assert_failure 126
 	assert_output --partial 'config.json: .process.env[2]: AWS_SECRET_ACCESS_KEY looks like a secret (pattern *SECRET*)'
-	assert_output --partial 'opt-out: allow.env.AWS_SECRET_ACCESS_KEY'
+	assert_output --partial 'opt-out: add "env.AWS_SECRET_ACCESS_KEY"'
 	# The patterns are policy data.
 	policy '{"secretEnv": ["MY_*"]}'
 	cfg '.process.env += ["MY_THING=1"]'
@@ -418,6 +459,24 @@ teardown() {
 	assert_output --partial '"note":"\"compat\" ignored: an annotation may only tighten the baseline profile"'
 	ward delete --force "$ID"
 	assert_no_leftovers
+}
+
+@test "every policy file of ward-policy(7)'s EXAMPLES is one ward loads" {
+	local n=0 f
+	python3 - "$WARD_SRCDIR/runtime/policy/ward-policy.7" "$TMP" <<-'PY'
+	import re, sys
+	man = open(sys.argv[1]).read()
+	blocks = re.findall(r'\.\\" policy-example\n\.nf\n\.RS\n(.*?)\n\.RE', man, re.S)
+	for i, b in enumerate(blocks):
+	    open("%s/example-%d.json" % (sys.argv[2], i), "w").write(b.replace("\\-", "-"))
+	PY
+	for f in "$TMP"/example-*.json; do
+		jq -e . "$f" >/dev/null || fail "$f is not JSON: $(cat "$f")"
+		run ward --policy "$f" check --bundle "$BUNDLE"
+		assert_success
+		n=$((n + 1))
+	done
+	[ "$n" -ge 4 ] || fail "$n examples found"
 }
 
 @test "a malformed policy file is an error, never 'no policy'" {
@@ -775,7 +834,7 @@ ns_ward() {
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure
 	assert_output --partial "$TMP/newpm holds ./scripts/hook.postinst, a program owned by root (the host's root may run it), and would be writable: bind it read-only (\"ro\")"
-	assert_output --partial "opt-out: allow.mount:$TMP/newpm"
+	assert_output --partial "opt-out: add \"mount:$TMP/newpm\""
 	assert_no_leftovers
 	WARD_GLOBALS=(--profile compat)
 	run ward run --bundle "$BUNDLE" "$ID"

@@ -22,7 +22,7 @@ setup() {
 	UB="$UTMP/bundle"
 	mkdir -p "$UB" "$UTMP/xdg"
 	cp -a "$ROOTFS_CACHE" "$UB/rootfs"
-	"$WARD" spec --bundle "$UB"
+	"$WARD" spec --full --bundle "$UB"
 	chmod 700 "$UTMP/xdg"
 	chown -R "$U:" "$UTMP/xdg" "$UB"
 	POLICY="$UTMP/policy.json"

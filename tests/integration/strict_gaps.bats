@@ -24,7 +24,7 @@ teardown() {
 		cfg --arg e "$name=x" '.process.env = ["PATH=/bin", $e]'
 		run ward --profile strict create --bundle "$BUNDLE" "$ID"
 		assert_failure 126
-		assert_output --regexp "^ward: config.json: \.process\.env\[1\]: $name looks like a secret \(pattern [^)]+\): strict keeps secrets out of untrusted code \(refused by the strict profile; opt-out: allow\.env\.$name in the policy and the annotation org\.ward\.allow\.env\.$name=true\)$"
+		assert_output --regexp "^ward: config.json: \.process\.env\[1\]: $name looks like a secret \(pattern [^)]+\): strict keeps secrets out of untrusted code \(refused by the strict profile; engines write it for \`-e\` / \`--env\` \(Kubernetes: env\); opt-out: add \"env\.$name\" to \"allow\" in /etc/ward/policy\.json \(\{\"allow\": \[\"env\.$name\"\]\}\) and set the annotation org\.ward\.allow\.env\.$name=true\)$"
 		assert_no_leftovers
 	done
 	# Names that only look alike stay allowed; the container runs.
@@ -42,7 +42,7 @@ teardown() {
 	# Refused: nothing runs (the marker is never written).
 	run ward exec -e LANG=C -e Api_Token=x "$ID" sh -c 'echo ran >/tmp/marker'
 	assert_failure 126
-	assert_output 'ward: config.json: exec --env[1]: Api_Token looks like a secret (pattern *TOKEN*): strict keeps secrets out of untrusted code (refused by the strict profile; opt-out: allow.env.Api_Token in the policy and the annotation org.ward.allow.env.Api_Token=true)'
+	assert_output 'ward: config.json: exec --env[1]: Api_Token looks like a secret (pattern *TOKEN*): strict keeps secrets out of untrusted code '"$(optout_tail strict env.Api_Token "the policy file")"
 	cat >"$TMP/process.json" <<-'EOF'
 	{"args": ["sh", "-c", "echo ran >/tmp/marker"], "cwd": "/", "user": {"uid": 0, "gid": 0},
 	 "env": ["PATH=/bin", "github_token=x"]}
@@ -50,7 +50,7 @@ teardown() {
 	run ward exec --process "$TMP/process.json" "$ID"
 	assert_failure 126
 	assert_output --partial 'config.json: exec process.env[1]: github_token looks like a secret (pattern *TOKEN*)'
-	assert_output --partial 'opt-out: allow.env.github_token'
+	assert_output --partial 'opt-out: add "env.github_token"'
 	run ward exec "$ID" sh -c 'test -e /tmp/marker && echo marker-written || echo no-marker'
 	assert_output no-marker
 	# A harmless --env goes through.

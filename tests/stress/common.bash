@@ -9,7 +9,7 @@ w() { "$WARD" --root "$ROOT" "$@"; }
 make_bundle() {
 	mkdir -p "$BUNDLE"
 	"$HERE/../helpers/mkrootfs.sh" "$BUSYBOX" "$BUNDLE/rootfs" >/dev/null
-	"$WARD" spec --bundle "$BUNDLE"
+	"$WARD" spec --full --bundle "$BUNDLE"
 	jq --arg t "$TAG" '.process.args = ["/bin/sh", "-c", "sleep 1000; true", $t]' \
 		"$BUNDLE/config.json" >"$BUNDLE/c.json" && mv "$BUNDLE/c.json" "$BUNDLE/config.json"
 }

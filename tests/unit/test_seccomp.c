@@ -166,7 +166,10 @@ static void test_default_profile(void)
 	size_t len;
 	int r;
 
-	if (!ok(oci_spec_default(&json, &len, oci_seccomp_default_gen, NULL, err) == 0,
+	if (!ok(oci_spec_default(&json, &len,
+	                         &(struct oci_spec_opts){.seccomp_gen = oci_seccomp_default_gen,
+	                                                 .runc_process = true},
+	                         err) == 0,
 	        "ward spec's config is generated")) {
 		diag("%s", werr_msg(err));
 		return;

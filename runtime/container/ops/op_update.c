@@ -12,10 +12,12 @@ int ops_update(struct container *c, struct oci_resources *r, struct werror *err)
 {
 	_cleanup_cgroup_ struct cgroup cg = {0};
 
-	if (!container_cgroup(c, &cg)) {
-		werr(err, ENOENT, "container \"%s\" has no cgroup", c->id);
-		return -1;
-	}
+	/* The sentence says why: no strerror tacked on. */
+	if (!container_cgroup(c, &cg))
+		return werr_k(err, WERR_UNSUPPORTED, 0,
+		              "container \"%s\" has no cgroup (rootless, without a delegated "
+		              "cgroup2 subtree): there are no limits to update",
+		              c->id);
 	/* The device policy is create's (the profile's default deny, the
 	 * refusals): update never changes it. As runc, device rules here are
 	 * ignored (containerd sends the container's own back on every update). */

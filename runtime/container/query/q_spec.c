@@ -1,5 +1,7 @@
-/* spec: a default config.json (oci/spec.c's template, with ward's seccomp
- * profile) written into the bundle directory. */
+/* spec: a default config.json (oci/spec.c's template) written into the
+ * bundle directory: short, as runc's, and adjusted by baseline only in the
+ * seccomp profile it fills in; or full (runc's process, ward's seccomp
+ * profile inline, for editing). */
 #include "container/query/query.h"
 #include "lib/cleanup.h"
 #include "lib/error.h"
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int query_spec(const char *bundle, bool rootless, struct werror *err)
+int query_spec(const char *bundle, bool rootless, bool full, struct werror *err)
 {
 	const struct oci_spec_rootless ids = {(uint32_t)geteuid(), (uint32_t)getegid()};
 	char path[PATH_MAX];
@@ -24,7 +26,11 @@ int query_spec(const char *bundle, bool rootless, struct werror *err)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/config.json", bundle) >= sizeof(path))
 		return werr(err, ENAMETOOLONG, "--bundle");
-	if (oci_spec_default(&json, &len, oci_seccomp_default_gen, rootless ? &ids : NULL, err) < 0)
+	const struct oci_spec_opts o = {.seccomp_gen = full ? oci_seccomp_default_gen : NULL,
+	                                .rootless = rootless ? &ids : NULL,
+	                                .runc_process = full};
+
+	if (oci_spec_default(&json, &len, &o, err) < 0)
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)

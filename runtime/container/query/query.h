@@ -40,6 +40,6 @@ struct rout;
 void query_findings(struct rout *o, const struct policy_ctx *x, enum finding_kind k,
                     const char *title);
 /* Write a default config.json into bundle (rootless: for the caller's ids). */
-int query_spec(const char *bundle, bool rootless, struct werror *err);
+int query_spec(const char *bundle, bool rootless, bool full, struct werror *err);
 
 #endif
