@@ -344,6 +344,18 @@ teardown() {
 		assert_line --partial 'refused by the baseline profile: .linux.devices[1]: /dev/net/tun'
 		grep -q 'level.*error' "$TMP/log" || fail "no error line: $(cat "$TMP/log")"
 	done
+	# An engine gives what it holds: a host without CAP_SYS_RESOURCE
+	# (as this one) still writes --privileged's shape ...
+	cfg '.process.capabilities |= map_values(. - ["CAP_SYS_RESOURCE"])'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 126
+	assert_output --partial 'as `--privileged` (Kubernetes: privileged: true) does'
+	# ... a config with three capabilities fewer is judged field by field.
+	cfg '.process.capabilities |= map_values(. - ["CAP_SYS_PTRACE", "CAP_SYS_MODULE", "CAP_SYS_RAWIO"])'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 126
+	refute_output --partial '`--privileged` (Kubernetes'
+	assert_output --partial 'opt-out: add "device.fuse" to "allow"'
 	# Without --log, nothing but the one line; --log-level error keeps
 	# the refusals in the log all the same (an engine passes no level).
 	run ward --log "$TMP/log2" --log-format json --log-level error create --bundle "$BUNDLE" "$ID"
