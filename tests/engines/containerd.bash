@@ -2,6 +2,7 @@
 # private socket, root and state, with the CRI plugin off.
 
 load "${BASH_SOURCE[0]%/*}/../helpers/env"
+load "${BASH_SOURCE[0]%/*}/../helpers/networld"
 
 CT_IMAGE=localhost/ward-busybox:latest
 
@@ -85,6 +86,8 @@ ct_teardown() {
 	for t in $(c tasks ls -q 2>/dev/null); do c tasks kill -s SIGKILL --all "$t" >/dev/null 2>&1; done
 	for t in $(c tasks ls -q 2>/dev/null); do c tasks delete -f "$t" >/dev/null 2>&1; done
 	for t in $(c containers ls -q 2>/dev/null); do c containers delete "$t" >/dev/null 2>&1; done
+	kill_tracked
+	[ -z "${NW:-}" ] || nw_down
 }
 
 # Nothing of the test left: tasks, containers, ward state, mounts, cgroups.

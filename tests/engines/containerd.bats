@@ -144,3 +144,29 @@ teardown() { ct_teardown; }
 	assert_output --partial 'refused by the baseline profile; the config asks for every capability and host device, as `--privileged` (Kubernetes: privileged: true) does'
 	ct_no_leftovers
 }
+
+@test "egress under containerd: the network namespace ctr gives (--with-ns), ward's allow-list and DNS gate from inside; the programs go with the task" {
+	TMP=$BATS_TEST_TMPDIR
+	NW="ce$RANDOM"
+	nw_up || fail "the test world could not be made"
+	nw_dns_up || fail "no upstream resolver"
+	egress_engine_policy "$TMP/policy.json"
+	# The shim's runc: ward with the test's policy.
+	printf '#!/bin/sh\nexec %s --policy %s "$@"\n' "$WARD" "$TMP/policy.json" >"$TMP/ward-egress"
+	chmod +x "$TMP/ward-egress"
+	c run -d --runc-binary "$TMP/ward-egress" --with-ns "network:/var/run/netns/${NW}c" \
+		--mount "type=bind,src=$WARD_BUILDDIR/tests/helpers/egprobe,dst=/bin/egprobe,options=rbind:ro" \
+		"$CT_IMAGE" c12 sleep 1000
+	local objs pid
+	pid=$(c tasks ls | awk '$1 == "c12" {print $2}')
+	objs=$(egress_objects_at "$(cgroup2_dir_of "$pid")")
+	[ "$(grep -c '^prog' <<<"$objs")" -ge 4 ] || fail "programs on the task's cgroup: $objs"
+	run c tasks exec --exec-id p1 c12 sh -c "$EGRESS_ENGINE_PROBES"
+	assert_egress_engine_probes
+	c tasks kill -s SIGKILL c12
+	for _ in $(seq 50); do ct_stopped c12 && break; sleep 0.1; done
+	c tasks delete c12
+	c containers delete c12
+	assert_objects_gone "$objs"
+	ct_no_leftovers
+}

@@ -4,6 +4,7 @@
 # busybox rootfs imported offline. Every podman call goes through pm().
 
 load "${BASH_SOURCE[0]%/*}/../helpers/env"
+load "${BASH_SOURCE[0]%/*}/../helpers/networld"
 
 IMAGE=localhost/ward-busybox:latest
 PAUSE_IMAGE=localhost/ward-pause:latest
@@ -99,6 +100,8 @@ pm_teardown() {
 	pm_plain_cgroup_files
 	pm pod rm -af -t 0 >/dev/null 2>&1 || true
 	pm rm -af -t 0 >/dev/null 2>&1 || true
+	kill_tracked
+	[ -z "${NW:-}" ] || nw_down
 }
 
 # No container process, mount or cgroup left of this file's containers.

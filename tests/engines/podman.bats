@@ -309,6 +309,29 @@ teardown() { pm_teardown; }
 	pm_no_leftovers
 }
 
+@test "egress under Podman: the engine's network namespace (--network ns:), ward's allow-list and DNS gate from inside; the programs go with the container" {
+	TMP=$BATS_TEST_TMPDIR
+	NW="pe$RANDOM"
+	nw_up || fail "the test world could not be made"
+	nw_dns_up || fail "no upstream resolver"
+	egress_engine_policy "$PM/policy.json"
+	pm --runtime-flag "policy=$PM/policy.json" run -d --name eg --network "ns:/var/run/netns/${NW}c" \
+		--dns 10.213.0.1 -v "$WARD_BUILDDIR/tests/helpers/egprobe:/bin/egprobe:ro" "$IMAGE" sleep 1000
+	local objs
+	objs=$(egress_objects_at "$(cgroup2_dir_of "$(pm inspect -f '{{.State.Pid}}' eg)")")
+	[ "$(grep -c '^prog' <<<"$objs")" -ge 4 ] || fail "programs on the container's cgroup: $objs"
+	# The gate's resolv.conf, not Podman's (which names the world's resolver).
+	run pm exec eg cat /etc/resolv.conf
+	assert_output --regexp '^nameserver 127\.53\.[0-9]+\.[0-9]+$'
+	run pm exec eg sh -c "$EGRESS_ENGINE_PROBES"
+	assert_egress_engine_probes
+	run grep -c 'query.*other.test' "$TMP/dnsmasq.log"
+	assert_output 0
+	pm rm -f -t 0 eg
+	assert_objects_gone "$objs"
+	pm_no_leftovers
+}
+
 @test "the run supervisor under Podman: exit codes, a time limit, denials, the report after rm" {
 	cp "$WARD_BUILDDIR/tests/helpers/sysprobe" "$PM/sysprobe"
 	# Podman gives ward no --root: the reports go where the policy says.

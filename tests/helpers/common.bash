@@ -87,23 +87,6 @@ cmd() {
 	cfg --arg s "$1" '.process.args = ["sh", "-c", $s]'
 }
 
-# Whatever a test starts in the background: bounded by `timeout`, its
-# output away from bats' (fd 3 is bats' TAP pipe: a child holding it keeps
-# bats waiting), and killed in teardown. Sets BGPID.
-# bg_start SECONDS LOGFILE COMMAND...
-bg_start() {
-	local secs=$1 log=$2
-	shift 2
-	timeout -s KILL "$secs" "$@" </dev/null >"$log" 2>&1 3>&- &
-	BGPID=$!
-	track_pid "$BGPID"
-}
-
-# Kill this pid in teardown (if it still runs then).
-track_pid() {
-	echo "$1" >>"$BATS_TEST_TMPDIR/.teardown-pids"
-}
-
 # A --console-socket peer in the background: SOCK, OUT and RECV (its pid).
 # It gives up after 30 s (never holding bats' output), and teardown kills it.
 start_receiver() { # start_receiver NAME [INPUT]
@@ -187,17 +170,7 @@ assert_no_leftovers() {
 
 ward_teardown() {
 	local c p
-	# What the test started in the background (bg_start, track_pid).
-	if [ -f "$BATS_TEST_TMPDIR/.teardown-pids" ]; then
-		for p in $(cat "$BATS_TEST_TMPDIR/.teardown-pids"); do
-			# Only while it is still this shell's child (a pid that ended
-			# may have been given to someone else's process since); its
-			# children first: bg_start's pid is timeout's.
-			[ "$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)" = "$BASHPID" ] || continue
-			pkill -9 -P "$p" 2>/dev/null
-			kill -9 "$p" 2>/dev/null
-		done
-	fi
+	kill_tracked
 	if [ -d "$ROOT" ]; then
 		for c in $(ls "$ROOT"); do
 			"$WARD" --root "$ROOT" delete --force "$c" >/dev/null 2>&1 || true

@@ -20,3 +20,35 @@ wait_for() {
 		sleep 0.05
 	done
 }
+
+# Whatever a test starts in the background: bounded by `timeout`, its
+# output away from bats' (fd 3 is bats' TAP pipe: a child holding it keeps
+# bats waiting), and killed in teardown. Sets BGPID.
+# bg_start SECONDS LOGFILE COMMAND...
+bg_start() {
+	local secs=$1 log=$2
+	shift 2
+	timeout -s KILL "$secs" "$@" </dev/null >"$log" 2>&1 3>&- &
+	BGPID=$!
+	track_pid "$BGPID"
+}
+
+# Kill this pid in teardown (if it still runs then).
+track_pid() {
+	echo "$1" >>"$BATS_TEST_TMPDIR/.teardown-pids"
+}
+
+# Teardown: kill what bg_start and track_pid recorded.
+kill_tracked() {
+	local p
+	[ -f "$BATS_TEST_TMPDIR/.teardown-pids" ] || return 0
+	for p in $(cat "$BATS_TEST_TMPDIR/.teardown-pids"); do
+		# Only while it is still this shell's child (a pid that ended
+		# may have been given to someone else's process since); its
+		# children first: bg_start's pid is timeout's.
+		[ "$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)" = "$BASHPID" ] || continue
+		pkill -9 -P "$p" 2>/dev/null
+		kill -9 "$p" 2>/dev/null
+	done
+	true
+}

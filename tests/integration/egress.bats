@@ -208,12 +208,9 @@ probes() {
 
 # The programs attached to container $1's cgroup2 node, and their maps.
 egress_objects() {
-	local cg=/sys/fs/cgroup/unified/ward/$1 p
+	local cg=/sys/fs/cgroup/unified/ward/$1
 	[ -d "$cg" ] || cg=/sys/fs/cgroup/ward/$1
-	for p in $(bpftool -j cgroup show "$cg" | jq -r '.[] | select(.name | startswith("egress_")) | .id'); do
-		echo "prog $p"
-		bpftool -j prog show id "$p" | jq -r '.map_ids[]? | "map \(.)"'
-	done | sort -u
+	egress_objects_at "$cg"
 }
 
 # The distinct types of the maps among objects ("prog N\nmap M...").
@@ -222,20 +219,6 @@ map_types() {
 	for id in $(awk '/^map/ {print $2}' <<<"$1"); do
 		bpftool -j map show id "$id" | jq -r .type
 	done | sort -u | xargs
-}
-
-# Each object gone (cgroup programs are released a moment after rmdir).
-assert_objects_gone() { # assert_objects_gone "prog N\nmap M..."
-	local kind id left
-	for _ in $(seq 50); do
-		left=""
-		while read -r kind id; do
-			[ -n "$id" ] && bpftool "$kind" show id "$id" >/dev/null 2>&1 && left="$left $kind $id"
-		done <<<"$1"
-		[ -z "$left" ] && return 0
-		sleep 0.1
-	done
-	fail "left after delete:$left"
 }
 
 @test "egress: five programs (connect, sendmsg, setsockopt) and their maps live exactly as long as the container; nothing pinned" {

@@ -24,39 +24,13 @@ load ../helpers/networld
 ALLOW='["www.allowed.test:80/tcp", "*.sub.test:80/tcp", "alias.allowed.test:80/tcp",
 	"meta.allowed.test:80/tcp", "big.allowed.test:80/tcp", "*.many.test:80/tcp"]'
 
-dnsmasq_up() {
-	local i
-	: >"$TMP/hosts"
-	for i in $(seq 40); do echo "10.215.0.$i big.allowed.test" >>"$TMP/hosts"; done
-	ip -n "${NW}w" addr add 10.213.3.1/32 dev "${NW}w0"
-	ip -n "${NW}w" addr add 10.213.4.1/32 dev "${NW}w0"
-	bg_start 300 "$TMP/dnsmasq.log" ip netns exec "${NW}w" dnsmasq --no-daemon --no-resolv \
-		--no-hosts --bind-interfaces --listen-address=10.213.0.1 --listen-address=fd13::1 \
-		--port=53 --pid-file= \
-		--user=root --log-queries --log-facility=- --local-ttl=5 \
-		--host-record=www.allowed.test,10.213.1.1,fd13::a \
-		--host-record=other.test,10.213.2.1,fd13::b \
-		--host-record=x.sub.test,10.213.3.1 --host-record=sub.test,10.213.4.1 \
-		--host-record=target.elsewhere.test,10.213.4.1 \
-		--cname=alias.allowed.test,target.elsewhere.test \
-		--host-record=meta.allowed.test,169.254.169.254 \
-		--addn-hosts="$TMP/hosts" --synth-domain=many.test,10.214.0.0/16
-	for i in $(seq 50); do
-		ip netns exec "${NW}w" "$BUSYBOX" netstat -lun 2>/dev/null | grep -q '10.213.0.1:53 ' &&
-			return 0
-		sleep 0.1
-	done
-	echo "dnsmasq did not start: $(cat "$TMP/dnsmasq.log")" >&2
-	return 1
-}
-
 setup() {
 	WARD_ID_PREFIX=dns26 ward_setup
 	POLICY="$TMP/policy.json"
 	NW="dns26$RANDOM"
 	NW=${NW:0:11}
 	nw_up || fail "the test world could not be made"
-	dnsmasq_up || fail "no upstream resolver"
+	nw_dns_up || fail "no upstream resolver"
 	# The gate's granted addresses of big.allowed.test and *.many.test lie
 	# beyond W: unreachable at once in C (EHOSTUNREACH, 113), where through
 	# W a connect waits on its rate-limited ICMP answers or SYN retries.
