@@ -1,5 +1,6 @@
 /* A hook's program on the host, opened and judged once (see hook_file.h). */
 #include "hooks/hook_file.h"
+#include "lib/cleanup.h"
 #include "lib/strfmt.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
@@ -87,7 +88,8 @@ static int add_up(struct hook_file *f, const struct stat *st, struct werror *err
 static int ancestry(struct hook_file *f, int dir, struct werror *err)
 {
 	struct stat st;
-	int fd = fcntl(dir, F_DUPFD_CLOEXEC, 3), r = add_up(f, &f->st, err);
+	_cleanup_close_ int fd = fcntl(dir, F_DUPFD_CLOEXEC, 3);
+	int r = add_up(f, &f->st, err);
 
 	for (int depth = 0; r == 0 && fd >= 0 && fstat(fd, &st) == 0 && depth < MAX_DEPTH;
 	     depth++) {
@@ -103,8 +105,6 @@ static int ancestry(struct hook_file *f, int dir, struct werror *err)
 		close(fd);
 		fd = up;
 	}
-	if (fd >= 0)
-		close(fd);
 	return r;
 }
 
@@ -126,44 +126,40 @@ static int step(char *where, size_t size, const char *name)
 	return fmt_fit(where + n, size - n, "%s%s", strcmp(where, "/") == 0 ? "" : "/", name);
 }
 
-int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct werror *err)
+/* hook_file_open's walk from "/": 0 when it ends (f->fd or f->err set,
+ * else nothing resolved), -1 out of memory. */
+static int walk(const char *path, uid_t owner, struct hook_file *f, struct werror *err)
 {
 	char todo[PATH_MAX * 2], where[PATH_MAX] = "/", name[NAME_MAX + 1];
 	struct stat dst;
 	const char *p = todo;
-	int dir, links = 0, r = 0;
+	_cleanup_close_ int dir = -1;
+	int links = 0;
 
-	memset(f, 0, sizeof(*f));
-	f->fd = -1;
-	if (path[0] != '/' || strlen(path) >= PATH_MAX) {
-		f->err = path[0] != '/' ? EINVAL : ENAMETOOLONG;
-		return 0;
-	}
 	snprintf(todo, sizeof(todo), "%s", path);
 	dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0 || fstat(dir, &dst) < 0) {
 		f->err = errno;
-		goto out;
+		return 0;
 	}
 	judge_entry(f, "/", &dst, ".", &dst, owner);
 	for (;;) {
+		_cleanup_close_ int e = -1;
 		struct stat est;
 		size_t len;
-		int e;
 
 		while (*p == '/')
 			p++;
 		if (*p == '\0') {
 			/* "/" itself, or a trailing slash: a directory. */
-			f->fd = dir;
+			f->fd = TAKE_FD(dir);
 			f->st = dst;
-			dir = -1;
-			break;
+			return 0;
 		}
 		len = strcspn(p, "/");
 		if (len > NAME_MAX) {
 			f->err = ENAMETOOLONG;
-			goto out;
+			return 0;
 		}
 		memcpy(name, p, len);
 		name[len] = '\0';
@@ -173,16 +169,12 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct we
 		/* Every directory looked in decides what the path names (a
 		 * symlink in it can be swapped): all of them are where the hook
 		 * is, not only those above the file it lands on. */
-		if (add_up(f, &dst, err) < 0) {
-			r = -1;
-			goto out;
-		}
+		if (add_up(f, &dst, err) < 0)
+			return -1;
 		e = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (e < 0 || fstat(e, &est) < 0) {
 			f->err = errno;
-			if (e >= 0)
-				close(e);
-			goto out;
+			return 0;
 		}
 		if (strcmp(name, "..") != 0)
 			judge_entry(f, where, &dst, name, &est, owner);
@@ -191,16 +183,15 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct we
 			char target[PATH_MAX], rest[PATH_MAX * 2];
 			ssize_t n = readlinkat(e, "", target, sizeof(target) - 1);
 
-			close(e);
 			if (n <= 0 || ++links > MAX_LINKS) {
 				f->err = n < 0 ? errno : n == 0 ? ENOENT : ELOOP;
-				goto out;
+				return 0;
 			}
 			target[n] = '\0';
 			if ((size_t)snprintf(rest, sizeof(rest), "%s/%s", target, p) >=
 			    sizeof(rest)) {
 				f->err = ENAMETOOLONG;
-				goto out;
+				return 0;
 			}
 			snprintf(todo, sizeof(todo), "%s", rest);
 			p = todo;
@@ -209,7 +200,7 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct we
 				dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 				if (dir < 0 || fstat(dir, &dst) < 0) {
 					f->err = errno;
-					goto out;
+					return 0;
 				}
 				snprintf(where, sizeof(where), "/");
 			}
@@ -217,36 +208,44 @@ int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct we
 		}
 		if (step(where, sizeof(where), name) < 0) {
 			f->err = ENAMETOOLONG;
-			goto out;
+			return 0;
 		}
 		while (*p == '/')
 			p++;
 		if (*p != '\0' || S_ISDIR(est.st_mode)) {
 			if (!S_ISDIR(est.st_mode)) {
-				close(e);
 				f->err = ENOTDIR;
-				goto out;
+				return 0;
 			}
 			if (*p == '\0') {
 				/* The path ends at a directory. */
-				f->fd = e;
+				f->fd = TAKE_FD(e);
 				f->st = est;
-				break;
+				return 0;
 			}
 			close(dir);
-			dir = e;
+			dir = TAKE_FD(e);
 			dst = est;
 			continue;
 		}
-		f->fd = e;
+		f->fd = TAKE_FD(e);
 		f->st = est;
 		judge_file(f, where, owner);
-		r = ancestry(f, dir, err);
-		break;
+		return ancestry(f, dir, err);
 	}
-out:
-	if (dir >= 0)
-		close(dir);
+}
+
+int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct werror *err)
+{
+	int r;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	if (path[0] != '/' || strlen(path) >= PATH_MAX) {
+		f->err = path[0] != '/' ? EINVAL : ENAMETOOLONG;
+		return 0;
+	}
+	r = walk(path, owner, f, err);
 	if (f->fd < 0 && f->err == 0)
 		f->err = EIO;
 	return r;
@@ -269,46 +268,35 @@ int hook_file_read(const char *abs, const char *what, const char *name, size_t m
 {
 	char self[64];
 	uid_t me = geteuid();
-	struct hook_file hf;
+	_cleanup_hook_file_ struct hook_file hf = {.fd = -1};
+	_cleanup_close_ int fd = -1;
 	struct stat st;
-	int fd, r = -1;
 
 	*out = (struct hook_text){0};
 	if (hook_file_open(abs, me, &hf, err) < 0)
 		return -1;
 	if (hf.fd < 0) {
 		out->absent = optional && hf.err == ENOENT;
-		r = out->absent ? 0 : werr(err, hf.err, "%s %s: cannot open %s", what, name, name);
-		goto out;
+		return out->absent ? 0
+		                   : werr(err, hf.err, "%s %s: cannot open %s", what, name, name);
 	}
-	if (hf.untrusted[0]) {
-		r = werr(err, 0,
-		         "%s %s: not read: %s (the %s and every directory above it must be owned "
-		         "by root%s and not writable by group or others)",
-		         what, name, hf.untrusted, what, me ? " or by you" : "");
-		goto out;
-	}
-	if (!S_ISREG(hf.st.st_mode)) {
-		r = werr(err, 0, "%s %s: not a regular file", what, name);
-		goto out;
-	}
+	if (hf.untrusted[0])
+		return werr(err, 0,
+		            "%s %s: not read: %s (the %s and every directory above it must be "
+		            "owned by root%s and not writable by group or others)",
+		            what, name, hf.untrusted, what, me ? " or by you" : "");
+	if (!S_ISREG(hf.st.st_mode))
+		return werr(err, 0, "%s %s: not a regular file", what, name);
 	/* Reopened for reading from the judged object itself (an O_PATH fd
 	 * cannot be read). */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", hf.fd);
 	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		r = werr(err, errno, "%s %s", what, name);
-		goto out;
-	}
+	if (fd < 0)
+		return werr(err, errno, "%s %s", what, name);
 	if (fstat(fd, &st) < 0 || st.st_dev != hf.st.st_dev || st.st_ino != hf.st.st_ino ||
 	    !trusted(st.st_uid, me) || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		r = werr(err, 0, "%s %s: changed while it was read", what, name);
-	else
-		r = read_fd(fd, name, max, &out->text, &out->len, err) < 0
-		        ? werr_ctx(err, "%s", what)
-		        : 0;
-	close(fd);
-out:
-	hook_file_close(&hf);
-	return r;
+		return werr(err, 0, "%s %s: changed while it was read", what, name);
+	if (read_fd(fd, name, max, &out->text, &out->len, err) < 0)
+		return werr_ctx(err, "%s", what);
+	return 0;
 }

@@ -42,6 +42,7 @@ struct hook_file {
  * recorded (fd -1, err). */
 int hook_file_open(const char *path, uid_t owner, struct hook_file *f, struct werror *err);
 void hook_file_close(struct hook_file *f);
+#define _cleanup_hook_file_ __attribute__((cleanup(hook_file_close)))
 
 /* The text of a file that decides what runs as root, read only when
  * hook_file_open finds nobody but root (or this process's user) could have

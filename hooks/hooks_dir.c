@@ -2,6 +2,7 @@
 #include "hooks/hooks_dir.h"
 #include "hooks/hook_file.h"
 #include "hooks/hooks.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/jwalk.h"
 #include "lib/log.h"
@@ -154,12 +155,13 @@ static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct
                     struct werror *err)
 {
 	bool oom = false;
-	struct hook_file hf;
+	_cleanup_hook_file_ struct hook_file hf = {.fd = -1};
+	_cleanup_close_ int fd = -1;
 	char self[64];
 	struct dirent *de;
 	struct stat st;
 	DIR *ds = NULL;
-	int fd, r = 0;
+	int r = 0;
 
 	if (hook_file_open(dir, geteuid(), &hf, err) < 0)
 		return -1;
@@ -167,17 +169,15 @@ static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct
 		if (hf.fd >= 0)
 			log_debug("hooks directory %s: skipped: %s", dir,
 			          hf.untrusted[0] ? hf.untrusted : "not a directory");
-		goto out;
+		return 0;
 	}
 	/* Listed from the judged directory itself. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", hf.fd);
 	fd = open(self, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_ino != hf.st.st_ino ||
-	    st.st_dev != hf.st.st_dev || (ds = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
+	    st.st_dev != hf.st.st_dev || (ds = fdopendir(fd)) == NULL)
+		return 0;
+	TAKE_FD(fd); /* closedir() closes it */
 	while (r == 0 && (de = readdir(ds)) != NULL) {
 		size_t l = strlen(de->d_name);
 
@@ -194,8 +194,6 @@ static int load_dir(const char *dir, struct hooks_dirs *d, size_t *files, struct
 			r = werr(err, ENOMEM, "out of memory");
 	}
 	closedir(ds);
-out:
-	hook_file_close(&hf);
 	return r;
 }
 

@@ -2,6 +2,7 @@
  * writers whose files read the same on v1 and v2. */
 #include "cgroup/cg_files.h"
 #include "lib/fileio.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -22,31 +23,23 @@ int cg_openat(int dfd, const char *file, int flags)
 int cg_write_at(int dfd, const char *dname, const char *file, const char *value, struct werror *err)
 {
 	size_t len = strlen(value);
-	int fd = cg_openat(dfd, file, O_WRONLY);
+	_cleanup_close_ int fd = cg_openat(dfd, file, O_WRONLY);
 
 	if (fd < 0)
 		return werr(err, errno, "%s/%s", dname, file);
-	if (write(fd, value, len) != (ssize_t)len) {
-		int e = errno;
-
-		close(fd);
-		return werr(err, e, "writing \"%s\" to %s/%s", value, dname, file);
-	}
-	close(fd);
+	if (write(fd, value, len) != (ssize_t)len)
+		return werr(err, errno, "writing \"%s\" to %s/%s", value, dname, file);
 	return 0;
 }
 
 int cg_read_at(int dfd, const char *file, char *buf, size_t len, struct werror *err)
 {
-	int fd = cg_openat(dfd, file, O_RDONLY);
-	int r;
+	_cleanup_close_ int fd = cg_openat(dfd, file, O_RDONLY);
 
 	if (fd < 0)
 		return -1;
 	/* Whole or an error: a value cut at the buffer would read as another. */
-	r = read_fd_into(fd, file, buf, len, NULL, err);
-	close(fd);
-	return r;
+	return read_fd_into(fd, file, buf, len, NULL, err);
 }
 
 int cg_open(const struct cg_hier *h, const char *file, int flags)
@@ -138,13 +131,12 @@ bool cg_proc_cgroup(pid_t pid, char *buf, size_t len, struct werror *err)
 {
 	char f[64];
 	ssize_t n;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	snprintf(f, sizeof(f), "/proc/%d/cgroup", (int)pid);
 	if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
 	n = read_fd_into(fd, f, buf, len, NULL, err) == 0 ? (ssize_t)strlen(buf) : -1;
-	close(fd);
 	return n > 0;
 }
 

@@ -5,6 +5,7 @@
 #include "cgroup/cgroup.h"
 #include "lib/strfmt.h"
 #include "cgroup/cg_files.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <dirent.h>
@@ -280,32 +281,31 @@ static int add_pid(pid_t **pids, size_t *n, size_t *cap, long v, struct werror *
 static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, size_t *n,
                       size_t *cap, struct werror *err)
 {
-	int fd = cg_openat(dfd, "cgroup.procs", O_RDONLY), r = 0;
+	_cleanup_close_ int procs = cg_openat(dfd, "cgroup.procs", O_RDONLY), dir = -1;
 	struct dirent *e;
 	FILE *fp;
 	DIR *d;
 	long v;
+	int r = 0;
 
-	if (fd < 0)
+	if (procs < 0)
 		return errno == ENOENT ? 0 : werr(err, errno, "%s/cgroup.procs", name);
-	if ((fp = fdopen(fd, "r")) == NULL) {
-		close(fd);
+	if ((fp = fdopen(procs, "r")) == NULL)
 		return werr(err, errno, "%s/cgroup.procs", name);
-	}
+	TAKE_FD(procs); /* fp owns it */
 	while (fscanf(fp, "%ld", &v) == 1)
 		if (add_pid(pids, n, cap, v, err) < 0) {
 			fclose(fp);
 			return -2;
 		}
 	fclose(fp);
-	fd = cg_openat(dfd, ".", O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	dir = cg_openat(dfd, ".", O_RDONLY | O_DIRECTORY);
+	if (dir < 0 || (d = fdopendir(dir)) == NULL)
 		return errno == ENOENT ? 0 : werr(err, errno, "%s", name);
-	}
+	TAKE_FD(dir); /* closedir() closes it */
 	while ((e = readdir(d)) != NULL) {
-		int sub, k;
+		_cleanup_close_ int sub = -1;
+		int k;
 
 		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0)
@@ -323,7 +323,6 @@ static int pids_below(int dfd, const char *name, unsigned depth, pid_t **pids, s
 			continue;
 		}
 		k = pids_below(sub, name, depth + 1, pids, n, cap, err);
-		close(sub);
 		if (k == -2) {
 			r = -2;
 			break;
@@ -437,13 +436,10 @@ static bool is_member(const struct cgroup *cg, pid_t pid, struct werror *err)
  * pidfd pins the process that the membership check then looks at. */
 static void signal_member(const struct cgroup *cg, pid_t pid, int sig, struct werror *err)
 {
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	_cleanup_close_ int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 
-	if (fd < 0)
-		return;
-	if (is_member(cg, pid, err))
+	if (fd >= 0 && is_member(cg, pid, err))
 		syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
-	close(fd);
 }
 
 int cgroup_signal_all(const struct cgroup *cg, int sig, struct werror *err)

@@ -11,6 +11,7 @@
  * memory cgroup, so this works without CAP_SYS_RESOURCE. */
 #include "cgroup/cgroup_bpfdev.h"
 #include "cgroup/dev_rules.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -133,7 +134,7 @@ static int attached(int cgfd, uint32_t *ids, uint32_t *n)
 static void detach(int cgfd, uint32_t id)
 {
 	union bpf_attr a;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_id = id;
@@ -145,7 +146,6 @@ static void detach(int cgfd, uint32_t id)
 	a.attach_bpf_fd = (uint32_t)fd;
 	a.attach_type = BPF_CGROUP_DEVICE;
 	bpf(BPF_PROG_DETACH, &a);
-	close(fd);
 }
 
 int cg2_devices(const struct cg_res *x, struct werror *err)
@@ -154,7 +154,8 @@ int cg2_devices(const struct cg_res *x, struct werror *err)
 	uint32_t old[64], n_old = 64;
 	union bpf_attr a;
 	size_t n = 0;
-	int cgfd, prog, r = -1;
+	_cleanup_close_ int prog = -1;
+	int cgfd;
 
 	if (cg_device_rules(x->r, x->l, &rules, &n, err) < 0)
 		return -1;
@@ -174,7 +175,7 @@ int cg2_devices(const struct cg_res *x, struct werror *err)
 	prog = load(rules, n, err);
 	free(rules);
 	if (prog < 0)
-		goto out;
+		return werr_ctx(err, "linux.resources.devices");
 	if (attached(cgfd, old, &n_old) < 0)
 		n_old = 0;
 	memset(&a, 0, sizeof(a));
@@ -184,14 +185,10 @@ int cg2_devices(const struct cg_res *x, struct werror *err)
 	a.attach_flags = BPF_F_ALLOW_MULTI;
 	if (bpf(BPF_PROG_ATTACH, &a) < 0) {
 		werr(err, errno, "attaching the eBPF device program to %s", x->h->name);
-		goto out;
+		return werr_ctx(err, "linux.resources.devices");
 	}
 	/* The new program is in force: now drop the ones it replaces. */
 	for (uint32_t i = 0; i < n_old; i++)
 		detach(cgfd, old[i]);
-	r = 0;
-out:
-	if (prog >= 0)
-		close(prog);
-	return r < 0 ? werr_ctx(err, "linux.resources.devices") : 0;
+	return 0;
 }

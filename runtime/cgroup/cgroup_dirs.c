@@ -39,7 +39,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 	char sofar[PATH_MAX] = "", buf[PATH_MAX];
 	unsigned level = 0;
 	size_t len = 0;
-	int dfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	*existed = true;
 	h->kept = UINT32_MAX;
@@ -51,7 +51,7 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *save = NULL, *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
 		char parent[PATH_MAX * 2], full[PATH_MAX * 2];
-		int sub = -1;
+		_cleanup_close_ int sub = -1;
 		bool made;
 
 		snprintf(parent, sizeof(parent), "%s%s", h->mnt, sofar);
@@ -81,12 +81,8 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 		}
 		if (made || errno == EEXIST)
 			sub = openat(dfd, t, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0) {
-			int e = errno;
-
-			close(dfd);
-			return werr(err, e, "creating cgroup %s", full);
-		}
+		if (sub < 0)
+			return werr(err, errno, "creating cgroup %s", full);
 		if (cpuset) {
 			char v[4096];
 
@@ -95,17 +91,14 @@ static int mkdir_path_once(const char *path, struct cg_hier *h, bool cpuset, boo
 
 				if (cg_read_at(sub, f, v, sizeof(v), err) == 0 && v[0] == '\n' &&
 				    cg_read_at(dfd, f, v, sizeof(v), err) == 0 &&
-				    cg_write_at(sub, full, f, v, err) < 0) {
-					close(sub);
-					close(dfd);
+				    cg_write_at(sub, full, f, v, err) < 0)
 					return werr_ctx(err, "cpuset of %s", full);
-				}
 			}
 		}
 		close(dfd);
-		dfd = sub;
+		dfd = TAKE_FD(sub);
 	}
-	h->fd = dfd;
+	h->fd = TAKE_FD(dfd);
 	h->err = 0;
 	return 0;
 }
@@ -133,7 +126,7 @@ static unsigned existing_levels(const char *path, const struct cg_hier *h)
 {
 	char buf[PATH_MAX];
 	unsigned level = 0;
-	int dfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dfd = open(h->mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *save = NULL, *t = strtok_r(buf, "/", &save); dfd >= 0 && t;
@@ -146,8 +139,6 @@ static unsigned existing_levels(const char *path, const struct cg_hier *h)
 			return level;
 		level++;
 	}
-	if (dfd >= 0)
-		close(dfd);
 	return UINT32_MAX;
 }
 
@@ -197,7 +188,7 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 		_cleanup_free_ char *procs = NULL;
 		bool mine = false, others = false;
 		size_t n_procs;
-		int fd, r;
+		_cleanup_close_ int fd = -1;
 
 		if (++level >= levels || level > h->kept)
 			break;
@@ -210,9 +201,7 @@ static bool busy_ancestor(const struct cg_hier *h, const char *path, pid_t holde
 		if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
 		/* All of it: a busy level has any number of processes. */
-		r = read_fd(fd, f, 1 << 24, &procs, &n_procs, err);
-		close(fd);
-		if (r < 0) {
+		if (read_fd(fd, f, 1 << 24, &procs, &n_procs, err) < 0) {
 			werr_clear(err);
 			continue;
 		}
@@ -346,15 +335,14 @@ static int rmdir_below(int dfd, int depth)
 {
 	DIR *d;
 	struct dirent *e;
-	int r = 0, fd = dup(dfd);
+	_cleanup_close_ int fd = dup(dfd);
+	int r = 0;
 
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0 || (d = fdopendir(fd)) == NULL)
 		return -1;
-	}
+	TAKE_FD(fd); /* closedir() closes it */
 	while ((e = readdir(d)) != NULL) {
-		int sub;
+		_cleanup_close_ int sub = -1;
 
 		if (e->d_type != DT_DIR || strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0)
@@ -367,8 +355,6 @@ static int rmdir_below(int dfd, int depth)
 		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0 || rmdir_below(sub, depth + 1) < 0 || rmdir_at(dfd, e->d_name) < 0)
 			r = -1;
-		if (sub >= 0)
-			close(sub);
 	}
 	closedir(d);
 	return r;
@@ -376,18 +362,15 @@ static int rmdir_below(int dfd, int depth)
 
 static int rmdir_in(const struct cg_hier *h, struct werror *err)
 {
-	int dfd = open(h->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int dfd = open(h->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (dfd < 0 && errno == ENOENT)
 		return 0;
-	if (dfd >= 0) {
-		int r = rmdir_below(dfd, 0);
-		int e = errno;
-
-		close(dfd);
-		if (r < 0)
-			return werr(err, e, "removing the cgroups below %s", h->name);
-	}
+	if (dfd >= 0 && rmdir_below(dfd, 0) < 0)
+		return werr(err, errno, "removing the cgroups below %s", h->name);
+	/* Not held open while it is removed. */
+	if (dfd >= 0)
+		close(TAKE_FD(dfd));
 	if (rmdir_at(AT_FDCWD, h->name) == 0)
 		return 0;
 	return werr(err, errno, "removing cgroup %s", h->name);

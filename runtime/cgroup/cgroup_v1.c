@@ -1,6 +1,7 @@
 /* linux.resources → the files of the cgroup v1 controllers. */
 #include "cgroup/cgroup_v1.h"
 #include "cgroup/dev_rules.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/log.h"
 
@@ -52,10 +53,9 @@ int cg1_memory(const struct cg_res *x, struct werror *err)
 	 * limited memsw cannot stay below an unlimited memory), where the
 	 * kernel accounts swap at all. */
 	if (m->has_limit && m->limit == -1 && !has_swap) {
-		int fd = cg_open(x->h, "memory.memsw.limit_in_bytes", O_RDONLY);
+		_cleanup_close_ int fd = cg_open(x->h, "memory.memsw.limit_in_bytes", O_RDONLY);
 
 		if (fd >= 0) {
-			close(fd);
 			has_swap = true;
 			swap = -1;
 		}

@@ -88,13 +88,11 @@ static _Noreturn void child(const struct exec_child *x, struct werror *err)
 	}
 	if (x->console_sock >= 0) {
 		/* Paths resolved inside the container's root: /dev/pts is theirs. */
-		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		int r = root < 0
 		            ? werr(err, errno, "/")
 		            : console_setup(root, x->console_sock, x->o->proc, 0, x->relayed, err);
 
-		if (root >= 0)
-			close(root);
 		if (r < 0)
 			goto fail;
 		close(x->console_sock);

@@ -1,5 +1,6 @@
 #include "container/host_mount.h"
 #include "linux/sys_mount.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/pathres.h"
 
@@ -59,7 +60,7 @@ int host_mount_release(struct container *c, struct werror *err)
 	char rec[PATH_MAX + 32], *path;
 	uint64_t want, id;
 	bool root;
-	int fd, r = 0;
+	_cleanup_close_ int fd = -1;
 
 	if (store_read(c, HOST_MOUNT_FILE, rec, sizeof(rec), err) < 0) {
 		if (errno == ENOENT) {
@@ -79,7 +80,6 @@ int host_mount_release(struct container *c, struct werror *err)
 	 * by the fd's own path, the mount just checked. */
 	if (mount_id(fd, &id, &root) == 0 && root && id == want &&
 	    sys_umount2(fd_path(fd).s, MNT_DETACH) < 0)
-		r = werr(err, errno, "detaching the container's rootfs %s", path);
-	close(fd);
-	return r;
+		return werr(err, errno, "detaching the container's rootfs %s", path);
+	return 0;
 }

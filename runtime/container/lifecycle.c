@@ -93,29 +93,25 @@ static int supervisor_pidfd(struct container *c, int which)
 /* Tell the supervisor the user process runs (the report's start). */
 static void supervisor_started(struct container *c)
 {
-	int fd = supervisor_pidfd(c, 0);
+	_cleanup_close_ int fd = supervisor_pidfd(c, 0);
 
-	if (fd >= 0) {
+	if (fd >= 0)
 		pidfd_send_signal(fd, SIGUSR1, NULL, 0);
-		close(fd);
-	}
 }
 
 void container_supervisor_stop(struct container *c, int sup_pidfd)
 {
-	int g = supervisor_pidfd(c, 1);
-	int s = sup_pidfd >= 0 ? sup_pidfd : supervisor_pidfd(c, 0);
+	_cleanup_close_ int g = supervisor_pidfd(c, 1);
+	_cleanup_close_ int own = sup_pidfd >= 0 ? -1 : supervisor_pidfd(c, 0);
+	int s = sup_pidfd >= 0 ? sup_pidfd : own;
 
 	if (g >= 0) {
 		pidfd_send_signal(g, SIGKILL, NULL, 0);
 		proc_wait_exit(g, 1000, NULL);
-		close(g);
 	}
 	if (s >= 0) {
 		pidfd_send_signal(s, SIGKILL, NULL, 0);
 		proc_wait_exit(s, 1000, NULL);
-		if (s != sup_pidfd)
-			close(s);
 	}
 }
 
@@ -123,21 +119,18 @@ void container_supervisor_stop(struct container *c, int sup_pidfd)
  * the cgroup stays until it is done (it ends once the init is gone). */
 void container_supervisor_wait(struct container *c, struct werror *err)
 {
-	int fd = supervisor_pidfd(c, 0);
+	_cleanup_close_ int fd = supervisor_pidfd(c, 0);
 
-	if (fd < 0)
-		return;
-	if (proc_wait_exit(fd, SUPERVISOR_WAIT_MS, err) < 0) {
+	if (fd >= 0 && proc_wait_exit(fd, SUPERVISOR_WAIT_MS, err) < 0) {
 		log_warn("container \"%s\": the run supervisor did not finish in %d ms: stopped",
 		         c->id, SUPERVISOR_WAIT_MS);
 		container_supervisor_stop(c, fd);
 	}
-	close(fd);
 }
 
 int container_start(struct container *c, struct werror *err)
 {
-	int fd, rfd;
+	_cleanup_close_ int fd = -1, rfd = -1;
 	ssize_t n;
 
 	if (c->status != ST_CREATED)
@@ -159,12 +152,10 @@ int container_start(struct container *c, struct werror *err)
 	 * (runtime-spec: after the user process is executed). */
 	rfd = openat(c->dirfd, EXEC_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	n = write(fd, "0", 1);
-	close(fd);
-	if (n != 1) {
-		if (rfd >= 0)
-			close(rfd);
+	/* Closed now: the poll below waits for the last writer to go. */
+	close(TAKE_FD(fd));
+	if (n != 1)
 		return werr(err, errno, "container \"%s\": releasing init", c->id);
-	}
 	trace_mark("start: init released");
 	unlinkat(c->dirfd, EXEC_FIFO, 0);
 	if (rfd >= 0) {
@@ -175,7 +166,7 @@ int container_start(struct container *c, struct werror *err)
 			;
 		/* The init says why when it stops instead of executing. */
 		n = read(rfd, why, sizeof(why) - 1);
-		close(rfd);
+		close(TAKE_FD(rfd));
 		if (n > 0) {
 			c->status = ST_STOPPED;
 			return werr(err, 0, "container \"%s\": %.*s", c->id, (int)n, why);
@@ -209,7 +200,7 @@ static int each_in_pid_ns(pid_t init, void (*fn)(int pidfd, pid_t pid, void *arg
 	while ((de = readdir(d)) != NULL) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
-		int fd;
+		_cleanup_close_ int fd = -1;
 
 		if (*end || pid <= 0)
 			continue;
@@ -219,7 +210,6 @@ static int each_in_pid_ns(pid_t init, void (*fn)(int pidfd, pid_t pid, void *arg
 		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
 		if (stat(path, &st) == 0 && st.st_ino == ns.st_ino && st.st_dev == ns.st_dev)
 			fn(fd, (pid_t)pid, arg);
-		close(fd);
 	}
 	closedir(d);
 	return 0;
@@ -345,7 +335,8 @@ bool container_cgroup(struct container *c, struct cgroup *cg)
 int container_signal(struct container *c, int sig, bool all, struct werror *err)
 {
 	_cleanup_cgroup_ struct cgroup cg = {0};
-	int pidfd, r = 0;
+	_cleanup_close_ int pidfd = -1;
+	int r = 0;
 
 	/* As runc: --all of a stopped container signals what is left in its
 	 * cgroup and succeeds; a plain kill fails with "container not
@@ -382,7 +373,6 @@ int container_signal(struct container *c, int sig, bool all, struct werror *err)
 	if (r == 0 && sig == SIGKILL && c->status == ST_PAUSED &&
 	    (cg.path || container_cgroup(c, &cg)))
 		cgroup_freeze(&cg, false, err);
-	close(pidfd);
 	return r;
 }
 
@@ -429,21 +419,16 @@ int container_destroy(struct container *c, bool force, struct werror *err)
 	if (have_cg && c->status == ST_PAUSED && cgroup_freeze(&cg, false, err) < 0)
 		return werr_ctx(err, "container \"%s\"", c->id);
 	if (c->status == ST_CREATED || c->status == ST_RUNNING || c->status == ST_PAUSED) {
-		int pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);
+		_cleanup_close_ int pidfd = proc_pidfd(c->st->pid, c->st->pid_start, err);
 
 		if (pidfd >= 0) {
 			/* (Without a pid namespace of its own: the init alone.) */
 			if (!have_cg)
 				signal_pid_ns(c->st->pid, SIGKILL, NULL);
-			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH) {
-				close(pidfd);
+			if (pidfd_send_signal(pidfd, SIGKILL, NULL, 0) < 0 && errno != ESRCH)
 				return werr(err, errno, "container \"%s\": killing init", c->id);
-			}
-			if (proc_wait_exit(pidfd, KILL_TIMEOUT_MS, err) < 0) {
-				close(pidfd);
+			if (proc_wait_exit(pidfd, KILL_TIMEOUT_MS, err) < 0)
 				return werr_ctx(err, "container \"%s\"", c->id);
-			}
-			close(pidfd);
 		}
 	}
 	/* A create killed before its cgroup record: the default cgroup, if

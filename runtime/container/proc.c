@@ -1,4 +1,5 @@
 #include "container/proc.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -17,14 +18,13 @@ int proc_stat(pid_t pid, uint64_t *start, char *state, struct werror *err)
 	char buf[1024];
 	char *p;
 	ssize_t n;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return werr(err, errno == ENOENT ? ESRCH : errno, "process %d", (int)pid);
 	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
 		return werr(err, n < 0 ? errno : ESRCH, "reading %s", path);
 	buf[n] = '\0';
@@ -58,7 +58,7 @@ bool proc_alive(pid_t pid, uint64_t start, struct werror *err)
 
 int proc_pidfd(pid_t pid, uint64_t start, struct werror *err)
 {
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (pid <= 0)
 		return werr(err, ESRCH, "no process");
@@ -67,11 +67,9 @@ int proc_pidfd(pid_t pid, uint64_t start, struct werror *err)
 		return werr(err, errno, "pidfd_open %d", (int)pid);
 	/* Checked after opening: from here on the pidfd pins this process, so a
 	 * match cannot be a recycled pid. */
-	if (!proc_alive(pid, start, err)) {
-		close(fd);
+	if (!proc_alive(pid, start, err))
 		return werr(err, ESRCH, "process %d has exited", (int)pid);
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 int proc_wait_exit(int pidfd, int timeout_ms, struct werror *err)

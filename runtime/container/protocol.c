@@ -1,4 +1,5 @@
 #include "container/protocol.h"
+#include "lib/cleanup.h"
 #include "lib/fdpass.h"
 
 #include <errno.h>
@@ -69,7 +70,7 @@ int sync_send_fd(int fd, enum sync_type type, int passfd, struct werror *err)
 
 int sync_recv(int fd, struct sync_msg *m, int *passfd, struct werror *err)
 {
-	int got;
+	_cleanup_close_ int got = -1;
 	ssize_t n;
 
 	memset(m, 0, sizeof(*m));
@@ -77,9 +78,7 @@ int sync_recv(int fd, struct sync_msg *m, int *passfd, struct werror *err)
 	if (n < 0)
 		return werr(err, errno, "sync channel");
 	if (passfd)
-		*passfd = got;
-	else if (got >= 0)
-		close(got);
+		*passfd = TAKE_FD(got);
 	if (n == 0) {
 		m->type = SYNC_EOF;
 		return 0;

@@ -27,7 +27,7 @@ int store_open_root(const char *root, struct werror *err)
 {
 	char buf[4096];
 	struct stat st;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (root[0] != '/')
 		return werr_k(err, WERR_INVALID, 0, "--root %s: must be an absolute path", root);
@@ -55,14 +55,9 @@ int store_open_root(const char *root, struct werror *err)
 	 * forged state.json would aim root's kill, delete and exec anywhere;
 	 * a root's exec into a user's container would run as the host's
 	 * root). */
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-
-		close(fd);
-		return werr(err, e, "state root %s", root);
-	}
-	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
-		close(fd);
+	if (fstat(fd, &st) < 0)
+		return werr(err, errno, "state root %s", root);
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
 		return st.st_uid != geteuid()
 		           ? werr(
 		                 err, 0,
@@ -72,8 +67,7 @@ int store_open_root(const char *root, struct werror *err)
 		                 root, (unsigned)st.st_uid, (unsigned)geteuid())
 		           : werr(err, 0, "state root %s is writable by others (mode %03o)", root,
 		                  (unsigned)(st.st_mode & 0777));
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 int store_check_id(const char *id, struct werror *err)
@@ -354,7 +348,7 @@ struct oci_config *store_load_config(struct container *c, struct werror *err)
 
 int store_remove(struct container *c, struct werror *err)
 {
-	int fd = -1;
+	_cleanup_close_ int fd = -1;
 	struct dirent *de;
 	DIR *d;
 
@@ -364,19 +358,17 @@ int store_remove(struct container *c, struct werror *err)
 	 * state root); the marker of a container that had no state yet does,
 	 * and goes without it then rather than leaving the container. */
 	if (renameat(c->dirfd, STATE_FILE, c->dirfd, DELETING_FILE) < 0) {
+		_cleanup_close_ int marker = -1;
+
 		if (errno != ENOENT)
 			return werr(err, errno, "setting aside the state of \"%s\"", c->id);
-		fd = openat(c->dirfd, DELETING_FILE, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-		            0600);
-		if (fd >= 0)
-			close(fd);
+		marker = openat(c->dirfd, DELETING_FILE,
+		                O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	}
 	fd = dup(c->dirfd);
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0 || (d = fdopendir(fd)) == NULL)
 		return werr(err, errno, "removing state of \"%s\"", c->id);
-	}
+	TAKE_FD(fd); /* closedir() closes it */
 	/* The directory holds only files ward wrote (0700, never shared with the
 	 * container), so a flat unlink is enough; the marker goes last. */
 	while ((de = readdir(d)) != NULL) {
@@ -405,18 +397,16 @@ int store_cache_dir(int rootfd, const char *name)
 {
 	char dir[64];
 	struct stat st;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	snprintf(dir, sizeof(dir), ".%s", name);
 	if (mkdirat(rootfd, dir, 0700) < 0 && errno != EEXIST)
 		return -1;
 	fd = openat(rootfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	/* Ours only if nobody else could have put things in it. */
-	if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))) {
-		close(fd);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077)))
 		return -1;
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 void store_close(struct container *c)

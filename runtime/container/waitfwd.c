@@ -1,4 +1,5 @@
 #include "container/waitfwd.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "linux/console.h"
@@ -136,7 +137,7 @@ static void relay_end(struct relay *r)
 
 int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie, struct werror *err)
 {
-	int sfd = signalfd(-1, set, SFD_CLOEXEC);
+	_cleanup_close_ int sfd = signalfd(-1, set, SFD_CLOEXEC);
 	struct relay r;
 	siginfo_t si = {0};
 
@@ -163,7 +164,6 @@ int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie, stru
 			if (errno == EINTR)
 				continue;
 			relay_end(&r);
-			close(sfd);
 			return werr(err, errno, "poll");
 		}
 		if (pfd[1].revents & POLLIN) {
@@ -186,7 +186,7 @@ int fwd_wait(int pidfd, const sigset_t *set, int master, bool leave_zombie, stru
 			break;
 	}
 	relay_end(&r);
-	close(sfd);
+	close(TAKE_FD(sfd));
 	while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED | (leave_zombie ? WNOWAIT : 0)) < 0)
 		if (errno != EINTR)
 			return werr(err, errno, "waiting for the process");

@@ -5,6 +5,7 @@
  * The same fd is what ward mounts later, so a rename between the check and
  * the mount changes nothing. */
 #include "facts/host_paths.h"
+#include "lib/cleanup.h"
 #include "lib/strfmt.h"
 #include "linux/pathres.h"
 #include "lib/error.h"
@@ -222,7 +223,7 @@ void host_path_resolve(struct host_path *p, const char *path, const char *bundle
 	char link[64];
 	struct statfs sfs;
 	ssize_t n;
-	int dirfd = AT_FDCWD;
+	_cleanup_close_ int dirfd = AT_FDCWD; /* negative: not closed */
 
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
@@ -235,8 +236,6 @@ void host_path_resolve(struct host_path *p, const char *path, const char *bundle
 	}
 	p->fd = openat2_path(dirfd, path, no_magiclinks);
 	p->err = p->fd < 0 ? errno : 0;
-	if (dirfd >= 0)
-		close(dirfd);
 	if (p->fd < 0)
 		return;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", p->fd);
@@ -260,25 +259,22 @@ struct ident {
  * n = 0 when the walk fails. */
 static size_t walk_up(int fd, struct ident *out, size_t max)
 {
+	_cleanup_close_ int cur = fd;
 	size_t n = 0;
 
-	while (fd >= 0 && n < max) {
+	while (cur >= 0 && n < max) {
 		struct stat st;
 		int up;
 
-		if (fstat(fd, &st) < 0)
+		if (fstat(cur, &st) < 0)
 			break;
-		if (n && out[n - 1].dev == st.st_dev && out[n - 1].ino == st.st_ino) {
-			close(fd);
+		if (n && out[n - 1].dev == st.st_dev && out[n - 1].ino == st.st_ino)
 			return n; /* ".." of the root is the root */
-		}
 		out[n++] = (struct ident){st.st_dev, st.st_ino};
-		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		close(fd);
-		fd = up;
+		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(cur);
+		cur = up;
 	}
-	if (fd >= 0)
-		close(fd);
 	return 0;
 }
 
@@ -289,7 +285,7 @@ static int parent_of(const struct host_path *p)
 	char dir[PATH_MAX];
 	char *slash;
 	struct stat st;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	snprintf(dir, sizeof(dir), "%s", p->real);
 	slash = strrchr(dir, '/');
@@ -300,11 +296,9 @@ static int parent_of(const struct host_path *p)
 	if (fd < 0)
 		return -1;
 	if (fstatat(fd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != p->st.st_dev ||
-	    st.st_ino != p->st.st_ino) {
-		close(fd);
+	    st.st_ino != p->st.st_ino)
 		return -1;
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 /* A program the host's root may run: a regular file owned by root with an
@@ -330,29 +324,27 @@ static bool unreachable(int errnum)
 static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level, int *dirs,
                       int *files)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dir = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d;
 	struct dirent *de;
+	int fd;
 
-	if (fd < 0) {
+	if (dir < 0) {
 		p->scan_incomplete = p->scan_incomplete || !unreachable(errno);
 		return;
 	}
-	if (p->is_rootfs && level > SCAN_ROOTFS_LEVELS) {
-		close(fd);
+	if (p->is_rootfs && level > SCAN_ROOTFS_LEVELS)
 		return;
-	}
 	if (++*dirs > SCAN_MAX_DIR || level > SCAN_LEVELS) {
 		p->scan_incomplete = true;
-		close(fd);
 		return;
 	}
-	d = fdopendir(fd);
+	d = fdopendir(dir);
 	if (d == NULL) {
 		p->scan_incomplete = true;
-		close(fd);
 		return;
 	}
+	fd = TAKE_FD(dir); /* closedir() closes it */
 	while (!p->socket[0] && !p->scan_incomplete && (de = readdir(d)) != NULL) {
 		unsigned char type = de->d_type;
 		struct stat st;
@@ -383,7 +375,7 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 					snprintf(p->root_exec, sizeof(p->root_exec), "%s",
 					         "(a program too deep to name)");
 		} else if (type == DT_DIR) {
-			int sub =
+			_cleanup_close_ int sub =
 			    openat(fd, de->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			char subrel[PATH_MAX];
 
@@ -396,7 +388,6 @@ static void scan_tree(struct host_path *p, int dirfd, const char *rel, int level
 				p->scan_incomplete = true;
 			else
 				scan_tree(p, sub, subrel, level + 1, dirs, files);
-			close(sub);
 		}
 	}
 	closedir(d);
@@ -583,23 +574,17 @@ static void submounts(struct host_path *p, struct libmnt_table *tb, size_t n_s,
  * it: Docker Desktop's /run/docker.sock), checked to still hold it. */
 static size_t chain_of(const char *path, struct ident *out, size_t max)
 {
-	int fd = open(path, O_PATH | O_CLOEXEC);
+	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC), dir = -1;
 	struct stat st, in_dir;
 	char real[PATH_MAX], link[64], *slash;
 	ssize_t n;
-	size_t k;
 
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &st) < 0)
 		return 0;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return 0;
-	}
 	if (S_ISDIR(st.st_mode))
-		return walk_up(fd, out, max);
+		return walk_up(TAKE_FD(fd), out, max);
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, real, sizeof(real) - 1);
-	close(fd);
 	out[0] = (struct ident){st.st_dev, st.st_ino};
 	if (n <= 0)
 		return 1;
@@ -608,14 +593,11 @@ static size_t chain_of(const char *path, struct ident *out, size_t max)
 	if (real[0] != '/' || slash == NULL)
 		return 1;
 	*slash = '\0';
-	fd = open(real[0] ? real : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0 && (fstatat(fd, slash + 1, &in_dir, AT_SYMLINK_NOFOLLOW) < 0 ||
-	                in_dir.st_dev != st.st_dev || in_dir.st_ino != st.st_ino)) {
-		close(fd);
-		fd = -1;
-	}
-	k = fd < 0 ? 0 : walk_up(fd, out + 1, max - 1);
-	return k + 1;
+	dir = open(real[0] ? real : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 || fstatat(dir, slash + 1, &in_dir, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    in_dir.st_dev != st.st_dev || in_dir.st_ino != st.st_ino)
+		return 1;
+	return walk_up(TAKE_FD(dir), out + 1, max - 1) + 1;
 }
 
 /* The chains of every sensitive path, for relate(). */

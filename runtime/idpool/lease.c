@@ -146,18 +146,17 @@ static int scan(int dirfd, const struct idpool *p, bool reclaim, struct taken *t
 {
 	DIR *d;
 	struct dirent *de;
-	int r = 0, dup_fd;
+	_cleanup_close_ int dup_fd = -1;
+	int r = 0;
 
 	if (subid_read(p->reserved ? p->reserved : host_subid, &t->busy, &t->n, err) < 0)
 		return -1;
 	t->n_reserved = t->n;
 	if (dirfd < 0)
 		return 0;
-	if ((dup_fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0)) < 0 || (d = fdopendir(dup_fd)) == NULL) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if ((dup_fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0)) < 0 || (d = fdopendir(dup_fd)) == NULL)
 		return werr(err, errno, "reading the id pool's leases");
-	}
+	TAKE_FD(dup_fd); /* closedir() closes it */
 	while (r == 0 && (de = readdir(d)) != NULL)
 		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
 			r = judge_lease(dirfd, de->d_name, reclaim, t, err);

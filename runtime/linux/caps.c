@@ -1,4 +1,5 @@
 #include "linux/caps.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "oci/names.h"
@@ -15,14 +16,11 @@
 static int kernel_last_cap(void)
 {
 	char buf[16] = {0};
-	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
 	int last = 63;
 
-	if (fd >= 0) {
-		if (read(fd, buf, sizeof(buf) - 1) > 0)
-			last = atoi(buf);
-		close(fd);
-	}
+	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
+		last = atoi(buf);
 	return last > 63 ? 63 : last;
 }
 

@@ -1,4 +1,5 @@
 #include "linux/console.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/mount_prim.h"
 #include "lib/fdpass.h"
@@ -23,7 +24,7 @@
 int console_connect(const char *path, struct werror *err)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return werr(err, ENAMETOOLONG, "--console-socket %s", path);
@@ -31,13 +32,9 @@ int console_connect(const char *path, struct werror *err)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return werr(err, errno, "--console-socket");
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int e = errno;
-
-		close(fd);
-		return werr(err, e, "--console-socket %s", path);
-	}
-	return fd;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return werr(err, errno, "--console-socket %s", path);
+	return TAKE_FD(fd);
 }
 
 int console_pair(int ours[2], struct werror *err)
@@ -51,18 +48,16 @@ int console_take_master(int sock, struct werror *err)
 {
 	char name[64];
 	struct stat st;
-	int master = -1;
+	_cleanup_close_ int master = -1;
 	ssize_t n = fdpass_recv(sock, name, sizeof(name), &master);
 	int e = errno;
 
 	close(sock);
 	if (n < 0 || master < 0)
 		return werr(err, n < 0 ? e : EPROTO, "receiving the container's terminal");
-	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2)) {
-		close(master);
+	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2))
 		return werr(err, EPROTO, "the container's terminal is not a pty master");
-	}
-	return master;
+	return TAKE_FD(master);
 }
 
 static int send_master(int sock, int master, const char *name, struct werror *err)
@@ -76,23 +71,20 @@ static int send_master(int sock, int master, const char *name, struct werror *er
  * /dev resolved inside the rootfs, and the pty bound onto it by fd. */
 static int bind_console(int rootfd, int peer, struct werror *err)
 {
-	int devfd, dst, r;
+	_cleanup_close_ int devfd = -1, made = -1, dst = -1;
 
 	devfd = root_open(rootfd, "/dev", O_RDONLY | O_DIRECTORY);
 	if (devfd < 0)
 		return werr(err, errno, "/dev");
 	unlinkat(devfd, "console", 0);
-	dst = openat(devfd, "console", O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (dst >= 0) {
-		close(dst);
+	made = openat(devfd, "console", O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (made >= 0)
 		dst = openat(devfd, "console", O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	}
-	close(devfd);
 	if (dst < 0)
 		return werr(err, errno, "creating /dev/console");
-	r = mount_bind_fd(peer, dst, false, 0, 0, err);
-	close(dst);
-	return r < 0 ? werr_ctx(err, "/dev/console") : 0;
+	if (mount_bind_fd(peer, dst, false, 0, 0, err) < 0)
+		return werr_ctx(err, "/dev/console");
+	return 0;
 }
 
 int console_caller_size(struct winsize *ws)
@@ -105,8 +97,8 @@ int console_setup(int rootfd, int sock, const struct oci_process *p, int want_co
 {
 	struct winsize ws;
 	char name[32];
-	int master, peer, ptn, unlock = 0, r = -1;
-
+	_cleanup_close_ int master = -1, peer = -1;
+	int ptn, unlock = 0;
 	struct stat st;
 
 	master = root_open(rootfd, "/dev/pts/ptmx", O_RDWR | O_NOCTTY);
@@ -114,54 +106,35 @@ int console_setup(int rootfd, int sock, const struct oci_process *p, int want_co
 		return werr(err, errno,
 		            "opening the container's /dev/pts/ptmx (is devpts mounted?)");
 	/* Only a real devpts multiplexer (5:2) may hand out our terminal. */
-	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2)) {
-		close(master);
+	if (fstat(master, &st) < 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(5, 2))
 		return werr(err, EPERM, "the container's /dev/pts/ptmx is not a pty multiplexer");
-	}
-	if (ioctl(master, TIOCSPTLCK, &unlock) < 0 || ioctl(master, TIOCGPTN, &ptn) < 0) {
-		werr(err, errno, "setting up the pty");
-		goto out;
-	}
+	if (ioctl(master, TIOCSPTLCK, &unlock) < 0 || ioctl(master, TIOCGPTN, &ptn) < 0)
+		return werr(err, errno, "setting up the pty");
 	/* The peer by fd, not by a path the container could swap. */
 	peer = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (peer < 0) {
-		werr(err, errno, "opening the pty peer");
-		goto out;
-	}
+	if (peer < 0)
+		return werr(err, errno, "opening the pty peer");
 	/* Sized before the process runs: a later change would send it a
 	 * SIGWINCH it did not ask for (and a program that reads the size at
 	 * start would see 0x0). Still ours here: fds 0-2 are ward's. */
 	if (caller_size && console_caller_size(&ws) == 0) {
-		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
-			werr(err, errno, "sizing the pty");
-			goto out_peer;
-		}
+		if (ioctl(master, TIOCSWINSZ, &ws) < 0)
+			return werr(err, errno, "sizing the pty");
 	} else if (p->console_size) {
 		ws = (struct winsize){.ws_row = (unsigned short)p->console_size->height,
 		                      .ws_col = (unsigned short)p->console_size->width};
-		if (ioctl(master, TIOCSWINSZ, &ws) < 0) {
-			werr(err, errno, "process.consoleSize");
-			goto out_peer;
-		}
+		if (ioctl(master, TIOCSWINSZ, &ws) < 0)
+			return werr(err, errno, "process.consoleSize");
 	}
 	snprintf(name, sizeof(name), "/dev/pts/%d", ptn);
 	if (send_master(sock, master, name, err) < 0)
-		goto out_peer;
+		return -1;
 	if (want_console && bind_console(rootfd, peer, err) < 0)
-		goto out_peer;
-	if (ioctl(peer, TIOCSCTTY, 0) < 0) {
-		werr(err, errno, "making the pty the controlling terminal");
-		goto out_peer;
-	}
+		return -1;
+	if (ioctl(peer, TIOCSCTTY, 0) < 0)
+		return werr(err, errno, "making the pty the controlling terminal");
 	for (int fd = 0; fd < 3; fd++)
-		if (dup2(peer, fd) < 0) {
-			werr(err, errno, "dup2 of the pty");
-			goto out_peer;
-		}
-	r = 0;
-out_peer:
-	close(peer);
-out:
-	close(master);
-	return r;
+		if (dup2(peer, fd) < 0)
+			return werr(err, errno, "dup2 of the pty");
+	return 0;
 }

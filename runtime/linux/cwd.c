@@ -20,7 +20,7 @@ int cwd_check_inside(const char *what, struct werror *err)
 	if (root < 0 || cur < 0 || fd_ident(root, &top) < 0)
 		return werr(err, errno, "%s: checking the working directory", what);
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		int up;
+		_cleanup_close_ int up = -1;
 
 		if (fd_ident(cur, &id) < 0)
 			return werr(err, errno, "%s: checking the working directory", what);
@@ -29,16 +29,10 @@ int cwd_check_inside(const char *what, struct werror *err)
 		/* ".." stops at the process's root, and nowhere else but at the
 		 * top of a tree that is not below it. */
 		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (up < 0)
+		if (up < 0 || fd_ident(up, &up_id) < 0)
 			return werr(err, errno, "%s: checking the working directory", what);
-		if (fd_ident(up, &up_id) < 0) {
-			int e = errno;
-
-			close(up);
-			return werr(err, e, "%s: checking the working directory", what);
-		}
 		close(cur);
-		cur = up;
+		cur = TAKE_FD(up);
 		if (fd_ident_same(&up_id, &id))
 			break;
 	}

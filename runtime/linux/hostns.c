@@ -1,4 +1,5 @@
 #include "linux/hostns.h"
+#include "lib/cleanup.h"
 #include "lib/strfmt.h"
 #include "oci/names.h"
 
@@ -79,20 +80,18 @@ static int open_proc_ns(const char *dir, const char *name, enum ns_owner *owner)
 	char rel[64];
 	struct statfs fs;
 	struct stat pidns;
-	int dfd, fd, pfd;
+	_cleanup_close_ int dfd = -1, fd = -1, pfd = -1;
 
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return -1;
 	if (fstatfs(dfd, &fs) < 0 || fs.f_type != PROC_SUPER_MAGIC) {
-		close(dfd);
 		errno = EXDEV;
 		return -1;
 	}
 	fd = fmt_fit(rel, sizeof(rel), "ns/%s", name) < 0 ? -1
 	                                                  : openat(dfd, rel, O_RDONLY | O_CLOEXEC);
 	pfd = fd < 0 ? -1 : openat(dfd, "ns/pid", O_RDONLY | O_CLOEXEC);
-	close(dfd);
 	if (fd < 0)
 		return -1;
 	/* ward runs in the host's pid namespace: a process in it is a host
@@ -100,9 +99,7 @@ static int open_proc_ns(const char *dir, const char *name, enum ns_owner *owner)
 	if (pfd >= 0 && fstat(pfd, &pidns) == 0)
 		*owner =
 		    same_as(&pidns, "/proc/self/ns/pid") ? NS_OWNER_HOST_PROC : NS_OWNER_CONTAINER;
-	if (pfd >= 0)
-		close(pfd);
-	return fd;
+	return TAKE_FD(fd);
 }
 
 /* An nsfs file reachable by a path outside /proc is a bind mount of a

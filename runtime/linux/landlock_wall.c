@@ -4,6 +4,7 @@
  * skipping the writable mounts, never on "/" as a whole. */
 #include "linux/landlock_wall.h"
 #include "lib/strfmt.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/pathres.h"
 
@@ -141,16 +142,14 @@ static int add_rule(const struct walk *w, const char *path, uint64_t rights, str
 	/* No link followed anywhere on the way: an exec'd process builds its
 	 * ruleset while the container runs, and a link swapped in would put a
 	 * rule on something else. */
-	int fd = path_open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+	_cleanup_close_ int fd = path_open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
 	long r;
 
 	if (fd < 0)
 		return errno == ENOENT || errno == ELOOP ? 0
 		                                         : werr(err, errno, "Landlock: %s", path);
-	if (fstat(fd, &st) < 0) {
-		close(fd);
+	if (fstat(fd, &st) < 0)
 		return werr(err, errno, "Landlock: %s", path);
-	}
 	if (!S_ISDIR(st.st_mode))
 		rights &= FILE_RIGHTS;
 	pb.allowed_access = rights & w->handled;
@@ -158,7 +157,6 @@ static int add_rule(const struct walk *w, const char *path, uint64_t rights, str
 	r = pb.allowed_access
 	        ? syscall(SYS_landlock_add_rule, w->ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
 	        : 0;
-	close(fd);
 	return r < 0 ? werr(err, errno, "Landlock: a rule for %s", path) : 0;
 }
 
@@ -216,14 +214,12 @@ static int grant_rootfs(const struct walk *w, const char *dir, uint64_t rights, 
 	if (add_rule(w, dir, R_DIR, err) < 0)
 		return -1;
 	{
-		int fd = path_open2(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
+		_cleanup_close_ int fd =
+		    path_open2(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
 
-		d = fd < 0 ? NULL : fdopendir(fd);
-		if (d == NULL) {
-			if (fd >= 0)
-				close(fd);
+		if (fd < 0 || (d = fdopendir(fd)) == NULL)
 			return werr(err, errno, "Landlock: %s", dir);
-		}
+		TAKE_FD(fd); /* closedir() closes it */
 	}
 	while (r == 0 && (e = readdir(d)) != NULL) {
 		char p[4096];

@@ -1,5 +1,6 @@
 #include "linux/mount_prim.h"
 #include "linux/sys_mount.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/pathres.h"
 
@@ -70,7 +71,8 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 	unsigned long set = mount_ms_to_attr(flags), clr = 0;
 	char *opts = data ? strdup(data) : NULL, *cur = opts, *name, *value;
 	size_t namesz, valuesz;
-	int fs = sys_fsopen(type, FSOPEN_CLOEXEC), mnt = -1, r = 0;
+	_cleanup_close_ int fs = sys_fsopen(type, FSOPEN_CLOEXEC);
+	int mnt = -1, r = 0;
 
 	if (fs < 0) {
 		free(opts);
@@ -106,7 +108,6 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 	mount_atime_attr(flags, &set, &clr);
 	if (r == 0 && (mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, (unsigned int)set)) < 0)
 		r = fs_refused(fs, errno, type, dest, err);
-	close(fs);
 	free(opts);
 	return r < 0 ? -1 : mnt;
 }
@@ -122,17 +123,13 @@ int mount_fs_detached(const char *type, const char *source, unsigned long flags,
 int tree_clone(int dfd, const char *path, unsigned int flags, bool peer)
 {
 	struct mount_attr slave = {.propagation = MS_SLAVE};
-	int tree = sys_open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	_cleanup_close_ int tree =
+	    sys_open_tree(dfd, path, flags | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 
 	if (tree >= 0 && !peer &&
-	    sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &slave, sizeof(slave)) < 0) {
-		int e = errno;
-
-		close(tree);
-		errno = e;
+	    sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &slave, sizeof(slave)) < 0)
 		return -1;
-	}
-	return tree;
+	return TAKE_FD(tree);
 }
 
 int mount_bind_fd(int src_fd, int target_fd, bool recursive, unsigned long attr_set,
@@ -147,7 +144,8 @@ int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long a
 {
 	struct mount_attr attr = {.attr_set = attr_set, .attr_clr = attr_clr};
 	struct mount_attr rattr = {.attr_set = rec_set, .attr_clr = rec_clr};
-	int tree, r = 0;
+	_cleanup_close_ int tree = -1;
+	int r = 0;
 
 	tree = tree_clone(src_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), false);
 	if (tree < 0)
@@ -163,20 +161,17 @@ int mount_bind_fd_rec(int src_fd, int target_fd, bool recursive, unsigned long a
 	if (r == 0 && sys_move_mount(tree, "", target_fd, "",
 	                             MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		r = werr(err, errno, "move_mount");
-	close(tree);
 	return r;
 }
 
 int mount_fs_at(int rootfd, const char *path, const char *type, const char *source,
                 unsigned long flags, const char *data, struct werror *err)
 {
-	int fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
-	int r = 0;
+	_cleanup_close_ int fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
 
 	if (fd < 0)
 		return werr(err, errno, "%s", path);
 	if (sys_mount(source ? source : type, fd_path(fd).s, type, flags, data) < 0)
-		r = werr(err, errno, "mounting %s on %s", type, path);
-	close(fd);
-	return r;
+		return werr(err, errno, "mounting %s on %s", type, path);
+	return 0;
 }

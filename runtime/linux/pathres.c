@@ -1,4 +1,5 @@
 #include "linux/pathres.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -61,7 +62,8 @@ int root_mkdir_p(int rootfd, const char *path, mode_t mode, struct werror *err)
 {
 	char parent[PATH_MAX];
 	const char *base;
-	int pfd, fd;
+	_cleanup_close_ int pfd = -1;
+	int fd;
 
 	fd = root_open(rootfd, path, O_PATH | O_DIRECTORY);
 	if (fd >= 0 || errno != ENOENT)
@@ -73,16 +75,11 @@ int root_mkdir_p(int rootfd, const char *path, mode_t mode, struct werror *err)
 		return -1;
 	/* mkdirat never follows a symlink in the last component: a dangling
 	 * link stays EEXIST and the open below refuses it. */
-	if (mkdirat(pfd, base, mode) < 0 && errno != EEXIST) {
-		int e = errno;
-
-		close(pfd);
-		return werr(err, e, "creating %s", path);
-	}
+	if (mkdirat(pfd, base, mode) < 0 && errno != EEXIST)
+		return werr(err, errno, "creating %s", path);
 	fd = openat(pfd, base, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		werr(err, errno, "%s", path);
-	close(pfd);
+		return werr(err, errno, "%s", path);
 	return fd;
 }
 
@@ -90,17 +87,14 @@ int root_mkfile(int rootfd, const char *path, mode_t mode, struct werror *err)
 {
 	char parent[PATH_MAX];
 	const char *base;
-	int pfd, fd;
+	_cleanup_close_ int fd = -1, pfd = -1, dfd = -1, made = -1;
+	struct stat st;
 
 	fd = root_open(rootfd, path, O_PATH);
 	if (fd >= 0) {
-		struct stat st;
-
-		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-			close(fd);
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 			return werr(err, EISDIR, "%s: is a directory, a file is needed", path);
-		}
-		return fd;
+		return TAKE_FD(fd);
 	}
 	if (errno != ENOENT)
 		return werr(err, errno, "%s", path);
@@ -110,24 +104,17 @@ int root_mkfile(int rootfd, const char *path, mode_t mode, struct werror *err)
 	if (pfd < 0)
 		return -1;
 	/* O_PATH cannot create: open the real directory first. */
-	{
-		int dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		close(pfd);
-		if (dfd < 0)
-			return werr(err, errno, "%s", parent);
-		fd = openat(dfd, base,
-		            O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
-		if (fd >= 0 || errno == EEXIST) {
-			if (fd >= 0)
-				close(fd);
-			fd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		}
-		if (fd < 0)
-			werr(err, errno, "creating %s", path);
-		close(dfd);
-	}
-	return fd;
+	dfd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return werr(err, errno, "%s", parent);
+	made = openat(dfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+	              mode);
+	if (made < 0 && errno != EEXIST)
+		return werr(err, errno, "creating %s", path);
+	fd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return werr(err, errno, "creating %s", path);
+	return TAKE_FD(fd);
 }
 
 struct fdpath fd_path(int fd)
@@ -161,11 +148,7 @@ bool fd_ident_same(const struct fd_ident *a, const struct fd_ident *b)
 bool root_path_is(int rootfd, const char *path, int fd)
 {
 	struct fd_ident a, b;
-	int pfd = root_open(rootfd, path, O_PATH);
-	bool same =
-	    pfd >= 0 && fd_ident(pfd, &a) == 0 && fd_ident(fd, &b) == 0 && fd_ident_same(&a, &b);
+	_cleanup_close_ int pfd = root_open(rootfd, path, O_PATH);
 
-	if (pfd >= 0)
-		close(pfd);
-	return same;
+	return pfd >= 0 && fd_ident(pfd, &a) == 0 && fd_ident(fd, &b) == 0 && fd_ident_same(&a, &b);
 }

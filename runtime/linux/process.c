@@ -3,6 +3,7 @@
 #include "linux/mempolicy.h"
 #include "linux/caps.h"
 #include "linux/pathres.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "linux/cwd.h"
@@ -46,19 +47,14 @@ int process_limits(const struct oci_process *p, struct werror *err)
 	}
 	if (p->has_oom_score_adj) {
 		char buf[16];
-		int fd = attrs_open_proc("/proc/self/oom_score_adj", "process.oomScoreAdj", err);
+		_cleanup_close_ int fd =
+		    attrs_open_proc("/proc/self/oom_score_adj", "process.oomScoreAdj", err);
 		int n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
 
 		if (fd < 0)
 			return -1;
-		if (write(fd, buf, (size_t)n) != n) {
-			int e = errno;
-
-			if (fd >= 0)
-				close(fd);
-			return werr(err, e, "process.oomScoreAdj %d", p->oom_score_adj);
-		}
-		close(fd);
+		if (write(fd, buf, (size_t)n) != n)
+			return werr(err, errno, "process.oomScoreAdj %d", p->oom_score_adj);
 	}
 	return 0;
 }
@@ -106,14 +102,9 @@ static int check_exec(const char *path)
 	/* No magic link on the way (CVE-2024-21626: args[0] as
 	 * /proc/self/fd/N/../../bin/sh ran a host binary). */
 	struct stat st;
-	int fd = path_open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_MAGICLINKS);
-	int r;
+	_cleanup_close_ int fd = path_open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_MAGICLINKS);
 
-	if (fd < 0)
-		return -1;
-	r = fstat(fd, &st);
-	close(fd);
-	if (r < 0)
+	if (fd < 0 || fstat(fd, &st) < 0)
 		return -1;
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
@@ -162,19 +153,15 @@ int process_find_exec(const struct oci_process *p, char out[PATH_MAX], struct we
  * listener to the parent, which forwards it to the agent. */
 static int load_seccomp(const struct prepare_args *a, bool *loaded, struct werror *err)
 {
-	int nfd = -1;
+	_cleanup_close_ int nfd = -1;
 
 	if (a->seccomp == NULL || *loaded)
 		return 0;
 	if (filter_load(a->seccomp, &nfd, err) < 0)
 		return -1;
 	*loaded = true;
-	if (nfd >= 0) {
-		int r = a->hand_listener(a->hand_arg, nfd, err);
-
-		close(nfd);
-		return r;
-	}
+	if (nfd >= 0)
+		return a->hand_listener(a->hand_arg, nfd, err);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "linux/process_attrs.h"
 #include "linux/pathres.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "oci/names.h"
@@ -37,13 +38,11 @@ struct ward_sched_attr {
 static bool apparmor_enabled(void)
 {
 	char c = 0;
-	int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd =
+	    open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (fd < 0 || read(fd, &c, 1) != 1)
 		return false;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
 	return c == 'Y';
 }
 
@@ -205,7 +204,8 @@ int attrs_open_proc(const char *path, const char *what, struct werror *err)
 	/* The root of a procfs: inode 1 of a PROC_SUPER_MAGIC filesystem. */
 	struct statfs sfs;
 	struct stat st;
-	int proc, fd;
+	_cleanup_close_ int proc = -1;
+	int fd;
 
 	if (strncmp(path, "/proc/", 6) != 0)
 		return werr(err, EINVAL, "%s: %s is not under /proc", what, path);
@@ -214,18 +214,14 @@ int attrs_open_proc(const char *path, const char *what, struct werror *err)
 	 * /proc is the container's; a label written into a look-alike would be
 	 * silently lost. Only the real procfs is written to. */
 	if (proc < 0 || fstatfs(proc, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC ||
-	    fstat(proc, &st) < 0 || st.st_ino != 1) {
-		if (proc >= 0)
-			close(proc);
+	    fstat(proc, &st) < 0 || st.st_ino != 1)
 		return werr(err, EPERM, "%s: /proc is not the root of a procfs", what);
-	}
 	/* CVE-2025-52881 class: a bind mount over the file (say, of
 	 * /proc/sys/kernel/core_pattern onto /proc/self/attr/exec) would
 	 * redirect the write to another procfs file; no mount may be crossed
 	 * below /proc's root. */
 	fd = path_open2(proc, path + 6, O_WRONLY | O_NOFOLLOW,
 	                RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH);
-	close(proc);
 	if (fd < 0 && errno == EXDEV)
 		return werr_k(err, WERR_REFUSED, 0,
 		              "%s: %s has a mount over it (refused: CVE-2025-52881 class)", what,
@@ -238,17 +234,12 @@ int attrs_open_proc(const char *path, const char *what, struct werror *err)
 static int write_attr(const char *path, const char *value, const char *what, struct werror *err)
 {
 	size_t len = strlen(value);
-	int fd = attrs_open_proc(path, what, err);
+	_cleanup_close_ int fd = attrs_open_proc(path, what, err);
 
 	if (fd < 0)
 		return -1;
-	if (write(fd, value, len) != (ssize_t)len) {
-		int e = errno;
-
-		close(fd);
-		return werr(err, e, "%s \"%s\"", what, value);
-	}
-	close(fd);
+	if (write(fd, value, len) != (ssize_t)len)
+		return werr(err, errno, "%s \"%s\"", what, value);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "linux/userns.h"
 #include "lib/strfmt.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 	char path[64];
 	char buf[4096];
 	size_t len = 0;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	for (size_t i = 0; i < n; i++) {
 		int w = snprintf(buf + len, sizeof(buf) - len, "%u %u %u\n", m[i].container_id,
@@ -40,13 +41,8 @@ static int write_map(pid_t pid, const char *file, const struct oci_idmap *m, siz
 	if (fd < 0)
 		return werr(err, errno, "opening %s", path);
 	/* The kernel takes the whole map in one write, or nothing. */
-	if (write(fd, buf, len) != (ssize_t)len) {
-		int e = errno;
-
-		close(fd);
-		return werr(err, e, "writing %s (overlapping or too many ranges?)", file);
-	}
-	close(fd);
+	if (write(fd, buf, len) != (ssize_t)len)
+		return werr(err, errno, "writing %s (overlapping or too many ranges?)", file);
 	return 0;
 }
 
@@ -139,7 +135,7 @@ int userns_write_maps(pid_t pid, const struct oci_linux *l, struct werror *err)
 	/* Not root: our own id alone, or the setuid helpers for more. */
 	if (geteuid() != 0) {
 		char path[64];
-		int fd;
+		_cleanup_close_ int fd = -1;
 
 		if (!own_id_only(l->uid_mappings, l->n_uid_mappings, (uint32_t)geteuid()) ||
 		    !own_id_only(l->gid_mappings, l->n_gid_mappings, (uint32_t)getegid())) {
@@ -153,14 +149,8 @@ int userns_write_maps(pid_t pid, const struct oci_linux *l, struct werror *err)
 		}
 		snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
 		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write(fd, "deny", 4) != 4) {
-			int e = errno;
-
-			if (fd >= 0)
-				close(fd);
-			return werr(err, e, "writing %s", path);
-		}
-		close(fd);
+		if (fd < 0 || write(fd, "deny", 4) != 4)
+			return werr(err, errno, "writing %s", path);
 	}
 	if (write_map(pid, "uid_map", l->uid_mappings, l->n_uid_mappings, err) < 0)
 		return werr_ctx(err, "config.json: .linux.uidMappings");
@@ -178,8 +168,8 @@ int userns_make(const struct oci_idmap *uid, size_t n_uid, const struct oci_idma
 	                         .n_gid_mappings = n_gid};
 	struct clone_args ca = {.flags = CLONE_NEWUSER | CLONE_PIDFD, .exit_signal = SIGCHLD};
 	char path[64];
-	int pidfd = -1, fd = -1;
-	int pipefd[2];
+	_cleanup_close_ int pidfd = -1;
+	int fd = -1, pipefd[2];
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -208,6 +198,5 @@ int userns_make(const struct oci_idmap *uid, size_t n_uid, const struct oci_idma
 	}
 	close(pipefd[1]);
 	waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);
-	close(pidfd);
 	return fd;
 }

@@ -1,6 +1,7 @@
 /* The DNS gate (dns_gate.h). One query at a time: the gate serves one
  * container, which can only slow its own lookups. */
 #include "net/dns_gate.h"
+#include "lib/cleanup.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -152,7 +153,7 @@ static void serve_udp(struct dns_gate *g)
 static void serve_tcp(struct dns_gate *g)
 {
 	static uint8_t in[DNS_MSG_MAX], out[DNS_MSG_MAX + 2];
-	int c = accept4(g->tcp, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	_cleanup_close_ int c = accept4(g->tcp, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	if (c < 0)
 		return;
@@ -174,7 +175,6 @@ static void serve_tcp(struct dns_gate *g)
 		if (dns_write_full(c, out, r + 2, deadline) < 0)
 			break;
 	}
-	close(c);
 }
 
 void dns_gate_serve(struct dns_gate *g)

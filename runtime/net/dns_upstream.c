@@ -1,5 +1,6 @@
 /* The DNS gate's upstream resolvers (dns_upstream.h). */
 #include "net/dns_upstream.h"
+#include "lib/cleanup.h"
 #include "net/dns_msg.h"
 
 #include <arpa/inet.h>
@@ -181,17 +182,16 @@ static int sock(const struct sockaddr_in6 *a, int type)
 	static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 	struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = a->sin6_port};
 	bool v4 = memcmp(a->sin6_addr.s6_addr, mapped, 12) == 0;
-	int fd = socket(v4 ? AF_INET : AF_INET6, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	_cleanup_close_ int fd =
+	    socket(v4 ? AF_INET : AF_INET6, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
 	memcpy(&a4.sin_addr, &a->sin6_addr.s6_addr[12], 4);
 	if (fd >= 0 &&
 	    (v4 ? connect(fd, (const struct sockaddr *)&a4, sizeof(a4))
 	        : connect(fd, (const struct sockaddr *)a, sizeof(*a))) < 0 &&
-	    errno != EINPROGRESS) {
-		close(fd);
+	    errno != EINPROGRESS)
 		return -1;
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 /* Over TCP: two bytes of length, then the message, each way. */
@@ -200,7 +200,8 @@ static ssize_t ask_tcp(const struct sockaddr_in6 *a, const uint8_t *q, size_t ql
 {
 	long long deadline = dns_now_ms() + DNS_UPSTREAM_MS;
 	uint8_t l[2] = {(uint8_t)(qlen >> 8), (uint8_t)qlen};
-	int fd = sock(a, SOCK_STREAM), err = 0;
+	_cleanup_close_ int fd = sock(a, SOCK_STREAM);
+	int err = 0;
 	socklen_t el = sizeof(err);
 	size_t n;
 	ssize_t r = -1;
@@ -215,7 +216,6 @@ static ssize_t ask_tcp(const struct sockaddr_in6 *a, const uint8_t *q, size_t ql
 		if (n <= cap && dns_read_full(fd, out, n, deadline) == 0)
 			r = (ssize_t)n;
 	}
-	close(fd);
 	return r;
 }
 

@@ -8,6 +8,7 @@
  * The rules in the plan's order and with their exact protocol bits: the
  * gate computes the same port sets egress_load wrote, by index. */
 #include "net/gate_conf.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 
@@ -113,7 +114,7 @@ static int parse_line(struct gate_conf *c, char *l, struct werror *err)
 
 int gate_conf_read(int dirfd, struct gate_conf *c, struct werror *err)
 {
-	int fd = openat(dirfd, GATE_CONF_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(dirfd, GATE_CONF_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	char *buf = NULL, *save = NULL;
 	size_t n;
 	int r = 0;
@@ -122,7 +123,6 @@ int gate_conf_read(int dirfd, struct gate_conf *c, struct werror *err)
 	if (fd < 0)
 		return errno == ENOENT ? 0 : werr(err, errno, "the DNS gate's plan");
 	r = read_fd(fd, "the DNS gate's plan", 4 << 20, &buf, &n, err);
-	close(fd);
 	if (r < 0)
 		return -1;
 	for (char *l = strtok_r(buf, "\n", &save); r == 0 && l; l = strtok_r(NULL, "\n", &save))

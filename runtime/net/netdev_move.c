@@ -1,4 +1,5 @@
 #include "net/netdev_move.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "net/nlsock.h"
 
@@ -156,7 +157,8 @@ static int link_set(int fd, int index, int nsfd, const char *name, unsigned up)
  * namespace it was made in). */
 static int socket_in(int ns, int back, struct werror *err)
 {
-	int fd, e;
+	_cleanup_close_ int fd = -1;
+	int e;
 
 	if (setns(ns, CLONE_NEWNET) < 0)
 		return -1;
@@ -165,13 +167,11 @@ static int socket_in(int ns, int back, struct werror *err)
 	if (setns(back, CLONE_NEWNET) < 0) {
 		/* Never seen; create must not go on in the container's. */
 		werr(err, errno, "returning to ward's network namespace");
-		if (fd >= 0)
-			close(fd);
 		errno = EIO;
 		return -1;
 	}
 	errno = e;
-	return fd;
+	return TAKE_FD(fd);
 }
 
 /* Until the move, what went wrong leaves the device on the host. */
@@ -244,7 +244,7 @@ int netdevs_move(const struct oci_net_devices *d, pid_t pid, struct netdev_moves
                  struct werror *err)
 {
 	char path[64];
-	int host = -1, inner = -1, r = -1;
+	_cleanup_close_ int host = -1, inner = -1;
 
 	memset(mv, 0, sizeof(*mv));
 	mv->netns = mv->hostns = -1;
@@ -262,27 +262,20 @@ int netdevs_move(const struct oci_net_devices *d, pid_t pid, struct netdev_moves
 		              "config.json: .linux.netDevices: the container has no network "
 		              "namespace of its own");
 	host = nl_open();
-	if (host < 0 || (inner = socket_in(mv->netns, mv->hostns, err)) < 0) {
-		werr(err, errno, "config.json: .linux.netDevices: opening rtnetlink");
-		goto out;
-	}
+	if (host < 0 || (inner = socket_in(mv->netns, mv->hostns, err)) < 0)
+		return werr(err, errno, "config.json: .linux.netDevices: opening rtnetlink");
 	for (size_t i = 0; i < d->n; i++)
 		if (move_one(&d->dev[i], host, inner, mv, err) < 0)
-			goto out;
-	r = 0;
-out:
-	if (host >= 0)
-		close(host);
-	if (inner >= 0)
-		close(inner);
-	return r;
+			return -1;
+	return 0;
 }
 
 void netdevs_give_back(struct netdev_moves *mv)
 {
 	/* A cleanup: a device it cannot give back stays in the namespace,
 	 * which the kernel returns (physical) or destroys (virtual) with it. */
-	int host = nl_open(), inner = mv->n ? socket_in(mv->netns, mv->hostns, NULL) : -1;
+	_cleanup_close_ int host = nl_open(),
+	                    inner = mv->n ? socket_in(mv->netns, mv->hostns, NULL) : -1;
 
 	for (size_t i = 0; inner >= 0 && host >= 0 && i < mv->n; i++) {
 		const struct netdev_moved *m = &mv->m[i];
@@ -296,10 +289,6 @@ void netdevs_give_back(struct netdev_moves *mv)
 			link_set(host, index, -1, NULL, IFF_UP);
 		addrs_add(host, index, m->addrs);
 	}
-	if (host >= 0)
-		close(host);
-	if (inner >= 0)
-		close(inner);
 	netdevs_forget(mv);
 }
 

@@ -1,4 +1,5 @@
 #include "net/nlsock.h"
+#include "lib/cleanup.h"
 
 #include <errno.h>
 #include <string.h>
@@ -12,18 +13,11 @@ static unsigned seq;
 int nl_open(void)
 {
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	_cleanup_close_ int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 
-	if (fd < 0)
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 void *nl_req_init(struct nl_req *r, int type, int flags, size_t hdr_len)

@@ -1,4 +1,5 @@
 #include "rootfs/copyup.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <dirent.h>
@@ -17,17 +18,15 @@ static int copy_file(int src_dir, int dst_dir, const char *name, const struct st
 {
 	char buf[65536];
 	ssize_t n = 0;
-	int in, out, r = 0;
+	_cleanup_close_ int in = -1, out = -1;
 
 	in = openat(src_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (in < 0)
 		return werr(err, errno, "%s", name);
 	out = openat(dst_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	             st->st_mode & 07777);
-	if (out < 0) {
-		close(in);
+	if (out < 0)
 		return werr(err, errno, "%s", name);
-	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
 			n = -1;
@@ -35,24 +34,20 @@ static int copy_file(int src_dir, int dst_dir, const char *name, const struct st
 		}
 	if (n < 0 || fchown(out, st->st_uid, st->st_gid) < 0 ||
 	    fchmod(out, st->st_mode & 07777) < 0)
-		r = werr(err, errno, "copying %s", name);
-	close(in);
-	close(out);
-	return r;
+		return werr(err, errno, "copying %s", name);
+	return 0;
 }
 
 static int copy_dir(int src, int dst, int depth, struct werror *err)
 {
-	int dupfd = dup(src);
-	DIR *d = dupfd >= 0 ? fdopendir(dupfd) : NULL;
+	_cleanup_close_ int dupfd = dup(src);
+	DIR *d = NULL;
 	struct dirent *de;
 	int r = 0;
 
-	if (d == NULL) {
-		if (dupfd >= 0)
-			close(dupfd);
+	if (dupfd < 0 || (d = fdopendir(dupfd)) == NULL)
 		return werr(err, errno, "reading a directory to copy up");
-	}
+	TAKE_FD(dupfd); /* closedir() closes it */
 	if (depth > MAX_DEPTH) {
 		closedir(d);
 		return werr(err, ELOOP, "copy-up deeper than %d levels", MAX_DEPTH);
@@ -65,7 +60,7 @@ static int copy_dir(int src, int dst, int depth, struct werror *err)
 		if (fstatat(src, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			r = werr(err, errno, "%s", de->d_name);
 		} else if (S_ISDIR(st.st_mode)) {
-			int s2, d2;
+			_cleanup_close_ int s2 = -1, d2 = -1;
 
 			if (mkdirat(dst, de->d_name, st.st_mode & 07777) < 0 && errno != EEXIST) {
 				r = werr(err, errno, "%s", de->d_name);
@@ -80,10 +75,6 @@ static int copy_dir(int src, int dst, int depth, struct werror *err)
 			if (r == 0 && (fchown(d2, st.st_uid, st.st_gid) < 0 ||
 			               fchmod(d2, st.st_mode & 07777) < 0))
 				r = werr(err, errno, "%s", de->d_name);
-			if (s2 >= 0)
-				close(s2);
-			if (d2 >= 0)
-				close(d2);
 		} else if (S_ISREG(st.st_mode)) {
 			r = copy_file(src, dst, de->d_name, &st, err);
 		} else if (S_ISLNK(st.st_mode)) {

@@ -69,11 +69,11 @@ static bool dev_is_tmpfs(const struct oci_config *c)
  * of it, never of something that was there (O_EXCL, O_NOFOLLOW). */
 static int bind_target(int dfd, const char *name, mode_t mode)
 {
-	int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
+	_cleanup_close_ int fd =
+	    openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
 
 	if (fd < 0)
 		return -1;
-	close(fd);
 	return openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 }
 

@@ -1,5 +1,6 @@
 #include "rootfs/idmap.h"
 #include "linux/sys_mount.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "rootfs/mount_opts.h"
 #include "linux/userns.h"
@@ -45,7 +46,7 @@ int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, si
 	const struct oci_linux *l = c->linux;
 	struct mount_attr attr = {.attr_set = MOUNT_ATTR_IDMAP};
 	bool rec, rbind = false, shared = false;
-	int tree, ns;
+	_cleanup_close_ int tree = -1, ns = -1;
 
 	for (size_t i = 0; i < m->n_options; i++) {
 		rbind = rbind || strcmp(m->options[i], "rbind") == 0;
@@ -62,7 +63,7 @@ int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, si
 		return werr(err, errno, "mounts[%zu] (%s): source %s", idx, m->destination,
 		            m->source);
 	if (!idmap_wanted(m, &rec))
-		return tree;
+		return TAKE_FD(tree);
 	/* No mappings of its own: the container's user namespace's. */
 	if (m->n_uid_mappings || m->n_gid_mappings)
 		ns = idmap_userns(m->uid_mappings, m->n_uid_mappings, m->gid_mappings,
@@ -73,21 +74,16 @@ int bind_tree(const struct oci_config *c, const struct oci_mount *m, int src, si
 	else
 		ns = werr(err, 0, "mounts[%zu] (%s): idmap without mappings needs a user namespace",
 		          idx, m->destination);
-	if (ns < 0) {
-		close(tree);
+	if (ns < 0)
 		return werr_ctx(err, "mounts[%zu] (%s)", idx, m->destination);
-	}
 	attr.userns_fd = (uint64_t)ns;
 	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | (rec ? AT_RECURSIVE : 0), &attr,
-	                      sizeof(attr)) < 0) {
-		werr(err, errno,
-		     "mounts[%zu] (%s): idmapping the mount (does the filesystem support it?)", idx,
-		     m->destination);
-		close(tree);
-		tree = -1;
-	}
-	close(ns);
-	return tree;
+	                      sizeof(attr)) < 0)
+		return werr(
+		    err, errno,
+		    "mounts[%zu] (%s): idmapping the mount (does the filesystem support it?)", idx,
+		    m->destination);
+	return TAKE_FD(tree);
 }
 
 int bind_sources_check(const struct oci_config *c, const struct bind_source *src,

@@ -99,25 +99,24 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 {
 	char *data = o->data ? o->data : "", *out, *tok, *save = NULL;
 	size_t k = 0, cap = strlen(data) + n * 32 + 1;
+	_cleanup_close_ int fs = -1;
 	int r = 0, st;
 
 	out = calloc(1, cap);
 	if (out == NULL)
 		return werr(err, ENOMEM, "out of memory");
-	st = mount_fs_detached("tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	fs = mount_fs_detached("tmpfs", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 	                       "mode=700,size=4k", "the overlay's staging tmpfs", err);
-	if (st < 0 || sys_move_mount(st, "", dfd, "",
+	if (fs < 0 || sys_move_mount(fs, "", dfd, "",
 	                             MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
-		r = st < 0 ? -1 : werr(err, errno, "overlay: attaching the staging tmpfs");
-		if (st >= 0)
-			close(st);
+		r = fs < 0 ? -1 : werr(err, errno, "overlay: attaching the staging tmpfs");
 		free(out);
 		return r;
 	}
-	*staging = st;
+	st = *staging = TAKE_FD(fs); /* the caller's now */
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		char name[24];
-		int sub;
+		_cleanup_close_ int sub = -1;
 
 		snprintf(name, sizeof(name), "%zu", i);
 		if (mkdirat(st, name, 0700) < 0 ||
@@ -128,7 +127,6 @@ static int overlay_layers(int dfd, const int *layers, size_t n, struct mount_opt
 		if (sys_move_mount(layers[i], "", sub, "",
 		                   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 			r = werr(err, errno, "overlay: attaching layer %zu", i);
-		close(sub);
 	}
 	for (tok = strtok_r(data, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save)) {
 		static const char *const keys[] = {"lowerdir=", "upperdir=", "workdir=", NULL};

@@ -1,5 +1,6 @@
 #include "rootfs/no_pivot.h"
 #include "linux/sys_mount.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -65,14 +66,15 @@ static int pass(int info, int root_id, bool detach, int *left, struct werror *er
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_BACKWARD);
 	struct libmnt_fs *fs;
 	FILE *f = NULL;
-	int copy = -1, r = 0;
+	_cleanup_close_ int copy = -1;
+	int r = 0;
 
 	*left = 0;
 	/* Read through the fd opened before the first pass: the procfs it is
 	 * on is one of the mounts detached. */
 	if (lseek(info, 0, SEEK_SET) == 0 && (copy = dup(info)) >= 0 &&
-	    (f = fdopen(copy, "r")) == NULL)
-		close(copy);
+	    (f = fdopen(copy, "r")) != NULL)
+		TAKE_FD(copy); /* f owns it */
 	if (tb == NULL || it == NULL || f == NULL ||
 	    mnt_table_parse_stream(tb, f, "/proc/self/mountinfo") != 0) {
 		r = werr(err, ENOMEM, "--no-pivot: reading /proc/self/mountinfo");
@@ -99,7 +101,8 @@ out:
 int no_pivot_detach_host(int rootfd, struct werror *err)
 {
 	struct statx sx;
-	int left = 0, info, r = 0;
+	_cleanup_close_ int info = -1;
+	int left = 0, r = 0;
 
 	if (statx(rootfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) < 0 ||
 	    !(sx.stx_mask & STATX_MNT_ID))
@@ -114,7 +117,6 @@ int no_pivot_detach_host(int rootfd, struct werror *err)
 		r = pass(info, (int)sx.stx_mnt_id, true, &left, err);
 	if (r == 0)
 		r = pass(info, (int)sx.stx_mnt_id, false, &left, err);
-	close(info);
 	if (r < 0)
 		return -1;
 	if (left > 0)

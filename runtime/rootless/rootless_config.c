@@ -2,6 +2,7 @@
  * container needs (rootless.h). */
 #include "rootless/rootless.h"
 #include "lib/strfmt.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "oci/config_edit.h"
 #include "rootfs/idmap.h"
@@ -168,7 +169,7 @@ static bool maps_id(const struct oci_idmap *m, size_t n, uint32_t id)
  * kernel refuses the container the same, later and without a word. */
 static int binds_readable(const struct oci_config *cfg, const char *bundle, struct werror *err)
 {
-	int dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (dirfd < 0)
 		return werr_k(err, WERR_INVALID, errno, "bundle %s", bundle);
@@ -181,18 +182,13 @@ static int binds_readable(const struct oci_config *cfg, const char *bundle, stru
 			continue;
 		if (fstatat(dirfd, m->source, &st, 0) == 0 && S_ISDIR(st.st_mode))
 			mode |= X_OK;
-		if (faccessat(dirfd, m->source, mode, AT_EACCESS) < 0) {
-			int e = errno;
-
-			close(dirfd);
+		if (faccessat(dirfd, m->source, mode, AT_EACCESS) < 0)
 			return werr(
-			    err, e,
+			    err, errno,
 			    "config.json: .mounts[%zu].source: %s: uid %u cannot read it (a "
 			    "rootless container reaches only what its user can)",
 			    i, m->source, (unsigned)geteuid());
-		}
 	}
-	close(dirfd);
 	return 0;
 }
 

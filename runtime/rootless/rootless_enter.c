@@ -2,6 +2,7 @@
  * what to say when the host forbids it (rootless.h). */
 #include "rootless/rootless.h"
 #include "linux/sys_mount.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/userns.h"
 
@@ -21,13 +22,10 @@ static long sysctl_long(const char *path)
 {
 	char buf[32] = "";
 	long v = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
+	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0)
 		v = strtol(buf, NULL, 10);
-	close(fd);
 	return v;
 }
 
@@ -70,21 +68,16 @@ int rootless_enter(const struct oci_config *cfg, struct werror *err)
 {
 	const struct oci_namespace *ns = oci_config_namespace(cfg, CLONE_NEWUSER);
 	const struct oci_linux *l = cfg->linux;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	if (ns == NULL || l == NULL)
 		return werr(err, EINVAL, "rootless: no user namespace in the config");
 	if (ns->path && ns->path[0]) {
 		fd = open(ns->path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWUSER) {
-			int e = fd < 0 ? errno : EINVAL;
-
-			if (fd >= 0)
-				close(fd);
-			return werr_k(err, WERR_INVALID, e,
+		if (fd < 0 || ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWUSER)
+			return werr_k(err, WERR_INVALID, fd < 0 ? errno : EINVAL,
 			              "config.json: .linux.namespaces: %s: not a user namespace",
 			              ns->path);
-		}
 	} else {
 		fd = userns_make(l->uid_mappings, l->n_uid_mappings, l->gid_mappings,
 		                 l->n_gid_mappings, err);
@@ -96,20 +89,14 @@ int rootless_enter(const struct oci_config *cfg, struct werror *err)
 	 * dumpable (before it joins), so that the container cannot ptrace it
 	 * or read its /proc entries (CVE-2016-9962's lesson) where it sees
 	 * ward, nor its children before their execve. */
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
-		int e = errno;
-
-		close(fd);
-		return werr(err, e, "PR_SET_DUMPABLE");
-	}
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return werr(err, errno, "PR_SET_DUMPABLE");
 	if (setns(fd, CLONE_NEWUSER) < 0) {
 		int e = errno;
 
-		close(fd);
 		werr(err, e, "setns");
 		return blocked(e, "entering the container's user namespace", err);
 	}
-	close(fd);
 	/* A mount namespace of the container's user namespace for all ward
 	 * prepares; as a copy made for a less privileged namespace, its
 	 * mounts receive from the host's and never send to them, and they

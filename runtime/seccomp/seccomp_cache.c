@@ -5,6 +5,7 @@
  * libseccomp's version, the native architecture); the file stores that key
  * in full and is used only if it matches byte for byte, so a hash collision
  * can only cost a recompile. */
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/log.h"
@@ -149,8 +150,8 @@ static int cache_get(int dirfd, const char *name, const char *key, size_t key_le
 {
 	struct cache_head h;
 	struct stat st;
-	char *stored = NULL;
-	int fd, hit = 0;
+	_cleanup_free_ char *stored = NULL;
+	_cleanup_close_ int fd = -1;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -159,37 +160,32 @@ static int cache_get(int dirfd, const char *name, const char *key, size_t key_le
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022) ||
 	    read_all(fd, &h, sizeof(h)) < 0 || h.magic != CACHE_MAGIC || h.key_len != key_len ||
 	    h.n_insns == 0 || h.n_insns > 4096)
-		goto out;
+		goto miss;
 	stored = malloc(key_len);
 	out->insns = malloc(h.n_insns * sizeof(*out->insns));
 	if (stored == NULL || out->insns == NULL || read_all(fd, stored, key_len) < 0 ||
 	    memcmp(stored, key, key_len) != 0 ||
 	    read_all(fd, out->insns, h.n_insns * sizeof(*out->insns)) < 0)
-		goto out;
+		goto miss;
 	out->len = h.n_insns;
 	out->flags = h.flags;
 	out->notify = h.notify != 0;
-	hit = 1;
-out:
-	if (!hit)
-		filter_prog_free(out);
-	free(stored);
-	close(fd);
-	return hit;
+	return 1;
+miss:
+	filter_prog_free(out);
+	return 0;
 }
 
 static bool cache_full(int dirfd)
 {
-	int fd = dup(dirfd);
+	_cleanup_close_ int fd = dup(dirfd);
 	struct dirent *de;
 	size_t n = 0;
 	DIR *d;
 
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0 || (d = fdopendir(fd)) == NULL)
 		return true;
-	}
+	TAKE_FD(fd); /* closedir() closes it */
 	while ((de = readdir(d)) != NULL)
 		n++;
 	closedir(d);

@@ -2,6 +2,7 @@
  * then prepends its own checks (the ENOSYS rule below) and loads the result
  * with seccomp(2) directly, so any filter flag the kernel knows can be used. */
 #include "seccomp/seccomp_filter.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/log.h"
 #include "oci/names.h"
@@ -360,7 +361,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct oci_seccomp *s, uint32_t 
 /* Export the BPF libseccomp generated (2.5 writes it to an fd only). */
 static int export_bpf(scmp_filter_ctx ctx, struct filter_prog *out, struct werror *err)
 {
-	int fd = memfd_create("ward-seccomp", MFD_CLOEXEC);
+	_cleanup_close_ int fd = memfd_create("ward-seccomp", MFD_CLOEXEC);
 	off_t size;
 	int r = 0;
 
@@ -378,7 +379,6 @@ static int export_bpf(scmp_filter_ctx ctx, struct filter_prog *out, struct werro
 		else if (pread(fd, out->insns, (size_t)size, 0) != size)
 			r = werr(err, errno, "reading the seccomp filter");
 	}
-	close(fd);
 	return r;
 }
 

@@ -1,4 +1,5 @@
 #include "seccomp/seccomp_notify.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fdpass.h"
 #include "oci/seccomp_spec.h"
@@ -20,7 +21,8 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 	const unsigned char *buf;
 	yajl_gen g;
 	size_t len;
-	int sock, r = -1;
+	_cleanup_close_ int sock = -1;
+	int r = -1;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return werr_k(err, WERR_INVALID, ENAMETOOLONG,
@@ -57,8 +59,6 @@ int seccomp_notify_send(const char *path, const char *metadata, const struct oci
 		r = werr(err, errno, "sending the seccomp listener fd to %s", path);
 	else
 		r = 0;
-	if (sock >= 0)
-		close(sock);
 	yajl_gen_free(g);
 	return r;
 }

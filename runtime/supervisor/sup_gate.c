@@ -1,5 +1,6 @@
 /* The supervisor's DNS gate (sup_gate.h). */
 #include "supervisor/sup_gate.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "net/gate_conf.h"
 
@@ -55,16 +56,14 @@ static int listener(const struct in_addr *a, int type)
 {
 	struct sockaddr_in sa = {
 	    .sin_family = AF_INET, .sin_port = htons(GATE_PORT), .sin_addr = *a};
-	int one = 1, fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int one = 1;
 
 	if (fd < 0 || setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one)) < 0 ||
 	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    (type == SOCK_STREAM && listen(fd, 16) < 0)) {
-		if (fd >= 0)
-			close(fd);
+	    (type == SOCK_STREAM && listen(fd, 16) < 0))
 		return -1;
-	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 /* The gate parses what the container sends: once it serves, a filter
@@ -184,6 +183,7 @@ static int await_ready(struct gate_log *l, struct werror *err)
 int sup_gate_start(struct gate_log *l, int dirfd, int init_pidfd, int allow_fd, int ports_fd,
                    struct werror *err)
 {
+	_cleanup_close_ int allow = allow_fd, ports = ports_fd;
 	struct gate_conf c;
 	pid_t parent = getpid();
 	int sp[2], r = gate_conf_read(dirfd, &c, err);
@@ -191,14 +191,9 @@ int sup_gate_start(struct gate_log *l, int dirfd, int init_pidfd, int allow_fd, 
 	memset(l, 0, sizeof(*l));
 	l->chan = -1;
 	l->pid = -1;
-	if (r <= 0) {
-		if (allow_fd >= 0)
-			close(allow_fd);
-		if (ports_fd >= 0)
-			close(ports_fd);
+	if (r <= 0)
 		return r;
-	}
-	if (allow_fd < 0 || ports_fd < 0) {
+	if (allow < 0 || ports < 0) {
 		egress_plan_free(&c.plan);
 		return werr(err, 0,
 		            "the DNS gate has no allow map to write (names cannot be enforced)");
@@ -211,12 +206,12 @@ int sup_gate_start(struct gate_log *l, int dirfd, int init_pidfd, int allow_fd, 
 	l->pid = fork();
 	if (l->pid == 0) {
 		close(sp[0]);
-		gate_main(parent, sp[1], init_pidfd, allow_fd, ports_fd, &c, err);
+		gate_main(parent, sp[1], init_pidfd, allow, ports, &c, err);
 	}
 	close(sp[1]);
 	egress_plan_free(&c.plan);
-	close(allow_fd);
-	close(ports_fd);
+	close(TAKE_FD(allow));
+	close(TAKE_FD(ports));
 	l->chan = sp[0];
 	if (l->pid < 0 || await_ready(l, err) < 0) {
 		if (l->pid < 0)

@@ -9,6 +9,7 @@
  * and the guard's death end it the fail-closed way: the container is
  * killed first. */
 #include "supervisor/supervisor.h"
+#include "lib/cleanup.h"
 #include "lib/strfmt.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_egress.h"
@@ -156,7 +157,8 @@ static int zombie_status(pid_t pid, int *status, struct werror *err)
 {
 	char path[64], buf[1024], *p;
 	ssize_t n;
-	int fd, field = 3;
+	_cleanup_close_ int fd = -1;
+	int field = 3;
 
 	if (pid <= 0)
 		return -1;
@@ -166,8 +168,6 @@ static int zombie_status(pid_t pid, int *status, struct werror *err)
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
 	set_caps(false, err);
 	if (n <= 0)
 		return -1;
@@ -315,7 +315,7 @@ static void take_listener(struct sup *s)
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
 	char b;
-	int fd = -1, c = accept4(s->handover, NULL, NULL, SOCK_CLOEXEC);
+	_cleanup_close_ int fd = -1, c = accept4(s->handover, NULL, NULL, SOCK_CLOEXEC);
 
 	if (c < 0)
 		return;
@@ -323,14 +323,10 @@ static void take_listener(struct sup *s)
 	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 && cr.uid == 0 &&
 	    poll(&pfd, 1, 2000) == 1 && fdpass_recv(c, &b, 1, &fd) == 1 && fd >= 0 &&
 	    s->n_notify < MAX_LISTENERS) {
-		s->notify[s->n_notify++] = fd;
-		fd = -1;
+		s->notify[s->n_notify++] = TAKE_FD(fd);
 		if (write(c, "K", 1) != 1)
 			log_debug("supervisor: exec's peer left before the answer");
 	}
-	if (fd >= 0)
-		close(fd);
-	close(c);
 }
 
 static void drop_listener(struct sup *s, int i)
@@ -339,10 +335,22 @@ static void drop_listener(struct sup *s, int i)
 	s->notify[i] = s->notify[--s->n_notify];
 }
 
+/* The cgroup record create left in the state dir; *absent when there is
+ * none. */
+static ssize_t read_record(int dirfd, char *rec, size_t size, bool *absent, struct werror *err)
+{
+	_cleanup_close_ int fd = openat(dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	*absent = fd < 0 && errno == ENOENT;
+	if (fd < 0 || read_fd_into(fd, "the cgroup record", rec, size, NULL, err) != 0)
+		return -1;
+	return (ssize_t)strlen(rec);
+}
+
 static int setup(struct sup *s, struct werror *err)
 {
 	char rec[PATH_MAX * 2 + 4];
-	int p[2], fd;
+	int p[2];
 	bool no_record;
 	ssize_t n;
 	sigset_t set;
@@ -352,13 +360,7 @@ static int setup(struct sup *s, struct werror *err)
 		return werr(err, errno, "state of \"%s\"", s->id);
 	if (sup_plan_read(s->dirfd, &s->plan, err) < 0)
 		return -1;
-	fd = openat(s->dirfd, "cgroup", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	no_record = fd < 0 && errno == ENOENT;
-	n = fd >= 0 && read_fd_into(fd, "the cgroup record", rec, sizeof(rec), NULL, err) == 0
-	        ? (ssize_t)strlen(rec)
-	        : -1;
-	if (fd >= 0)
-		close(fd);
+	n = read_record(s->dirfd, rec, sizeof(rec), &no_record, err);
 	if (n > 0)
 		s->have_cg = cgroup_from_record(&s->cg, rec, s->id, err) == 0;
 	/* No record at all: a rootless container create made without a

@@ -1,4 +1,5 @@
 #include "supervisor/sup_notify.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -57,7 +58,7 @@ static void comm_of(pid_t pid, char out[16])
 {
 	char path[32];
 	ssize_t n;
-	int fd;
+	_cleanup_close_ int fd = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	snprintf(out, 16, "?");
@@ -65,7 +66,6 @@ static void comm_of(pid_t pid, char out[16])
 	if (fd < 0)
 		return;
 	n = read(fd, out, 15);
-	close(fd);
 	if (n <= 0) {
 		snprintf(out, 16, "?");
 		return;

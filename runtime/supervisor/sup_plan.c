@@ -78,14 +78,12 @@ int sup_plan_read(int dirfd, struct sup_plan *p, struct werror *err)
 	yajl_val root, v;
 	bool bad = false;
 	size_t n;
-	int fd = openat(dirfd, SUP_PLAN_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
+	_cleanup_close_ int fd = openat(dirfd, SUP_PLAN_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return werr(err, errno, "the supervisor's plan");
 	/* Its lists (allowed names, egress rules) come from the config. */
-	r = read_fd(fd, "the supervisor's plan", 16 << 20, &buf, &n, err);
-	close(fd);
-	if (r < 0)
+	if (read_fd(fd, "the supervisor's plan", 16 << 20, &buf, &n, err) < 0)
 		return -1;
 	root = jparse_document(buf, n, 2, "the supervisor's plan", err);
 	if (root == NULL)

@@ -1,5 +1,6 @@
 /* What the supervisor and its children read of a process. */
 #include "supervisor/supervisor.h"
+#include "lib/cleanup.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@ pid_t sup_pidfd_pid(int pidfd)
 {
 	char path[64], buf[512];
 	ssize_t n;
-	int fd;
+	_cleanup_close_ int fd = -1;
 	char *p;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
@@ -19,7 +20,6 @@ pid_t sup_pidfd_pid(int pidfd)
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';

@@ -1,5 +1,6 @@
 #include "supervisor/sup_report.h"
 #include "supervisor/json_kv.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "lib/jwalk.h"
@@ -138,11 +139,13 @@ static void gen_denied(yajl_gen g, const struct run_result *r)
 static void gen_audit(yajl_gen g, int dirfd, struct werror *err)
 {
 	char *buf = NULL;
-	int fd = openat(dirfd, "audit.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	_cleanup_close_ int fd = openat(dirfd, "audit.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f = NULL;
 	size_t cap = 0;
 	ssize_t n;
 
+	if (fd >= 0 && (f = fdopen(fd, "r")) != NULL)
+		TAKE_FD(fd); /* f owns it */
 	kv_key(g, "audit");
 	yajl_gen_array_open(g);
 	while (f && (n = getline(&buf, &cap, f)) > 0) {
@@ -164,8 +167,6 @@ static void gen_audit(yajl_gen g, int dirfd, struct werror *err)
 	free(buf);
 	if (f)
 		fclose(f);
-	else if (fd >= 0)
-		close(fd);
 	werr_clear(err);
 }
 
@@ -179,14 +180,12 @@ static void prune(int dfd, long long keep)
 	} *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	int fd = dup(dfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	_cleanup_close_ int fd = dup(dfd);
+	DIR *d = NULL;
 
-	if (d == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0 || (d = fdopendir(fd)) == NULL)
 		return;
-	}
+	TAKE_FD(fd); /* closedir() closes it */
 	while ((de = readdir(d)) != NULL) {
 		struct stat st;
 		size_t len = strlen(de->d_name);
@@ -336,7 +335,8 @@ int sup_report_write(const struct run_result *r, struct werror *err)
 	const unsigned char *buf;
 	char name[1100];
 	size_t len;
-	int dfd, rc;
+	_cleanup_close_ int dfd = -1;
+	int rc;
 
 	if (g == NULL)
 		return werr(err, ENOMEM, "out of memory");
@@ -375,7 +375,6 @@ int sup_report_write(const struct run_result *r, struct werror *err)
 	yajl_gen_free(g);
 	if (rc == 0)
 		prune(dfd, r->plan->report_keep);
-	close(dfd);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /* Starting the supervisor (create's side) and answering the filter until
  * it runs. */
 #include "supervisor/supervisor.h"
+#include "lib/cleanup.h"
 #include "lib/strfmt.h"
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_plan.h"
@@ -97,19 +98,16 @@ static _Noreturn void exec_supervisor(int rootfd, int pidfd, int ready, const st
 static int own_pidns_for_children(struct werror *err)
 {
 	struct stat own, kids;
-	int ns, r;
+	_cleanup_close_ int ns = -1;
 
 	if (stat("/proc/self/ns/pid", &own) == 0 &&
 	    stat("/proc/self/ns/pid_for_children", &kids) == 0 && own.st_ino == kids.st_ino &&
 	    own.st_dev == kids.st_dev)
 		return 0;
 	ns = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
-	r = ns < 0 ? -1 : setns(ns, CLONE_NEWPID);
-	if (r < 0)
-		werr(err, errno, "the supervisor's pid namespace");
-	if (ns >= 0)
-		close(ns);
-	return r;
+	if (ns < 0 || setns(ns, CLONE_NEWPID) < 0)
+		return werr(err, errno, "the supervisor's pid namespace");
+	return 0;
 }
 
 int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struct sup_fds *fds,
@@ -117,7 +115,8 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 {
 	int p[2];
 	pid_t mid;
-	int status, pidfd = -1;
+	_cleanup_close_ int pidfd = -1;
+	int status;
 	char msg[SUP_READY_MAX];
 	ssize_t n = 0;
 	struct pollfd pfd;
@@ -171,12 +170,11 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 	close(p[0]);
 	msg[n > 0 ? n : 0] = '\0';
 	if (n > 1 && msg[0] == 'R' && sscanf(msg + 1, "%d %d", &out->pid, &out->guard) == 2) {
-		out->pidfd = pidfd;
+		out->pidfd = TAKE_FD(pidfd);
 		return 0;
 	}
 	/* (Its guard, if it got that far, sees it die and ends too.) */
 	syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-	close(pidfd);
 	if (n > 1 && msg[0] == 'E')
 		return werr(err, 0, "the run supervisor did not start: %s", msg + 1);
 	return werr(err, 0, "the run supervisor did not start (it exited or did not answer)");
@@ -207,22 +205,16 @@ int sup_hand_listener(int dirfd, int notify_fd, struct werror *err)
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct pollfd pfd;
 	char b = 0;
-	int r = -1, sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
 	if (sock < 0 ||
 	    fmt_fit(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dirfd,
 	            SUP_SOCKET_FILE) < 0 ||
 	    connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    fdpass_send(sock, "L", 1, notify_fd) < 0)
-		r = werr(err, errno, "handing the seccomp listener to the run supervisor");
-	else {
-		pfd = (struct pollfd){.fd = sock, .events = POLLIN};
-		if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1 && read(sock, &b, 1) == 1 && b == 'K')
-			r = 0;
-		else
-			r = werr(err, 0, "the run supervisor did not take the seccomp listener");
-	}
-	if (sock >= 0)
-		close(sock);
-	return r;
+		return werr(err, errno, "handing the seccomp listener to the run supervisor");
+	pfd = (struct pollfd){.fd = sock, .events = POLLIN};
+	if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1 && read(sock, &b, 1) == 1 && b == 'K')
+		return 0;
+	return werr(err, 0, "the run supervisor did not take the seccomp listener");
 }

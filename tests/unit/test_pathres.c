@@ -51,6 +51,20 @@ static const char *content_via_root(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/* How many fds this process has open (the listing's own not counted). */
+static int n_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n - 1;
+}
+
 /* The names in the directory dfd, sorted and joined ("a b c"). */
 static const char *listing(int dfd, char *buf, size_t len)
 {
@@ -428,17 +442,22 @@ static void test_ident(void)
 
 int main(void)
 {
+	int fds;
+
 	if (!ok(setup() == 0, "scratch root at %s", base)) {
 		if (base[0])
 			tmp_remove(base);
 		return tap_done();
 	}
+	fds = n_fds();
 	test_resolution();
 	test_magiclinks();
 	test_mkdir();
 	test_mkfile();
 	test_sweep();
 	test_ident();
+	/* Every way out of the functions under test, refusals included. */
+	ok(n_fds() == fds, "no fd left open by them (%d before, %d after)", fds, n_fds());
 	close(rootfd);
 	close(outfd);
 	close(basefd);

@@ -142,25 +142,19 @@ static int forward_listener(int sock, const struct create_opts *o, const struct 
                             pid_t pid, struct werror *err)
 {
 	struct oci_state st = creating_state(o, cfg, pid);
-	int listener, r;
+	_cleanup_close_ int listener = -1;
 
 	if (proto_await_listener(sock, &listener, err) < 0)
 		return -1;
-	r = seccomp_notify_forward(listener, cfg->linux->seccomp, &st, err);
-	if (listener >= 0)
-		close(listener);
-	return r;
+	return seccomp_notify_forward(listener, cfg->linux->seccomp, &st, err);
 }
 
 int container_seccomp_prog(int rootfd, const struct oci_seccomp *sc, struct filter_prog *prog,
                            struct werror *err)
 {
-	int cache = store_cache_dir(rootfd, "seccomp");
-	int r = filter_compile_cached(sc, cache, prog, err);
+	_cleanup_close_ int cache = store_cache_dir(rootfd, "seccomp");
 
-	if (cache >= 0)
-		close(cache);
-	return r;
+	return filter_compile_cached(sc, cache, prog, err);
 }
 
 int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
@@ -200,7 +194,7 @@ int container_seccomp_chain(int rootfd, const struct oci_linux *l, bool record,
 static int save_policy(struct container *c, const struct create_opts *o, struct werror *err)
 {
 	const struct policy_ctx *x = o->policy;
-	int fd, r;
+	_cleanup_close_ int fd = -1;
 
 	if (store_write(c, POLICY_RECORD_FILE, o->policy_record, o->policy_record_len, err) < 0)
 		return -1;
@@ -208,9 +202,7 @@ static int save_policy(struct container *c, const struct create_opts *o, struct 
 	            0600);
 	if (fd < 0)
 		return werr(err, errno, "audit log of \"%s\"", c->id);
-	r = policy_audit_write(x, fd, err);
-	close(fd);
-	return r;
+	return policy_audit_write(x, fd, err);
 }
 
 /* The supervisor, and its identity in the state dir (pid and start time:

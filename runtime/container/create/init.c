@@ -1,5 +1,6 @@
 #include "container/create/init.h"
 #include "rootfs/cgroup_mount.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/sigreset.h"
 #include "container/create/tree_fetch.h"
@@ -67,7 +68,8 @@ static int time_namespace(const struct oci_config *c, struct werror *err)
 	const struct oci_namespace *ns = oci_config_namespace(c, CLONE_NEWTIME);
 	const struct oci_time_offsets *t = c->linux ? c->linux->time_offsets : NULL;
 	char buf[128];
-	int fd, n = 0;
+	_cleanup_close_ int fd = -1;
+	int n = 0;
 
 	if (ns == NULL || (ns->path && ns->path[0]))
 		return 0;
@@ -82,14 +84,8 @@ static int time_namespace(const struct oci_config *c, struct werror *err)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "boottime %lld %u\n",
 		              (long long)t->boottime->secs, t->boottime->nanosecs);
 	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, buf, (size_t)n) != n) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		return werr(err, e, "config.json: .linux.timeOffsets");
-	}
-	close(fd);
+	if (fd < 0 || write(fd, buf, (size_t)n) != n)
+		return werr(err, errno, "config.json: .linux.timeOffsets");
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * checked, and the clone into its cgroup. */
 #include "container/create/spawn.h"
 #include "cgroup/cgroup.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 
 #include <errno.h>
@@ -47,7 +48,8 @@ int spawn_open_joined(const struct oci_config *c, const struct host_facts *h, st
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; l && i < l->n_namespaces; i++) {
 			const struct oci_namespace *n = &l->namespaces[i];
-			int fd, type;
+			_cleanup_close_ int fd = -1;
+			int type;
 
 			if (!n->path || !n->path[0] || (pass == 0) != (n->flag == CLONE_NEWUSER) ||
 			    (userns_entered && n->flag == CLONE_NEWUSER))
@@ -61,19 +63,14 @@ int spawn_open_joined(const struct oci_config *c, const struct host_facts *h, st
 				              "config.json: .linux.namespaces[%zu].path %s", i,
 				              n->path);
 			type = ioctl(fd, NS_GET_NSTYPE);
-			if (type != n->flag) {
-				close(fd);
+			if (type != n->flag)
 				return werr_k(
 				    err, WERR_INVALID, 0,
 				    "config.json: .linux.namespaces[%zu].path: %s is not a %s "
 				    "namespace",
 				    i, n->path, n->type);
-			}
 			if (n->flag == CLONE_NEWPID) {
-				int r = setns(fd, CLONE_NEWPID);
-
-				close(fd);
-				if (r < 0)
+				if (setns(fd, CLONE_NEWPID) < 0)
 					return werr(err, errno,
 					            "config.json: .linux.namespaces[%zu]: "
 					            "joining %s",
@@ -83,10 +80,10 @@ int spawn_open_joined(const struct oci_config *c, const struct host_facts *h, st
 			if (n->flag == CLONE_NEWUSER) {
 				/* Joined by ward itself, last thing before the clone, so
 				 * that the new namespaces belong to it. */
-				a->join_user_fd = fd;
+				a->join_user_fd = TAKE_FD(fd);
 				continue;
 			}
-			a->join_fd[a->n_join] = fd;
+			a->join_fd[a->n_join] = TAKE_FD(fd);
 			a->join_flag[a->n_join++] = n->flag;
 		}
 	return 0;

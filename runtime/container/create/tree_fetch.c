@@ -22,7 +22,6 @@ int tree_fetch(void *chan, size_t idx, int **fds, size_t *n, struct werror *err)
 	int sock = ((struct tree_channel *)chan)->sock;
 
 	struct sync_msg m;
-	int fd;
 
 	*fds = NULL;
 	*n = 0;
@@ -31,6 +30,8 @@ int tree_fetch(void *chan, size_t idx, int **fds, size_t *n, struct werror *err)
 	if (sync_send_num(sock, SYNC_TREE, (int32_t)idx, err) < 0)
 		return -1;
 	for (;;) {
+		_cleanup_close_ int fd = -1;
+
 		if (sync_recv(sock, &m, &fd, err) < 0)
 			break;
 		if (m.type == SYNC_TREE_END && fd < 0)
@@ -39,16 +40,13 @@ int tree_fetch(void *chan, size_t idx, int **fds, size_t *n, struct werror *err)
 			int *more = realloc(*fds, (*n + 1) * sizeof(int));
 
 			if (more == NULL) {
-				close(fd);
 				werr(err, ENOMEM, "out of memory");
 				break;
 			}
 			*fds = more;
-			(*fds)[(*n)++] = fd;
+			(*fds)[(*n)++] = TAKE_FD(fd);
 			continue;
 		}
-		if (fd >= 0)
-			close(fd);
 		if (m.type == SYNC_ERROR)
 			werr_set(err, (enum werr_kind)m.kind, m.err, m.text);
 		else if (m.type == SYNC_EOF)
