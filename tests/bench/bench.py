@@ -10,6 +10,9 @@ a shuffled order, so that machine noise hits all of them alike):
   exec       `exec ID true` into a running container
   lifecycle  create + start + delete of `true`, detached
   parallel   N (default 64) `run true` at once; per container: wall / N
+  egress     `run true` under strict in a network namespace of its own (as an
+             engine gives one), without an egress list, with one of addresses,
+             and with one naming a host (the DNS gate runs): ratios to the first
 and the peak RSS of the runtime process over a `run true` (GNU time).
 
 Runtimes: ward under compat, baseline and strict (ward's own), crun and runc
@@ -102,8 +105,47 @@ class Bench:
             json.dump(c, f)
         return b
 
+    def egress_setup(self):
+        """The egress scenario's policies: per profile, no list, a list of
+        addresses, a list naming a host (the DNS gate runs). baseline joins a
+        network namespace as an engine gives one; strict, in one of its own
+        (its user namespace cannot join the host's), is connected by pasta
+        once it has a list. Returns the joining bundle."""
+        self.netns = f"wardbench{os.getpid()}"
+        subprocess.run(["ip", "netns", "add", self.netns], check=True)
+        subprocess.run(["ip", "-n", self.netns, "link", "set", "lo", "up"], check=True)
+        b = self.bundle("egress", False)
+        with open(f"{b}/config.json") as f:
+            c = json.load(f)
+        for ns in c["linux"]["namespaces"]:
+            if ns["type"] == "network":
+                ns["path"] = f"/var/run/netns/{self.netns}"
+        with open(f"{b}/config.json", "w") as f:
+            json.dump(c, f)
+        lists = {"nolist": None, "addrs": ["10.1.0.0/16:443/tcp", "192.0.2.1:53"],
+                 "name": ["registry.example:443/tcp"]}
+        self.policies = {}
+        for prof in ("baseline", "strict"):
+            for name, allow in lists.items():
+                pol = {"allowAlways": ["join-network"], "dnsUpstreams": ["192.0.2.53"]}
+                if allow:
+                    pol["egress"] = {prof: {"allow": allow}}
+                path = f"{self.work}/policy-{prof}-{name}.json"
+                with open(path, "w") as f:
+                    json.dump(pol, f)
+                self.policies[f"ward-{prof}-{name}"] = (prof, path)
+        return b
+
+    def egress_teardown(self):
+        if getattr(self, "netns", None):
+            subprocess.run(["ip", "netns", "del", self.netns])
+
     def argv(self, rt, *args):
-        if rt.startswith("ward-"):
+        if rt in getattr(self, "policies", {}):
+            prof, pol = self.policies[rt]
+            cmd = [self.ward, "--profile", prof, "--policy", pol, "--root",
+                   f"{self.work}/state-ward"]
+        elif rt.startswith("ward-"):
             cmd = [self.ward, "--profile", rt[5:], "--root", f"{self.work}/state-ward"]
         else:
             cmd = [rt, "--root", f"{self.work}/state-{rt}"]
@@ -176,9 +218,9 @@ class Bench:
         return int(r.stderr.strip().splitlines()[-1])
 
 
-def rounds_of(b, name, fn, rounds):
-    data = {rt: [] for rt in b.runtimes}
-    for rt in list(b.runtimes):  # warm-up, and whether each can run it at all
+def rounds_of(b, name, fn, rounds, runtimes=None):
+    data = {rt: [] for rt in (runtimes or b.runtimes)}
+    for rt in list(data):  # warm-up, and whether each can run it at all
         try:
             fn(rt)
         except RuntimeError as e:
@@ -192,11 +234,11 @@ def rounds_of(b, name, fn, rounds):
     return data
 
 
-def table(name, data):
+def table(name, data, against=("crun", "runc")):
     print(f"\n{name}: median wall / cpu in ms, and ratios by median")
     med = {rt: (statistics.median(w for w, _ in v) * 1e3,
                 statistics.median(c for _, c in v) * 1e3) for rt, v in data.items()}
-    others = [rt for rt in ("crun", "runc") if rt in med]
+    others = [rt for rt in against if rt in med]
     hdr = f"  {'runtime':14} {'wall':>8} {'cpu':>8}"
     for o in others:
         hdr += f" {'/' + o + ' wall':>11} {'cpu':>6}"
@@ -214,7 +256,7 @@ def main():
     ap.add_argument("ward")
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--parallel", type=int, default=64)
-    ap.add_argument("--only", default="plain,engine,exec,lifecycle,parallel,rss")
+    ap.add_argument("--only", default="plain,engine,exec,lifecycle,parallel,egress,rss")
     a = ap.parse_args()
     only = a.only.split(",")
     subreaper()
@@ -260,6 +302,16 @@ def main():
                 for rt, (w, _) in med.items():
                     if rt in single:
                         print(f"    {rt:14} {w / single[rt][0]:.2f}")
+        if "egress" in only:
+            joined = b.egress_setup()
+            v = [f"ward-baseline-{n}" for n in ("nolist", "addrs", "name")]
+            table("run true, baseline in a network namespace given by path: egress lists",
+                  rounds_of(b, "egress", lambda rt: b.run_true(rt, joined), a.rounds, v),
+                  against=(v[0],))
+            v = [f"ward-strict-{n}" for n in ("nolist", "addrs", "name")]
+            table("run true, strict (a list brings pasta): egress lists",
+                  rounds_of(b, "egress", lambda rt: b.run_true(rt, plain), a.rounds, v),
+                  against=(v[0],))
         if "rss" in only:
             print("\npeak RSS of the runtime process over `run true` (KiB, max of 10)")
             for rt in b.runtimes:
@@ -267,6 +319,7 @@ def main():
     finally:
         for rt, i in ids.items():
             b.call(rt, "delete", "--force", i, check=False)
+        b.egress_teardown()
         shutil.rmtree(work, ignore_errors=True)
 
 

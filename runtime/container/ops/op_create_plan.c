@@ -2,6 +2,7 @@
  * fds the policy judged, and the run supervisor's plan. */
 #include "container/ops/op_create_plan.h"
 #include "hooks/hooks.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "lib/fileio.h"
 #include "linux/pathres.h"
@@ -84,8 +85,8 @@ int create_sup_plan(const struct globals *g, const struct policy_run *pr,
  * allowed name). None usable: the gate answers SERVFAIL. */
 static void upstreams(const struct policy_run *pr, struct dns_upstreams *up)
 {
-	int fd;
-	char *text = NULL;
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *text = NULL;
 	struct stat st;
 	size_t n;
 
@@ -99,9 +100,6 @@ static void upstreams(const struct policy_run *pr, struct dns_upstreams *up)
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    read_fd(fd, "resolv.conf", 64 << 10, &text, &n, NULL) == 0)
 		dns_resolv_parse(text, up);
-	if (fd >= 0)
-		close(fd);
-	free(text);
 }
 
 /* Keep the upstreams the gate may ask from the container's network

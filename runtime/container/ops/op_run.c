@@ -86,7 +86,8 @@ int ops_run(struct globals *g, const struct create_request *cc, struct werror *e
 {
 	struct container c;
 	sigset_t set, old;
-	int pidfd = -1, master = -1, status;
+	_cleanup_close_ int pidfd = -1, master = -1;
+	int status;
 
 	/* Blocked before the clone so that no signal is lost; the init resets
 	 * its mask before anything else. */
@@ -106,14 +107,10 @@ int ops_run(struct globals *g, const struct create_request *cc, struct werror *e
 
 		container_destroy(&c, true, &undo_err);
 		store_close(&c);
-		close(pidfd);
-		if (master >= 0)
-			close(master);
 		return -1;
 	}
 	if (cc->detach) {
 		store_close(&c);
-		close(pidfd);
 		return 0;
 	}
 	store_unlock(&c);
@@ -149,7 +146,6 @@ int ops_run(struct globals *g, const struct create_request *cc, struct werror *e
 		while (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0 && errno == EINTR)
 			;
 	}
-	close(pidfd);
 	store_close(&c);
 	return status;
 }

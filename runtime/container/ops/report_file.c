@@ -1,4 +1,5 @@
 #include "container/ops/report_file.h"
+#include "lib/cleanup.h"
 #include "lib/strfmt.h"
 #include "container/query/query.h"
 #include "container/query/report_out.h"
@@ -18,7 +19,7 @@ int report_file_write(const char *to, const char *buf, size_t len, struct werror
 {
 	char dir[PATH_MAX], *slash;
 	const char *name = to;
-	int dfd = AT_FDCWD, r;
+	_cleanup_close_ int dfd = AT_FDCWD;
 
 	if (snprintf(dir, sizeof(dir), "%s", to) >= (int)sizeof(dir))
 		return werr_k(err, WERR_INVALID, ENAMETOOLONG, "--report %s", to);
@@ -27,13 +28,11 @@ int report_file_write(const char *to, const char *buf, size_t len, struct werror
 		name = to + (slash - dir) + 1;
 		dfd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
-	r = dfd == -1 ? werr(err, errno, "--report %s", to)
-	              : atomic_write_at(dfd, name,
-	                                (struct iovec[]){{.iov_base = (void *)buf, .iov_len = len}},
-	                                1, 0644, to, err);
-	if (dfd >= 0)
-		close(dfd);
-	return r;
+	return dfd == -1
+	           ? werr(err, errno, "--report %s", to)
+	           : atomic_write_at(dfd, name,
+	                             (struct iovec[]){{.iov_base = (void *)buf, .iov_len = len}}, 1,
+	                             0644, to, err);
 }
 
 void report_file_refusal(const struct create_request *cc, const char *bundle,
