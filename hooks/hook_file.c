@@ -128,6 +128,35 @@ static int step(char *where, size_t size, const char *name)
 
 /* hook_file_open's walk from "/": 0 when it ends (f->fd or f->err set,
  * else nothing resolved), -1 out of memory. */
+/* The symlink at e: what is left to walk becomes its target, then the
+ * rest (*p in todo); an absolute target starts again at "/" (*dir, *dst,
+ * where). -1 with errno: a link too many, unreadable, or too long. */
+static int follow(int e, int *links, char *todo, size_t todo_size, const char **p, char *where,
+                  size_t where_size, int *dir, struct stat *dst)
+{
+	char target[PATH_MAX], rest[PATH_MAX * 2];
+	ssize_t n = readlinkat(e, "", target, sizeof(target) - 1);
+
+	if (n <= 0 || ++*links > MAX_LINKS) {
+		errno = n < 0 ? errno : n == 0 ? ENOENT : ELOOP;
+		return -1;
+	}
+	target[n] = '\0';
+	if (fmt_fit(rest, sizeof(rest), "%s/%s", target, *p) < 0 ||
+	    fmt_fit(todo, todo_size, "%s", rest) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	*p = todo;
+	if (target[0] != '/')
+		return 0;
+	close(*dir);
+	*dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*dir < 0 || fstat(*dir, dst) < 0)
+		return -1;
+	return fmt_fit(where, where_size, "/");
+}
+
 static int walk(const char *path, uid_t owner, struct hook_file *f, struct werror *err)
 {
 	char todo[PATH_MAX * 2], where[PATH_MAX] = "/", name[NAME_MAX + 1];
@@ -136,7 +165,11 @@ static int walk(const char *path, uid_t owner, struct hook_file *f, struct werro
 	_cleanup_close_ int dir = -1;
 	int links = 0;
 
-	snprintf(todo, sizeof(todo), "%s", path);
+	/* A path cut short would judge another file than the one named. */
+	if (fmt_fit(todo, sizeof(todo), "%s", path) < 0) {
+		f->err = ENAMETOOLONG;
+		return 0;
+	}
 	dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0 || fstat(dir, &dst) < 0) {
 		f->err = errno;
@@ -180,29 +213,10 @@ static int walk(const char *path, uid_t owner, struct hook_file *f, struct werro
 			judge_entry(f, where, &dst, name, &est, owner);
 		judge_fs(f, e, where, name);
 		if (S_ISLNK(est.st_mode)) {
-			char target[PATH_MAX], rest[PATH_MAX * 2];
-			ssize_t n = readlinkat(e, "", target, sizeof(target) - 1);
-
-			if (n <= 0 || ++links > MAX_LINKS) {
-				f->err = n < 0 ? errno : n == 0 ? ENOENT : ELOOP;
+			if (follow(e, &links, todo, sizeof(todo), &p, where, sizeof(where), &dir,
+			           &dst) < 0) {
+				f->err = errno;
 				return 0;
-			}
-			target[n] = '\0';
-			if ((size_t)snprintf(rest, sizeof(rest), "%s/%s", target, p) >=
-			    sizeof(rest)) {
-				f->err = ENAMETOOLONG;
-				return 0;
-			}
-			snprintf(todo, sizeof(todo), "%s", rest);
-			p = todo;
-			if (target[0] == '/') {
-				close(dir);
-				dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-				if (dir < 0 || fstat(dir, &dst) < 0) {
-					f->err = errno;
-					return 0;
-				}
-				snprintf(where, sizeof(where), "/");
 			}
 			continue;
 		}

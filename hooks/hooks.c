@@ -119,23 +119,38 @@ static _Noreturn void hook_child(const struct oci_hook *h, int file_fd, int in_f
 }
 
 /* Run one hook to completion or timeout. */
-static int run_one(const struct oci_hook *h, int file_fd, const char *json, size_t json_len,
-                   char *tail, size_t tail_size, struct werror *err)
+/* One hook's process: its pidfd, and the parent's ends of its stdin (the
+ * state) and stderr (kept for the error). */
+struct hook_proc {
+	int pidfd, in, er;
+};
+
+static void hook_proc_close(struct hook_proc *p)
 {
-	int in[2] = {-1, -1}, er[2] = {-1, -1}, pidfd = -1, r = -1;
-	long long deadline = h->has_timeout ? now_ms() + (long long)h->timeout * 1000 : -1;
-	size_t err_len = 0;
-	siginfo_t si = {0};
+	cleanup_closep(&p->pidfd);
+	cleanup_closep(&p->in);
+	cleanup_closep(&p->er);
+}
+
+/* Fork the hook (hook_child runs it) with pipes for stdin and stderr. */
+static int hook_spawn(const struct oci_hook *h, int file_fd, struct hook_proc *p,
+                      struct werror *err)
+{
+	_cleanup_close_ int in0 = -1, er1 = -1;
+	int in[2], er[2];
 	pid_t pid;
 
-	tail[0] = '\0';
-	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC | O_NONBLOCK) < 0) {
-		werr(err, errno, "pipe");
-		goto out;
-	}
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return werr(err, errno, "pipe");
+	in0 = in[0];
+	p->in = in[1];
+	if (pipe2(er, O_CLOEXEC | O_NONBLOCK) < 0)
+		return werr(err, errno, "pipe");
+	p->er = er[0];
+	er1 = er[1];
 	{
 		struct clone_args ca = {.flags = CLONE_PIDFD,
-		                        .pidfd = (uint64_t)(uintptr_t)&pidfd,
+		                        .pidfd = (uint64_t)(uintptr_t)&p->pidfd,
 		                        .exit_signal = SIGCHLD};
 
 		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
@@ -144,97 +159,105 @@ static int run_one(const struct oci_hook *h, int file_fd, const char *json, size
 		 * clone takes CLONE_PIDFD too (parent_tid third, as on x86-64
 		 * and arm64). */
 		if (pid < 0 && (errno == ENOSYS || errno == EPERM))
-			pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | SIGCHLD, 0, &pidfd, 0, 0);
+			pid = (pid_t)syscall(SYS_clone, CLONE_PIDFD | SIGCHLD, 0, &p->pidfd, 0, 0);
 	}
-	if (pid < 0) {
-		werr(err, errno, "clone");
-		goto out;
-	}
+	if (pid < 0)
+		return werr(err, errno, "clone");
 	if (pid == 0)
-		hook_child(h, file_fd, in[0], er[1]);
-	close(in[0]);
-	close(er[1]);
-	in[0] = er[1] = -1;
-	/* The state is small (pipe buffer holds it); a hook that does not read
-	 * it must not block us, so a short write is fine. */
-	fcntl(in[1], F_SETFL, O_NONBLOCK);
-	{
-		/* A hook may exit without reading its stdin: EPIPE, not death. */
-		struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+		hook_child(h, file_fd, in0, er1);
+	return 0;
+}
 
-		sigaction(SIGPIPE, &ign, &old);
-		if (write(in[1], json, json_len) < 0 && errno != EAGAIN && errno != EPIPE)
-			log_debug("hook %s: writing state: %s", h->path, strerror(errno));
-		sigaction(SIGPIPE, &old, NULL);
+/* The state on the hook's stdin, then EOF. It is small (the pipe buffer
+ * holds it); a hook that does not read it must not block us, so a short
+ * write is fine, and one that exits first gives EPIPE, not our death. */
+static void hook_feed(const struct oci_hook *h, struct hook_proc *p, const char *json, size_t len)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+
+	fcntl(p->in, F_SETFL, O_NONBLOCK);
+	sigaction(SIGPIPE, &ign, &old);
+	if (write(p->in, json, len) < 0 && errno != EAGAIN && errno != EPIPE)
+		log_debug("hook %s: writing state: %s", h->path, strerror(errno));
+	sigaction(SIGPIPE, &old, NULL);
+	close(TAKE_FD(p->in));
+}
+
+/* Keep the last bytes of stderr: that is where the reason usually is. */
+static void tail_add(char *tail, size_t size, size_t *len, const char *buf, ssize_t got)
+{
+	for (ssize_t i = 0; i < got; i++) {
+		if (*len + 1 >= size) {
+			memmove(tail, tail + 1, *len - 1);
+			(*len)--;
+		}
+		tail[(*len)++] = buf[i];
 	}
-	close(in[1]);
-	in[1] = -1;
+	tail[*len] = '\0';
+}
+
+/* Until the hook ends (stderr read meanwhile), or its timeout kills it. */
+static int hook_wait(const struct oci_hook *h, struct hook_proc *p, char *tail, size_t tail_size,
+                     siginfo_t *si, struct werror *err)
+{
+	long long deadline = h->has_timeout ? now_ms() + (long long)h->timeout * 1000 : -1;
+	size_t tail_len = 0;
+
 	for (;;) {
-		struct pollfd p[2] = {{.fd = pidfd, .events = POLLIN},
-		                      {.fd = er[0], .events = POLLIN}};
+		struct pollfd pf[2] = {{.fd = p->pidfd, .events = POLLIN},
+		                       {.fd = p->er, .events = POLLIN}};
 		int timeout = -1, n;
 
 		if (deadline >= 0) {
 			long long left = deadline - now_ms();
 
 			if (left <= 0) {
-				pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
-				waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
-				werr(err, ETIMEDOUT, "timed out after %d s", h->timeout);
-				goto out;
+				pidfd_send_signal(p->pidfd, SIGKILL, NULL, 0);
+				waitid(P_PIDFD, (id_t)p->pidfd, si, WEXITED);
+				return werr(err, ETIMEDOUT, "timed out after %d s", h->timeout);
 			}
 			timeout = (int)left;
 		}
-		n = poll(p, 2, timeout);
-		if (n < 0 && errno != EINTR) {
-			werr(err, errno, "poll");
-			goto out;
-		}
-		if (n > 0 && (p[1].revents & (POLLIN | POLLHUP))) {
+		n = poll(pf, 2, timeout);
+		if (n < 0 && errno != EINTR)
+			return werr(err, errno, "poll");
+		if (n > 0 && (pf[1].revents & (POLLIN | POLLHUP))) {
 			char buf[512];
-			ssize_t got = read(er[0], buf, sizeof(buf));
+			ssize_t got = read(p->er, buf, sizeof(buf));
 
-			/* Keep the last bytes: that is where the reason usually is. */
-			for (ssize_t i = 0; i < got; i++) {
-				if (err_len + 1 >= tail_size) {
-					memmove(tail, tail + 1, err_len - 1);
-					err_len--;
-				}
-				tail[err_len++] = buf[i];
-			}
-			tail[err_len] = '\0';
+			tail_add(tail, tail_size, &tail_len, buf, got);
 			if (got == 0)
-				er[0] = (close(er[0]), -1);
+				close(TAKE_FD(p->er));
 		}
-		if (n > 0 && (p[0].revents & POLLIN))
+		if (n > 0 && (pf[0].revents & POLLIN))
 			break;
 	}
-	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0) {
-		werr(err, errno, "waiting for the hook");
-		goto out;
-	}
-	if (si.si_code == CLD_EXITED && si.si_status == 0)
-		r = 0;
-	else if (si.si_code == CLD_EXITED)
-		werr(err, 0, "exit status %d", si.si_status);
-	else {
-		/* In the words Go prints them (runc's output): "bad system call". */
-		char name[64];
+	if (waitid(P_PIDFD, (id_t)p->pidfd, si, WEXITED) < 0)
+		return werr(err, errno, "waiting for the hook");
+	return 0;
+}
 
-		snprintf(name, sizeof(name), "%s", strsignal(si.si_status));
-		name[0] = (char)tolower((unsigned char)name[0]);
-		werr(err, 0, "killed by signal %d (%s)", si.si_status, name);
-	}
-out:
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (er[i] >= 0)
-			close(er[i]);
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return r;
+static int run_one(const struct oci_hook *h, int file_fd, const char *json, size_t json_len,
+                   char *tail, size_t tail_size, struct werror *err)
+{
+	__attribute__((cleanup(hook_proc_close))) struct hook_proc p = {-1, -1, -1};
+	siginfo_t si = {0};
+	char name[64];
+
+	tail[0] = '\0';
+	if (hook_spawn(h, file_fd, &p, err) < 0)
+		return -1;
+	hook_feed(h, &p, json, json_len);
+	if (hook_wait(h, &p, tail, tail_size, &si, err) < 0)
+		return -1;
+	if (si.si_code == CLD_EXITED && si.si_status == 0)
+		return 0;
+	if (si.si_code == CLD_EXITED)
+		return werr(err, 0, "exit status %d", si.si_status);
+	/* In the words Go prints them (runc's output): "bad system call". */
+	snprintf(name, sizeof(name), "%s", strsignal(si.si_status));
+	name[0] = (char)tolower((unsigned char)name[0]);
+	return werr(err, 0, "killed by signal %d (%s)", si.si_status, name);
 }
 
 static int run_point(const struct oci_config *c, enum oci_hook_point point,

@@ -82,19 +82,10 @@ static void idmap(yajl_gen g, const char *key, uint32_t host)
 	yajl_gen_array_close(g);
 }
 
-int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, struct werror *err)
+/* .process: sh as root, runc's or baseline's capabilities and rlimits. */
+static void process_part(yajl_gen g, const struct oci_spec_opts *o)
 {
-	const struct oci_spec_rootless *rootless = o->rootless;
 	const char *const *caps = o->runc_process ? runc_caps : safe_caps;
-	yajl_gen g = yajl_gen_alloc(NULL);
-	const unsigned char *buf;
-	int r = -1;
-
-	if (g == NULL)
-		return werr(err, ENOMEM, "out of memory");
-	yajl_gen_config(g, yajl_gen_beautify, 1);
-	yajl_gen_map_open(g);
-	kv(g, "ociVersion", "1.3.0");
 
 	S(g, "process");
 	yajl_gen_map_open(g);
@@ -128,7 +119,11 @@ int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, str
 	S(g, "noNewPrivileges");
 	yajl_gen_bool(g, 1);
 	yajl_gen_map_close(g);
+}
 
+/* .root, .hostname and .mounts (devpts without gid=5 when rootless). */
+static void fs_part(yajl_gen g, const struct oci_spec_rootless *rootless)
+{
 	S(g, "root");
 	yajl_gen_map_open(g);
 	kv(g, "path", "rootfs");
@@ -156,6 +151,12 @@ int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, str
 	mount(g, "/tmp", "tmpfs", "tmpfs",
 	      (const char *const[]){"nosuid", "nodev", "noexec", "mode=1777", "size=65536k", NULL});
 	yajl_gen_array_close(g);
+}
+
+/* .linux: namespaces, id maps, masks, baseline's resources, seccomp. */
+static void linux_part(yajl_gen g, const struct oci_spec_opts *o)
+{
+	const struct oci_spec_rootless *rootless = o->rootless;
 
 	S(g, "linux");
 	yajl_gen_map_open(g);
@@ -205,6 +206,22 @@ int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, str
 		o->seccomp_gen(g);
 	}
 	yajl_gen_map_close(g);
+}
+
+int oci_spec_default(char **out, size_t *len, const struct oci_spec_opts *o, struct werror *err)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	int r = -1;
+
+	if (g == NULL)
+		return werr(err, ENOMEM, "out of memory");
+	yajl_gen_config(g, yajl_gen_beautify, 1);
+	yajl_gen_map_open(g);
+	kv(g, "ociVersion", "1.3.0");
+	process_part(g, o);
+	fs_part(g, o->rootless);
+	linux_part(g, o);
 	yajl_gen_map_close(g);
 
 	if (yajl_gen_get_buf(g, &buf, len) == yajl_gen_status_ok) {

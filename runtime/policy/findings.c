@@ -10,8 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_finding(struct policy_ctx *x, const struct finding *f)
+/* x takes f's strings over; the ones not given become "". */
+static int add_finding(struct policy_ctx *x, struct finding *f)
 {
+	char **strs[] = {&f->field, &f->old, &f->now, &f->rule, &f->why, &f->optout};
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (*strs[i] == NULL)
+			*strs[i] = xstrdup("");
 	x->f = xreallocarray(x->f, x->n_f + 1, sizeof(*x->f));
 	x->f[x->n_f++] = *f;
 	if (f->kind == FIND_REFUSE)
@@ -19,28 +25,46 @@ static int add_finding(struct policy_ctx *x, const struct finding *f)
 	return 0;
 }
 
+void finding_free(struct finding *f)
+{
+	free(f->field);
+	free(f->old);
+	free(f->now);
+	free(f->rule);
+	free(f->why);
+	free(f->optout);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		xalloc_die();
+	return s;
+}
+
 int policy_refuse(struct policy_ctx *x, const char *field, const char *optout, const char *fmt, ...)
 {
-	struct finding f = {.kind = FIND_REFUSE};
+	struct finding f = {.kind = FIND_REFUSE,
+	                    .field = xstrdup(field),
+	                    .optout = xstrdup(optout ? optout : ""),
+	                    .rule = xstrdup("refuse")};
 	va_list ap;
 
-	snprintf(f.field, sizeof(f.field), "%s", field);
-	snprintf(f.optout, sizeof(f.optout), "%s", optout ? optout : "");
-	snprintf(f.rule, sizeof(f.rule), "refuse");
 	va_start(ap, fmt);
-	vsnprintf(f.why, sizeof(f.why), fmt, ap);
+	f.why = vformat(fmt, ap);
 	va_end(ap);
 	return add_finding(x, &f);
 }
 
 int policy_note(struct policy_ctx *x, const char *field, const char *fmt, ...)
 {
-	struct finding f = {.kind = FIND_NOTE};
+	struct finding f = {.kind = FIND_NOTE, .field = xstrdup(field)};
 	va_list ap;
 
-	snprintf(f.field, sizeof(f.field), "%s", field);
 	va_start(ap, fmt);
-	vsnprintf(f.why, sizeof(f.why), fmt, ap);
+	f.why = vformat(fmt, ap);
 	va_end(ap);
 	return add_finding(x, &f);
 }
@@ -48,12 +72,12 @@ int policy_note(struct policy_ctx *x, const char *field, const char *fmt, ...)
 int policy_adjusted(struct policy_ctx *x, const char *rule, const char *field, const char *old,
                     const char *now)
 {
-	struct finding f = {.kind = FIND_ADJUST};
+	struct finding f = {.kind = FIND_ADJUST,
+	                    .field = xstrdup(field),
+	                    .rule = xstrdup(rule),
+	                    .old = xstrdup(old),
+	                    .now = xstrdup(now)};
 
-	snprintf(f.field, sizeof(f.field), "%s", field);
-	snprintf(f.rule, sizeof(f.rule), "%s", rule);
-	snprintf(f.old, sizeof(f.old), "%s", old);
-	snprintf(f.now, sizeof(f.now), "%s", now);
 	log_debug("policy %s: %s: %s -> %s (%s)", profile_name(x->profile), field, old, now, rule);
 	return add_finding(x, &f);
 }

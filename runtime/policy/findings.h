@@ -18,15 +18,21 @@
 
 enum finding_kind { FIND_ADJUST, FIND_REFUSE, FIND_NOTE };
 
+/* Each string is the finding's own, never NULL ("" when not given) and
+ * never cut short: a path or an opt-out name may be as long as a config
+ * makes it (a hook or mount path of PATH_MAX), and a cut one would name
+ * another. Freed by policy_ctx_free. */
 struct finding {
 	enum finding_kind kind;
-	char field[160];  /* JSON path, ".process.capabilities.bounding" */
-	char old[256];    /* adjustments: the value before */
-	char now[256];    /* adjustments: the value after */
-	char rule[48];    /* the rule's name, as in ward-policy(7) */
-	char why[640];    /* refusals and notes: the reason */
-	char optout[160]; /* the opt-out that would lift it, "" if none */
+	char *field;  /* JSON path, ".process.capabilities.bounding" */
+	char *old;    /* adjustments: the value before */
+	char *now;    /* adjustments: the value after */
+	char *rule;   /* the rule's name, as in ward-policy(7) */
+	char *why;    /* refusals and notes: the reason */
+	char *optout; /* the opt-out that would lift it, "" if none */
 };
+
+void finding_free(struct finding *f);
 
 struct policy_ctx {
 	const struct policy *pol;

@@ -122,6 +122,8 @@ void policy_ctx_free(struct policy_ctx *x)
 	for (size_t i = 0; i < x->n_optouts; i++)
 		free(x->optouts[i]);
 	free(x->optouts);
+	for (size_t i = 0; i < x->n_f; i++)
+		finding_free(&x->f[i]);
 	free(x->f);
 	egress_plan_free(&x->egress);
 	memset(x, 0, sizeof(*x));

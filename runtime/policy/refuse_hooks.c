@@ -3,6 +3,8 @@
 #include "hooks/hooks.h"
 #include "hooks/hooks_dir.h"
 #include "oci/config_edit.h"
+#include "lib/cleanup.h"
+#include "lib/xalloc.h"
 #include "policy/rules.h"
 #include "rootfs/mount_opts.h"
 
@@ -80,12 +82,13 @@ int policy_refuse_hooks(struct policy_ctx *x, struct werror *err)
 	for (int p = 0; hk && p < HOOK_POINTS; p++)
 		for (size_t i = 0; i < hk->point[p].n; i++) {
 			const char *path = hk->point[p].hooks[i].path;
-			char field[96], opt[PATH_MAX + 8], buf[PATH_MAX + 256];
+			/* The opt-out's name whole: a cut one would be another's. */
+			_cleanup_free_ char *opt = xasprintf("hook:%s", path);
+			char field[96], buf[PATH_MAX + 256];
 			const char *why;
 
 			snprintf(field, sizeof(field), ".hooks.%s[%zu].path",
 			         hooks_point_name((enum oci_hook_point)p), i);
-			snprintf(opt, sizeof(opt), "hook:%s", path);
 			if (policy_optout(x, opt))
 				continue;
 			why = hook_problem(x, (enum oci_hook_point)p, i, buf, sizeof(buf), err);

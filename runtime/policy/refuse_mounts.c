@@ -8,6 +8,8 @@
  *  - options that act on existing mounts (remount, move): never.
  * What is known of the host comes from x->facts. */
 #include "oci/config_edit.h"
+#include "lib/cleanup.h"
+#include "lib/xalloc.h"
 #include "policy/rules.h"
 #include "rootfs/idmap.h"
 #include "rootfs/mount_opts.h"
@@ -376,13 +378,14 @@ static const char *writable_problem(const struct host_facts *h, const struct hos
 /* mount:<path as written> or mount:<path resolved>. */
 static bool path_optout(struct policy_ctx *x, const char *written, const struct host_path *p)
 {
-	char opt[PATH_MAX + 8];
+	/* The names whole (a config's path may be longer than PATH_MAX): a
+	 * cut one could be an opt-out the operator gave another path. */
+	_cleanup_free_ char *as_written = xasprintf("mount:%s", written);
+	_cleanup_free_ char *as_real = xasprintf("mount:%s", p->real);
 
-	snprintf(opt, sizeof(opt), "mount:%s", written);
-	if (written[0] == '/' && policy_optout(x, opt))
+	if (written[0] == '/' && policy_optout(x, as_written))
 		return true;
-	snprintf(opt, sizeof(opt), "mount:%s", p->real);
-	return p->resolved && policy_optout(x, opt);
+	return p->resolved && policy_optout(x, as_real);
 }
 
 static int refuse_path(struct policy_ctx *x, const char *field, const char *written,
@@ -449,9 +452,8 @@ int policy_refuse_root(struct policy_ctx *x)
 	    (in = writable_problem(x->facts, p, true, why, sizeof(why))) == NULL)
 		return 0;
 	{
-		char opt[PATH_MAX + 8];
+		_cleanup_free_ char *opt = xasprintf("mount:%s", p->real);
 
-		snprintf(opt, sizeof(opt), "mount:%s", p->real);
 		return policy_refuse(x, ".root.path", opt,
 		                     "%s %s and a root filesystem is written (ward makes its mount "
 		                     "points in it)",
@@ -495,10 +497,10 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 	/* One refusal per source: the first reason is enough. */
 	if (src->resolved && refused == x->n_refused && !mount_is_read_only(m, err) &&
 	    !path_optout(x, m->source, src)) {
-		char opt[PATH_MAX + 8], why[PATH_MAX * 2 + 160];
+		_cleanup_free_ char *opt = xasprintf("mount:%s", src->real);
+		char why[PATH_MAX * 2 + 160];
 		const char *in = writable_problem(x->facts, src, false, why, sizeof(why));
 
-		snprintf(opt, sizeof(opt), "mount:%s", src->real);
 		/* What a recursive bind takes along is as writable. */
 		for (size_t k = 0; in == NULL && has_option(m, "rbind") && k < src->n_sub; k++)
 			if ((in = writable_problem(x->facts, &src->sub[k], false, why,

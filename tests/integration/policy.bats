@@ -364,6 +364,24 @@ teardown() {
 	assert_no_leftovers
 }
 
+@test "a hook path longer than PATH_MAX: refused naming the whole path and opt-out; an opt-out of its first PATH_MAX bytes lifts nothing" {
+	local long
+	long=$(python3 -c 'print("/" + "a/" * 4600 + "x")')
+	cfg --arg p "$long" '.hooks.prestart = [{"path": $p}]'
+	# (the output is 28 KB: checked without printing it)
+	run ward create --bundle "$BUNDLE" "$ID"
+	[ "$status" -eq 126 ] || fail "status $status"
+	[ "${#lines[@]}" -eq 1 ] || fail "more than one line"
+	[[ $output == *"$long does not resolve on the host (File name too long)"* ]] || fail "reason cut short"
+	[[ $output == *"add \"hook:$long\" to \"allow\""* ]] || fail "opt-out cut short: ${output: -200}"
+	# The name a fixed buffer would have cut it to, allowed: still refused.
+	policy "$(jq -n --arg o "hook:${long:0:4100}" '{allowAlways: [$o]}')"
+	run ward --policy "$POLICY" create --bundle "$BUNDLE" "$ID"
+	[ "$status" -eq 126 ] || fail "status $status: ${output:0:200}"
+	[[ $output == *"$long does not resolve on the host"* ]] || fail "${output:0:200}"
+	assert_no_leftovers
+}
+
 @test "strict: user namespace, read-only root, noexec scratch tmpfs, limits" {
 	cfg '.root.readonly = false | .mounts |= map(select(.destination != "/tmp"))'
 	cmd 'cat /proc/self/uid_map; touch /x 2>/dev/null || echo root-ro
