@@ -6,6 +6,7 @@
 #include "supervisor/sup_notify.h"
 #include "supervisor/sup_plan.h"
 #include "lib/error.h"
+#include "lib/trace.h"
 #include "lib/fdpass.h"
 #include "lib/sigreset.h"
 
@@ -159,6 +160,7 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 	close(p[1]);
 	while (waitpid(mid, &status, 0) < 0 && errno == EINTR)
 		;
+	trace_mark("create: supervisor forked");
 	if (fdpass_recv(p[0], msg, 1, &pidfd) != 1 || pidfd < 0) {
 		close(p[0]);
 		return werr(err, 0, "the run supervisor did not start (fork failed)");
@@ -168,6 +170,7 @@ int sup_spawn(int rootfd, int dirfd, const char *id, int init_pidfd, const struc
 	if (poll(&pfd, 1, READY_TIMEOUT_MS) == 1)
 		n = read(p[0], msg, sizeof(msg) - 1);
 	close(p[0]);
+	trace_mark("create: supervisor ready");
 	msg[n > 0 ? n : 0] = '\0';
 	if (n > 1 && msg[0] == 'R' && sscanf(msg + 1, "%d %d", &out->pid, &out->guard) == 2) {
 		out->pidfd = TAKE_FD(pidfd);
