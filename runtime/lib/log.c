@@ -144,19 +144,26 @@ static void emit(enum log_level lvl, const char *msg, int to_stderr)
 	}
 }
 
+static char *vmsg(const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		xalloc_die();
+	return msg;
+}
+
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
 	_cleanup_free_ char *msg = NULL;
 	va_list ap;
-	int saved = errno, n;
+	int saved = errno;
 
 	if (lvl > log_max)
 		return;
 	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
+	msg = vmsg(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		xalloc_die();
 	/* Without a log file, warnings and debug output go to stderr. */
 	if (!(log_fd < 0 && log_had_file))
 		emit(lvl, msg, log_fd < 0);
@@ -167,15 +174,13 @@ void log_file_msg(enum log_level lvl, const char *fmt, ...)
 {
 	_cleanup_free_ char *msg = NULL;
 	va_list ap;
-	int saved = errno, n;
+	int saved = errno;
 
 	if (log_fd < 0)
 		return;
 	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
+	msg = vmsg(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		xalloc_die();
 	emit(lvl, msg, 0);
 	errno = saved;
 }
