@@ -475,7 +475,10 @@ int container_pause(struct container *c, bool pause, struct werror *err)
 		            status_name(c->status), pause ? "running" : "paused",
 		            pause ? "paused" : "resumed");
 	if (!container_cgroup(c, &cg))
-		return werr(err, ENOENT, "container \"%s\" has no cgroup", c->id);
+		return werr_k(err, WERR_UNSUPPORTED, 0,
+		              "container \"%s\" has no cgroup (rootless, without a delegated "
+		              "cgroup2 subtree): there is no freezer to %s it",
+		              c->id, pause ? "pause" : "resume");
 	if (cgroup_freeze(&cg, pause, err) < 0)
 		return werr_ctx(err, "container \"%s\"", c->id);
 	c->status = pause ? ST_PAUSED : ST_RUNNING;

@@ -388,6 +388,17 @@ assert_user_clean() {
 	assert_line ran
 	run grep -c "not enforced" <<<"$output"
 	assert_output 1
+	# Without a cgroup, pause and update say why in one sentence (no
+	# strerror tacked on).
+	ucmd 'sleep 100'
+	uward run -d --bundle "$UB" "$ID"
+	run uward pause "$ID"
+	assert_failure
+	assert_output "ward: container \"$ID\" has no cgroup (rootless, without a delegated cgroup2 subtree): there is no freezer to pause it"
+	run uward update --pids-limit 10 "$ID"
+	assert_failure
+	assert_output "ward: container \"$ID\" has no cgroup (rootless, without a delegated cgroup2 subtree): there are no limits to update"
+	uward delete --force "$ID"
 }
 
 @test "rootless: a sysctl only the host's root can set, a device the host lacks, an idmapped mount are refused, naming the field" {
