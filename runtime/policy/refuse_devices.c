@@ -96,10 +96,11 @@ static bool standard_node(int64_t major, int64_t minor)
 	return false;
 }
 
-/* The opt-out a device needs, NULL if it is harmless. */
-const char *policy_device_optout(char type, int64_t major, int64_t minor, const char **why)
+/* The opt-out a device needs (in v->opt), NULL if it is harmless. */
+const char *policy_device_optout(char type, int64_t major, int64_t minor, struct device_verdict *v)
 {
-	static char opt[64], reason[224];
+	char *opt = v->opt, *reason = v->reason;
+	const char **why = &v->why;
 	char names[96];
 
 	if (type == 'b') {
@@ -109,57 +110,59 @@ const char *policy_device_optout(char type, int64_t major, int64_t minor, const 
 	if (minor < 0) {
 		names_under(major, names, sizeof(names));
 		if (major == MISC_MAJOR)
-			snprintf(reason, sizeof(reason),
+			snprintf(reason, sizeof(v->reason),
 			         "every misc device of the host (%s, userfaultfd and the "
 			         "others the kernel numbers at boot)",
 			         names);
 		else if (names[0])
-			snprintf(reason, sizeof(reason),
+			snprintf(reason, sizeof(v->reason),
 			         "every device of major %lld (%s among them)", (long long)major,
 			         names);
 		else
-			snprintf(reason, sizeof(reason),
+			snprintf(reason, sizeof(v->reason),
 			         "every device the host numbers under major %lld",
 			         (long long)major);
 		*why = reason;
-		snprintf(opt, sizeof(opt), "device.c%lld:*", (long long)major);
+		snprintf(opt, sizeof(v->opt), "device.c%lld:*", (long long)major);
 		return opt;
 	}
 	for (size_t i = 0; i < sizeof(bad_devices) / sizeof(bad_devices[0]); i++)
 		if (bad_devices[i].type == type && bad_devices[i].major == major &&
 		    bad_devices[i].minor == minor) {
 			*why = bad_devices[i].why;
-			snprintf(opt, sizeof(opt), "device.%s", bad_devices[i].name);
+			snprintf(opt, sizeof(v->opt), "device.%s", bad_devices[i].name);
 			return opt;
 		}
 	/* The host's terminals: what is typed on them and shown to whoever is
 	 * logged in there (a container has its own pty). */
 	if (major == 4 || major == 204) {
-		snprintf(reason, sizeof(reason), "a %s of the host (c %lld:%lld)",
+		snprintf(reason, sizeof(v->reason), "a %s of the host (c %lld:%lld)",
 		         major == 4 && minor < 64 ? "virtual console" : "serial port",
 		         (long long)major, (long long)minor);
 		*why = reason;
-		snprintf(opt, sizeof(opt), "device.c%lld:%lld", (long long)major, (long long)minor);
+		snprintf(opt, sizeof(v->opt), "device.c%lld:%lld", (long long)major,
+		         (long long)minor);
 		return opt;
 	}
 	if (major == MISC_MAJOR) {
-		snprintf(reason, sizeof(reason),
+		snprintf(reason, sizeof(v->reason),
 		         "a kernel misc interface (c 10:%lld; misc minors such as userfaultfd's "
 		         "are given out at boot, so none is allowed by number)",
 		         (long long)minor);
 		*why = reason;
-		snprintf(opt, sizeof(opt), "device.c10:%lld", (long long)minor);
+		snprintf(opt, sizeof(v->opt), "device.c10:%lld", (long long)minor);
 		return opt;
 	}
 	/* An allow-list: sg (raw SCSI), input, vcs, fb, kmsg, ttys, NVMe
 	 * generic nodes ... each reach host hardware or other sessions. GPUs
 	 * and serial lines are the operator's to allow, node by node. */
 	if (!standard_node(major, minor)) {
-		snprintf(reason, sizeof(reason),
+		snprintf(reason, sizeof(v->reason),
 		         "a host device outside the standard set (null, zero, full, random, "
 		         "urandom, tty, ptmx, pts)");
 		*why = reason;
-		snprintf(opt, sizeof(opt), "device.c%lld:%lld", (long long)major, (long long)minor);
+		snprintf(opt, sizeof(v->opt), "device.c%lld:%lld", (long long)major,
+		         (long long)minor);
 		return opt;
 	}
 	return NULL;
@@ -179,6 +182,7 @@ static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_r
 	char t = d->type ? d->type[0] : 'a';
 	bool any_major = t == 'a' || !d->has_major || d->major < 0;
 	bool any_minor = !d->has_minor || d->minor < 0;
+	struct device_verdict v = {0};
 	const char *why, *opt;
 	char field[64], minor[24] = "*";
 
@@ -195,7 +199,8 @@ static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_r
 		                     : t == 'b' ? "block "
 		                                : "character ");
 	}
-	opt = policy_device_optout(t, d->major, any_minor ? -1 : d->minor, &why);
+	opt = policy_device_optout(t, d->major, any_minor ? -1 : d->minor, &v);
+	why = v.why;
 	if (opt == NULL || policy_optout(x, opt))
 		return 0;
 	if (!any_minor)
@@ -214,16 +219,17 @@ int policy_refuse_devices(struct policy_ctx *x)
 
 	for (size_t i = 0; l && i < l->n_devices; i++) {
 		const struct oci_device *d = &l->devices[i];
-		const char *why, *opt;
+		struct device_verdict v = {0};
+		const char *opt;
 		char field[64];
 		char t = d->type[0] == 'u' ? 'c' : d->type[0];
 
-		if (t == 'p' || (opt = policy_device_optout(t, d->major, d->minor, &why)) == NULL ||
+		if (t == 'p' || (opt = policy_device_optout(t, d->major, d->minor, &v)) == NULL ||
 		    policy_optout(x, opt))
 			continue;
 		snprintf(field, sizeof(field), ".linux.devices[%zu]", i);
 		if (policy_refuse(x, field, opt, "%s (%c %lld:%lld) is a device node for %s",
-		                  d->path, t, (long long)d->major, (long long)d->minor, why) < 0)
+		                  d->path, t, (long long)d->major, (long long)d->minor, v.why) < 0)
 			return -1;
 	}
 	for (size_t i = 0; r && i < r->n_devices; i++)

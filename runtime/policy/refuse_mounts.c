@@ -478,12 +478,13 @@ static int refuse_bind(struct policy_ctx *x, size_t i, const struct host_path *s
 
 	snprintf(field, sizeof(field), ".mounts[%zu].source", i);
 	if (src->resolved && (S_ISCHR(src->st.st_mode) || S_ISBLK(src->st.st_mode))) {
-		const char *dwhy, *dopt = policy_device_optout(S_ISBLK(src->st.st_mode) ? 'b' : 'c',
-		                                               major(src->st.st_rdev),
-		                                               minor(src->st.st_rdev), &dwhy);
+		struct device_verdict v = {0};
+		const char *dopt =
+		    policy_device_optout(S_ISBLK(src->st.st_mode) ? 'b' : 'c',
+		                         major(src->st.st_rdev), minor(src->st.st_rdev), &v);
 
 		if (dopt && !policy_optout(x, dopt) && !path_optout(x, m->source, src) &&
-		    policy_refuse(x, field, dopt, "%s is a device node for %s", m->source, dwhy) <
+		    policy_refuse(x, field, dopt, "%s is a device node for %s", m->source, v.why) <
 		        0)
 			return -1;
 		return 0;

@@ -59,7 +59,12 @@ int policy_supervision(struct policy_ctx *x);
 int policy_egress(struct policy_ctx *x, struct werror *err);
 
 /* The opt-out a device node needs (type 'c' or 'b'; minor -1: any), and
- * why; NULL if it is harmless. */
-const char *policy_device_optout(char type, int64_t major, int64_t minor, const char **why);
+ * why, in the caller's v; NULL if it is harmless. */
+struct device_verdict {
+	char opt[64];
+	char reason[224];
+	const char *why; /* reason, or a fixed text */
+};
+const char *policy_device_optout(char type, int64_t major, int64_t minor, struct device_verdict *v);
 
 #endif
