@@ -53,16 +53,14 @@ static bool own_id_only(const struct oci_idmap *m, size_t n, uint32_t own)
 	return n == 1 && m[0].size == 1 && m[0].host_id == own;
 }
 
-const char *userns_map_helper(const char *name)
+const char *userns_map_helper(const char *name, char buf[64])
 {
 	/* Fixed system directories, never $PATH: the helpers are setuid. */
 	static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/sbin", "/sbin"};
-	static char path[64];
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (fmt_fit(path, sizeof(path), "%s/%s", dirs[i], name) == 0 &&
-		    access(path, X_OK) == 0)
-			return path;
+		if (fmt_fit(buf, 64, "%s/%s", dirs[i], name) == 0 && access(buf, X_OK) == 0)
+			return buf;
 	}
 	return NULL;
 }
@@ -73,7 +71,8 @@ const char *userns_map_helper(const char *name)
 static int helper_map(pid_t pid, const char *tool, const struct oci_idmap *m, size_t n,
                       struct werror *err)
 {
-	const char *exe = userns_map_helper(tool);
+	char exe_buf[64];
+	const char *exe = userns_map_helper(tool, exe_buf);
 	char *argv[3 + 3 * 340 + 1], nums[3 * 340 + 1][12], out[512];
 	posix_spawn_file_actions_t fa;
 	int pipefd[2], st = 0, r;

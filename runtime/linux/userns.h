@@ -17,8 +17,8 @@ int userns_write_maps(pid_t pid, const struct oci_linux *l, struct werror *err);
  * kernel refuses the namespace itself). */
 int userns_make(const struct oci_idmap *uid, size_t n_uid, const struct oci_idmap *gid,
                 size_t n_gid, struct werror *err);
-/* The path of newuidmap or newgidmap in the system's directories, or NULL
- * (a static buffer). */
-const char *userns_map_helper(const char *name);
+/* The path of newuidmap or newgidmap in the system's directories, in the
+ * caller's buf; NULL when there is none. */
+const char *userns_map_helper(const char *name, char buf[64]);
 
 #endif
