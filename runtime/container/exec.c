@@ -240,7 +240,7 @@ static int exec_spawn(const struct exec_opts *o, const struct oci_config *cfg, s
 	}
 	if (x->pid < 0)
 		return werr(err, errno, "clone3");
-	cleanup_closep(&x->sync[1]);
+	close(TAKE_FD(x->sync[1]));
 	return 0;
 }
 
@@ -290,7 +290,7 @@ static int exec_started(const struct container *c, const struct exec_opts *o, st
 	if (o->pid_file && pid_file_write(o->pid_file, x->pid, err) < 0)
 		return -1;
 	if (x->relayed) {
-		cleanup_closep(&x->console);
+		close(TAKE_FD(x->console));
 		*master = console_take_master(TAKE_FD(x->relay_read), err);
 		if (*master < 0)
 			return -1;

@@ -13,14 +13,17 @@ static inline void cleanup_freep(void *p)
 	free(*(void **)p);
 }
 
-/* close() keeps errno: a cleanup must not change the error being returned. */
-static inline void cleanup_closep(const int *fd)
+/* close() keeps errno: a cleanup must not change the error being returned.
+ * The fd is then -1, so that a destructor run after an early close (or
+ * twice) never closes a number the process has since given to another. */
+static inline void cleanup_closep(int *fd)
 {
 	if (*fd >= 0) {
 		int e = errno;
 
 		close(*fd);
 		errno = e;
+		*fd = -1;
 	}
 }
 

@@ -1,4 +1,5 @@
 #include "lib/log.h"
+#include "lib/strfmt.h"
 #include "lib/cleanup.h"
 #include "lib/xalloc.h"
 #include "lib/error.h"
@@ -77,7 +78,8 @@ void log_timestamp(char *buf, size_t len)
 }
 
 /* logrus's text format, as runc's --log files and debug output have it:
- * time="..." level=debug msg="..." (the message quoted, " and \ escaped). */
+ * time="..." level=debug msg="..." (the message quoted, " and \ escaped;
+ * str_one_line has made it one line). */
 static int text_line(char *line, size_t size, const char *ts, enum log_level lvl, const char *msg)
 {
 	size_t n =
@@ -86,7 +88,7 @@ static int text_line(char *line, size_t size, const char *ts, enum log_level lvl
 	for (const char *p = msg; *p && n + 4 < size; p++) {
 		if (*p == '"' || *p == '\\')
 			line[n++] = '\\';
-		line[n++] = *p == '\n' ? ' ' : *p;
+		line[n++] = *p;
 	}
 	line[n++] = '"';
 	line[n++] = '\n';
@@ -94,8 +96,9 @@ static int text_line(char *line, size_t size, const char *ts, enum log_level lvl
 	return (int)n;
 }
 
-static void emit(enum log_level lvl, const char *msg, int to_stderr)
+static void emit(enum log_level lvl, const char *raw, int to_stderr)
 {
+	_cleanup_free_ char *msg = str_one_line(raw);
 	/* Each character of msg takes at most two (escaped), the rest fits in
 	 * 128: nothing is cut. */
 	size_t size = 2 * strlen(msg) + 128;
@@ -116,7 +119,7 @@ static void emit(enum log_level lvl, const char *msg, int to_stderr)
 			yajl_gen_string(g, (const unsigned char *)level_names[lvl],
 			                strlen(level_names[lvl]));
 			yajl_gen_string(g, (const unsigned char *)"msg", 3);
-			yajl_gen_string(g, (const unsigned char *)msg, strlen(msg));
+			yajl_gen_string(g, (const unsigned char *)raw, strlen(raw));
 			yajl_gen_string(g, (const unsigned char *)"time", 4);
 			yajl_gen_string(g, (const unsigned char *)ts, strlen(ts));
 			yajl_gen_map_close(g);

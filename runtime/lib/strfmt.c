@@ -1,8 +1,10 @@
 #include "lib/strfmt.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int fmt_fit(char *buf, size_t len, const char *fmt, ...)
 {
@@ -22,4 +24,22 @@ int fmt_fit(char *buf, size_t len, const char *fmt, ...)
 		return -1;
 	}
 	return 0;
+}
+
+char *str_one_line(const char *msg)
+{
+	char *out = xmalloc(4 * strlen(msg) + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+		if (*p == '\n' || *p == '\r') {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : 'r';
+		} else if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = '\0';
+	return out;
 }

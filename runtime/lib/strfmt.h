@@ -13,4 +13,11 @@
 int fmt_fit(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), warn_unused_result));
 
+/* s as one line of text, allocated: a newline, a carriage return, an
+ * escape sequence or any other control character (a config's strings
+ * reach ward's messages and reports) becomes \n, \r or \xHH, so that a
+ * message can neither forge lines of its own (engines show the last one)
+ * nor drive the reader's terminal. Tabs and UTF-8 stay as they are. */
+char *str_one_line(const char *s) __attribute__((returns_nonnull));
+
 #endif

@@ -204,8 +204,12 @@ static int pasta(struct policy_ctx *x)
 }
 
 /* CAP_NET_RAW also opens packet sockets (AF_PACKET), which no cgroup
- * program judges: kept only by the operator's opt-out (baseline caps it,
- * strict refuses it), and then said where an allow-list is in force. */
+ * program judges, and lets a datagram carry IPv4 source-route options as
+ * ancillary data (IP_RETOPTS in sendmsg's control message: the sendmsg
+ * programs see only the address; an attacker's review reached the
+ * metadata endpoint this way with the opt-out): kept only by the
+ * operator's opt-out (baseline caps it, strict refuses it), and then said
+ * where an allow-list is in force. */
 static int packet_sockets(struct policy_ctx *x)
 {
 	const struct oci_caps *c = x->cfg->process ? x->cfg->process->capabilities : NULL;
@@ -215,7 +219,9 @@ static int packet_sockets(struct policy_ctx *x)
 		return 0;
 	return policy_note(x, ".process.capabilities",
 	                   "CAP_NET_RAW kept (opt-out cap.NET_RAW): its packet sockets (AF_PACKET) "
-	                   "bypass the egress allow-list");
+	                   "bypass the egress allow-list, and so do IPv4 source-route options "
+	                   "sent as a datagram's ancillary data (IP_RETOPTS), which only "
+	                   "CAP_NET_RAW may send");
 }
 
 int policy_egress(struct policy_ctx *x, struct werror *err)

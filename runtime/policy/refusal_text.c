@@ -87,6 +87,17 @@ static bool annotation_set(const struct policy_ctx *x, const char *name)
 	return v && strcmp(v, "true") == 0;
 }
 
+/* A name a policy file and an annotation take as written: printable
+ * ASCII but " and \ (a path may hold anything; the JSON the line offers
+ * must be the one name, never what a crafted name makes of it). */
+static bool plain_name(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return false;
+	return true;
+}
+
 /* "; opt-out: ..." for f, said for where the operator and the user stand. */
 static char *optout_text(const struct policy_ctx *x, const struct finding *f)
 {
@@ -95,6 +106,10 @@ static char *optout_text(const struct policy_ctx *x, const struct finding *f)
 
 	if (!name[0])
 		return xstrdup("");
+	if (!plain_name(name))
+		return xstrdup(
+		    "; opt-out: its name holds characters a policy file and an annotation "
+		    "do not take as written (ward check --format json gives it)");
 	if (policy_allows(x, name))
 		return xasprintf("; opt-out: %s allows \"%s\", and only the annotation " ANN_ALLOW
 		                 "%s=true is missing",

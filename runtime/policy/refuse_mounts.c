@@ -542,11 +542,12 @@ static int refuse_fs(struct policy_ctx *x, size_t i)
 {
 	const struct oci_mount *m = &x->cfg->mounts[i];
 	const struct host_facts *h = x->facts;
-	char field[64], opt[80];
+	_cleanup_free_ char *opt = NULL;
+	char field[64];
 	const char *type = m->type ? m->type : "";
 
 	snprintf(field, sizeof(field), ".mounts[%zu].type", i);
-	snprintf(opt, sizeof(opt), "mount-type.%s", type);
+	opt = xasprintf("mount-type.%s", type); /* whole: a cut name is another */
 	if (type[0] == '\0')
 		return 0; /* create's error: a type is required unless binding */
 	if (!listed(fs_types, type))

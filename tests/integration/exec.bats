@@ -90,6 +90,34 @@ setup() {
 	assert_no_leftovers
 }
 
+@test "no fd closed twice: run and exec, tty or not, under every profile close nothing that was not open" {
+	# A close of a number already closed may by then close another fd of
+	# ward's (a destructor after an early close): strace counts EBADF.
+	# (Commands that end: strace -f waits for every process it follows.)
+	local p t
+	for p in compat baseline strict; do
+		cmd 'true'
+		strace -f -Z -e trace=close -o "$TMP/run-$p" "$WARD" --root "$ROOT" --profile "$p" \
+			run --bundle "$BUNDLE" "$ID" </dev/null
+		cfg '.process.terminal = true'
+		PTY_DRIVE_LOG=/dev/null "$WARD_SRCDIR/tests/helpers/pty-drive" -- strace -f -Z \
+			-e trace=close -o "$TMP/runtty-$p" "$WARD" --root "$ROOT" --profile "$p" \
+			run --bundle "$BUNDLE" "$ID" >/dev/null
+		cfg '.process.terminal = false'
+		cmd 'sleep 100'
+		ward --profile "$p" run -d --bundle "$BUNDLE" "$ID"
+		strace -f -Z -e trace=close -o "$TMP/exec-$p" "$WARD" --root "$ROOT" exec "$ID" true </dev/null
+		PTY_DRIVE_LOG=/dev/null "$WARD_SRCDIR/tests/helpers/pty-drive" -- strace -f -Z \
+			-e trace=close -o "$TMP/exectty-$p" "$WARD" --root "$ROOT" exec --tty "$ID" true >/dev/null
+		ward delete --force "$ID"
+	done
+	for t in "$TMP"/run-* "$TMP"/runtty-* "$TMP"/exec-* "$TMP"/exectty-*; do
+		[ -s "$t" ] || fail "no trace in $t"
+		! grep -q EBADF "$t" || fail "${t##*/}: $(grep EBADF "$t" | head -3)"
+	done
+	assert_no_leftovers
+}
+
 @test "exec passes on the exit status and the output" {
 	ward run -d --bundle "$BUNDLE" "$ID"
 	run ward exec "$ID" sh -c 'echo out; echo err >&2; exit 42'

@@ -382,6 +382,38 @@ teardown() {
 	assert_no_leftovers
 }
 
+@test "a config's strings cannot forge the refusal: one line, no control characters, and a JSON snippet of exactly the one opt-out (or none)" {
+	local esc nl
+	esc=$(printf '\033')
+	nl=$(printf '\nward: forged line')
+	# A hook path that would close the snippet's string and add its own
+	# opt-out, and one with a newline and an escape sequence.
+	for path in '/usr/bin/true", "host-network' "/x${nl}${esc}[2J\r"; do
+		cfg --arg p "$path" '.hooks.prestart = [{"path": $p}]'
+		for p in baseline strict; do
+			run ward --profile "$p" create --bundle "$BUNDLE" "$ID"
+			assert_failure 126
+			[ "${#lines[@]}" -eq 1 ] || fail "$p: ${#lines[@]} lines: $output"
+			[[ $output != *"$esc"* && $output != *$'\r'* ]] || fail "$p: a raw control character"
+			refute_output --partial '{"allow"'
+			assert_output --partial 'opt-out: its name holds characters a policy file and an annotation do not take as written'
+			# ward check's text says it on one line each too.
+			run ward --profile "$p" check --bundle "$BUNDLE"
+			refute_line --regexp '^ *ward: forged line'
+			[[ $output != *"$esc"* ]] || fail "check: a raw escape"
+		done
+	done
+	# A plain name: the snippet is JSON holding exactly that name.
+	cfg 'del(.hooks) | .process.capabilities.bounding += ["CAP_SYS_PTRACE"]'
+	run ward create --bundle "$BUNDLE" "$ID"
+	assert_failure 126
+	local snippet
+	snippet=$(sed -n 's/.*(\({"allow": \[.*\]}\)) and set.*/\1/p' <<<"$output")
+	run jq -c .allow <<<"$snippet"
+	assert_output '["cap.SYS_PTRACE"]'
+	assert_no_leftovers
+}
+
 @test "strict: user namespace, read-only root, noexec scratch tmpfs, limits" {
 	cfg '.root.readonly = false | .mounts |= map(select(.destination != "/tmp"))'
 	cmd 'cat /proc/self/uid_map; touch /x 2>/dev/null || echo root-ro

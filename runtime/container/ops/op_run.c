@@ -114,7 +114,7 @@ int ops_run(struct globals *g, const struct create_request *cc, struct werror *e
 		return 0;
 	}
 	store_unlock(&c);
-	status = fwd_wait(pidfd, &set, master, true, err);
+	status = fwd_wait(pidfd, &set, TAKE_FD(master), true, err); /* it closes master */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* The run supervisor's report (it ends once the init is gone). */
 	if (store_relock(&c, err) == 0) {

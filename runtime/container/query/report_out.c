@@ -1,5 +1,7 @@
 #include "container/query/report_out.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
+#include "lib/strfmt.h"
 
 #include <errno.h>
 #include <string.h>
@@ -62,7 +64,10 @@ void rout_str(struct rout *o, const char *k, const char *v)
 		return;
 	}
 	lead(o, k);
-	fprintf(o->t, "%s\n", v);
+	/* A config's strings (paths, names, reasons) as one line each. */
+	_cleanup_free_ char *line = str_one_line(v);
+
+	fprintf(o->t, "%s\n", line);
 }
 
 void rout_int(struct rout *o, const char *k, long long v)
@@ -137,5 +142,7 @@ void rout_item(struct rout *o, const char *v)
 		yajl_gen_string(o->g, (const unsigned char *)v, strlen(v));
 		return;
 	}
-	fprintf(o->t, "%*s- %s\n", o->depth * 2, "", v);
+	_cleanup_free_ char *line = str_one_line(v);
+
+	fprintf(o->t, "%*s- %s\n", o->depth * 2, "", line);
 }

@@ -194,7 +194,11 @@ int egress_sock_create(struct bpf_sock *ctx)
  * above judged: an IPv6 routing header (a type 4 segment list names the
  * first hop; an attacker's review reached the metadata endpoint through
  * one) and IPv4 source routing (IP_OPTIONS, LSRR/SSRR). The sticky form,
- * IPV6_2292PKTOPTIONS, carries the same header. Refused with EPERM. */
+ * IPV6_2292PKTOPTIONS, carries the same header. Refused with EPERM. The
+ * same IPv4 options as a sendmsg control message (IP_RETOPTS) reach no
+ * program: the kernel takes them only from CAP_NET_RAW, which a container
+ * keeps only by the cap.NET_RAW opt-out (then ward check says it bypasses
+ * the list, policy_egress.c). */
 #define SOL_IP_NR              0
 #define SOL_IPV6_NR            41
 #define IP_OPTIONS_NR          4
