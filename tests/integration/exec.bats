@@ -90,7 +90,7 @@ setup() {
 	assert_no_leftovers
 }
 
-@test "no fd closed twice: run and exec, tty or not, under every profile close nothing that was not open" {
+@test "no fd closed twice: run, start, exec (detached, tty or not) and delete under every profile close nothing that was not open" {
 	# A close of a number already closed may by then close another fd of
 	# ward's (a destructor after an early close): strace counts EBADF.
 	# (Commands that end: strace -f waits for every process it follows.)
@@ -105,13 +105,18 @@ setup() {
 			run --bundle "$BUNDLE" "$ID" >/dev/null
 		cfg '.process.terminal = false'
 		cmd 'sleep 100'
-		ward --profile "$p" run -d --bundle "$BUNDLE" "$ID"
+		# (create forks the init, which strace would follow for good:
+		# start, exec, exec -d and delete are traced.)
+		ward --profile "$p" create --bundle "$BUNDLE" "$ID"
+		strace -f -Z -e trace=close -o "$TMP/start-$p" "$WARD" --root "$ROOT" start "$ID"
 		strace -f -Z -e trace=close -o "$TMP/exec-$p" "$WARD" --root "$ROOT" exec "$ID" true </dev/null
+		strace -f -Z -e trace=close -o "$TMP/execd-$p" "$WARD" --root "$ROOT" exec -d "$ID" true </dev/null
 		PTY_DRIVE_LOG=/dev/null "$WARD_SRCDIR/tests/helpers/pty-drive" -- strace -f -Z \
 			-e trace=close -o "$TMP/exectty-$p" "$WARD" --root "$ROOT" exec --tty "$ID" true >/dev/null
-		ward delete --force "$ID"
+		strace -f -Z -e trace=close -o "$TMP/delete-$p" "$WARD" --root "$ROOT" delete --force "$ID"
 	done
-	for t in "$TMP"/run-* "$TMP"/runtty-* "$TMP"/exec-* "$TMP"/exectty-*; do
+	for t in "$TMP"/run-* "$TMP"/runtty-* "$TMP"/start-* "$TMP"/exec-* "$TMP"/execd-* \
+		"$TMP"/exectty-* "$TMP"/delete-*; do
 		[ -s "$t" ] || fail "no trace in $t"
 		! grep -q EBADF "$t" || fail "${t##*/}: $(grep EBADF "$t" | head -3)"
 	done
