@@ -88,6 +88,16 @@ load ../helpers/common
 	assert_success
 	assert_line "Seccomp:	2"
 	assert_line "errno 1"
+	# An exec'd process too, under baseline and strict.
+	jq '.process.args = ["sleep", "100"]' "$short/config.json" >"$TMP/c" && mv "$TMP/c" "$short/config.json"
+	for p in baseline strict; do
+		ward --profile "$p" run -d --bundle "$short" "$ID"
+		run ward exec "$ID" sh -c 'grep ^Seccomp: /proc/self/status; sysprobe ioctl 0 0x5412 @x' </dev/null
+		assert_success
+		assert_line "Seccomp:	2"
+		assert_line "errno 1"
+		ward delete --force "$ID"
+	done
 	# --full: runc's process and ward's profile inline; --rootless too.
 	run jq -c '[.linux.seccomp.defaultAction, (.process.capabilities.bounding | index("CAP_AUDIT_WRITE") != null)]' "$BUNDLE/config.json"
 	assert_output '["SCMP_ACT_ERRNO",true]'
