@@ -123,6 +123,8 @@ static _Noreturn void hook_child(const struct oci_hook *h, int file_fd, int in_f
  * state) and stderr (kept for the error). */
 struct hook_proc {
 	int pidfd, in, er;
+	const char *feed; /* the state not yet written to stdin */
+	size_t feed_left;
 };
 
 static void hook_proc_close(struct hook_proc *p)
@@ -168,19 +170,35 @@ static int hook_spawn(const struct oci_hook *h, int file_fd, struct hook_proc *p
 	return 0;
 }
 
-/* The state on the hook's stdin, then EOF. It is small (the pipe buffer
- * holds it); a hook that does not read it must not block us, so a short
- * write is fine, and one that exits first gives EPIPE, not our death. */
-static void hook_feed(const struct oci_hook *h, struct hook_proc *p, const char *json, size_t len)
+/* The state on the hook's stdin, then EOF, written as the pipe takes it
+ * (hook_wait polls for room): a state larger than the pipe buffer (large
+ * annotations) reaches the hook whole, as runc gives it. A hook that does
+ * not read it cannot block us (non-blocking writes, its exit ends the
+ * feed), and one that exits first gives EPIPE, not our death. */
+static void hook_feed(const struct oci_hook *h, struct hook_proc *p)
 {
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
 
-	fcntl(p->in, F_SETFL, O_NONBLOCK);
 	sigaction(SIGPIPE, &ign, &old);
-	if (write(p->in, json, len) < 0 && errno != EAGAIN && errno != EPIPE)
-		log_debug("hook %s: writing state: %s", h->path, strerror(errno));
+	while (p->feed_left > 0) {
+		ssize_t n = write(p->in, p->feed, p->feed_left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			if (errno != EPIPE)
+				log_debug("hook %s: writing state: %s", h->path, strerror(errno));
+			p->feed_left = 0;
+			break;
+		}
+		p->feed += n;
+		p->feed_left -= (size_t)n;
+	}
 	sigaction(SIGPIPE, &old, NULL);
-	close(TAKE_FD(p->in));
+	if (p->feed_left == 0)
+		cleanup_closep(&p->in);
 }
 
 /* Keep the last bytes of stderr: that is where the reason usually is. */
@@ -204,8 +222,9 @@ static int hook_wait(const struct oci_hook *h, struct hook_proc *p, char *tail, 
 	size_t tail_len = 0;
 
 	for (;;) {
-		struct pollfd pf[2] = {{.fd = p->pidfd, .events = POLLIN},
-		                       {.fd = p->er, .events = POLLIN}};
+		struct pollfd pf[3] = {{.fd = p->pidfd, .events = POLLIN},
+		                       {.fd = p->er, .events = POLLIN},
+		                       {.fd = p->in, .events = POLLOUT}};
 		int timeout = -1, n;
 
 		if (deadline >= 0) {
@@ -214,11 +233,11 @@ static int hook_wait(const struct oci_hook *h, struct hook_proc *p, char *tail, 
 			if (left <= 0) {
 				pidfd_send_signal(p->pidfd, SIGKILL, NULL, 0);
 				waitid(P_PIDFD, (id_t)p->pidfd, si, WEXITED);
-				return werr(err, ETIMEDOUT, "timed out after %d s", h->timeout);
+				return werr(err, 0, "timed out after %d s (killed)", h->timeout);
 			}
 			timeout = (int)left;
 		}
-		n = poll(pf, 2, timeout);
+		n = poll(pf, 3, timeout);
 		if (n < 0 && errno != EINTR)
 			return werr(err, errno, "poll");
 		if (n > 0 && (pf[1].revents & (POLLIN | POLLHUP))) {
@@ -229,9 +248,12 @@ static int hook_wait(const struct oci_hook *h, struct hook_proc *p, char *tail, 
 			if (got == 0)
 				close(TAKE_FD(p->er));
 		}
+		if (n > 0 && (pf[2].revents & (POLLOUT | POLLERR | POLLHUP)))
+			hook_feed(h, p);
 		if (n > 0 && (pf[0].revents & POLLIN))
 			break;
 	}
+	cleanup_closep(&p->in);
 	if (waitid(P_PIDFD, (id_t)p->pidfd, si, WEXITED) < 0)
 		return werr(err, errno, "waiting for the hook");
 	return 0;
@@ -240,14 +262,17 @@ static int hook_wait(const struct oci_hook *h, struct hook_proc *p, char *tail, 
 static int run_one(const struct oci_hook *h, int file_fd, const char *json, size_t json_len,
                    char *tail, size_t tail_size, struct werror *err)
 {
-	__attribute__((cleanup(hook_proc_close))) struct hook_proc p = {-1, -1, -1};
+	__attribute__((cleanup(hook_proc_close))) struct hook_proc p = {-1, -1, -1, NULL, 0};
 	siginfo_t si = {0};
 	char name[64];
 
 	tail[0] = '\0';
 	if (hook_spawn(h, file_fd, &p, err) < 0)
 		return -1;
-	hook_feed(h, &p, json, json_len);
+	fcntl(p.in, F_SETFL, O_NONBLOCK);
+	p.feed = json;
+	p.feed_left = json_len;
+	hook_feed(h, &p);
 	if (hook_wait(h, &p, tail, tail_size, &si, err) < 0)
 		return -1;
 	if (si.si_code == CLD_EXITED && si.si_status == 0)

@@ -124,6 +124,29 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	assert_no_leftovers
 }
 
+@test "a state larger than a pipe holds reaches the hook whole (large annotations), at every host-side point" {
+	WARD_GLOBALS=(--profile compat)
+	# 300 KB of annotations: the state is over four times a pipe's 64 KiB.
+	cat >"$TMP/size.sh" <<-'SH'
+	#!/bin/sh
+	# The state's size, and whether it is whole JSON (jq reads it).
+	cat >"$3.json"
+	echo "$1 $(wc -c <"$3.json") $(jq -r '.annotations.big | length' "$3.json")" >>"$2"
+	SH
+	chmod 755 "$TMP/size.sh"
+	h() { printf '{"path": "%s", "args": ["size.sh", "%s", "%s", "%s"]}' "$TMP/size.sh" "$1" "$LOG/log" "$TMP/$1"; }
+	cfg --argjson a "$(h prestart)" --argjson c "$(h createRuntime)" --argjson p "$(h poststop)" \
+		'.annotations.big = ("a" * 300000) | .hooks = {"prestart": [$a], "createRuntime": [$c], "poststop": [$p]}'
+	ward run --bundle "$BUNDLE" "$ID"
+	run cat "$LOG/log"
+	for point in prestart createRuntime poststop; do
+		size=$(jq -c . "$TMP/$point.json" | wc -c)
+		[ "$size" -gt 300000 ] || fail "$point got $size bytes of state"
+		assert_line --regexp "^$point [0-9]+ 300000\$"
+	done
+	assert_no_leftovers
+}
+
 @test "a hook that outlives its timeout is killed and fails the create" {
 	# A duration of this test's own, to find exactly this sleep afterwards.
 	d="30.$$$RANDOM"
@@ -131,7 +154,7 @@ hook() { # hook POINT [PATH] [LOGFILE]: a hook entry that logs POINT
 	SECONDS=0
 	run ward create --bundle "$BUNDLE" "$ID"
 	assert_failure 125
-	assert_output "ward: createRuntime hook 0 (/bin/sleep): timed out after 1 s: Connection timed out"
+	assert_output "ward: createRuntime hook 0 (/bin/sleep): timed out after 1 s (killed)"
 	[ "$SECONDS" -lt 10 ] || fail "create took $SECONDS s"
 	run pgrep -fx "sleep $d"
 	assert_failure 1
