@@ -124,12 +124,45 @@ static char *optout_text(const struct policy_ctx *x, const struct finding *f)
 	                 name, pol, name, name);
 }
 
-/* " [and N more: ward check --bundle DIR]", the bundle as an absolute
- * path (an engine's, which its user never typed). */
+/* A path as a shell word: as it is when plain, else in single quotes
+ * (a quote inside as '\''), so that the command can be pasted. */
+static char *shell_word(const char *s)
+{
+	size_t n = strlen(s), q = 0;
+	bool plain = n > 0;
+	char *out, *o;
+
+	for (const char *c = s; *c; c++) {
+		plain = plain && (strchr("/._-+:,=@", *c) || (*c >= '0' && *c <= '9') ||
+		                  (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'));
+		q += *c == '\'';
+	}
+	if (plain)
+		return xstrdup(s);
+	o = out = xmalloc(n + 3 * q + 3);
+	*o++ = '\'';
+	for (const char *c = s; *c; c++) {
+		if (*c == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *c;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return out;
+}
+
+/* " [and N more: ward check --profile P [--policy FILE] --bundle DIR]":
+ * the command that lists them all as this run judged them (the same
+ * profile and policy file), the bundle as an absolute path (an engine's,
+ * which its user never typed). */
 static char *more_text(const struct policy_ctx *x)
 {
 	char abs[PATH_MAX];
 	const char *b = x->bundle;
+	_cleanup_free_ char *pol = NULL, *bw = NULL;
 
 	if (x->n_refused <= 1)
 		return xstrdup("");
@@ -137,7 +170,17 @@ static char *more_text(const struct policy_ctx *x)
 		return xasprintf(" [and %zu more: see ward check]", x->n_refused - 1);
 	if (realpath(b, abs) != NULL)
 		b = abs;
-	return xasprintf(" [and %zu more: ward check --bundle %s]", x->n_refused - 1, b);
+	bw = shell_word(b);
+	/* The default file is read without the flag (and may be absent). */
+	if (x->policy_path != NULL && strcmp(x->policy_path, POLICY_DEFAULT_PATH) != 0) {
+		char pabs[PATH_MAX];
+		_cleanup_free_ char *pw =
+		    shell_word(realpath(x->policy_path, pabs) ? pabs : x->policy_path);
+
+		pol = xasprintf(" --policy %s", pw);
+	}
+	return xasprintf(" [and %zu more: ward --profile %s%s check --bundle %s]", x->n_refused - 1,
+	                 profile_name(x->profile), pol ? pol : "", bw);
 }
 
 static const struct finding *first_refusal(const struct policy_ctx *x)

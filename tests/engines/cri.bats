@@ -154,7 +154,7 @@ teardown() { cri_teardown; }
 	# The pod's host network brings the host's UTS namespace (joined through
 	# the sandbox's): the first of the two refusals.
 	assert_output --partial 'StartContainer: UNKNOWN: failed to create containerd task'
-	assert_output --regexp "OCI runtime create failed: config.json: \.linux\.namespaces\[[0-9]+\]\.path: /proc/[0-9]+/ns/uts is the host's uts namespace \(refused by the baseline profile; engines write it for \`--uts host\`; opt-out: add \"host-uts\" to \"allow\" .*\) \[and 1 more: ward check --bundle /[^]]+\]"
+	assert_output --regexp "OCI runtime create failed: config.json: \.linux\.namespaces\[[0-9]+\]\.path: /proc/[0-9]+/ns/uts is the host's uts namespace \(refused by the baseline profile; engines write it for \`--uts host\`; opt-out: add \"host-uts\" to \"allow\" .*\) \[and 1 more: ward --profile baseline( --policy [^ ]+)? check --bundle /[^]]+\]"
 	refute_output --partial DEADLINE_EXCEEDED
 	# CRI's record of it: a start error, with ward's message.
 	run cri status "$C"

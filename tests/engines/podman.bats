@@ -274,7 +274,7 @@ teardown() { pm_teardown; }
 	assert_output --partial 'ward: config.json: '
 	assert_output --partial 'refused by the baseline profile; the config asks for every capability and host device, as `--privileged` (Kubernetes: privileged: true) does, which only the compat profile runs (ward --profile compat; Podman: --runtime-flag profile=compat))'
 	# The bundle is Podman's, which its user never saw: named, for ward check.
-	assert_output --regexp 'more: ward check --bundle /[^]]+/userdata\]'
+	assert_output --regexp 'more: ward --profile [a-z]+( --policy [^ ]+)? check --bundle /[^]]+/userdata\]'
 	# --network host: no network namespace in the config, the host's
 	# network. baseline says no, naming the flag and the opt-out ...
 	run pm run --rm --network host "$IMAGE" true

@@ -326,7 +326,7 @@ teardown() {
 		rm -f "$TMP/log"
 		run ward --log "$TMP/log" --log-format "$fmt" create --bundle "$BUNDLE" "$ID"
 		assert_failure 126
-		assert_output --regexp '^ward: config.json: \.linux\.devices\[0\]: /dev/fuse \(c 10:229\) is a device node for FUSE, a kernel attack surface \(refused by the baseline profile; the config asks for every capability and host device, as `--privileged` \(Kubernetes: privileged: true\) does, which only the compat profile runs \(ward --profile compat; Podman: --runtime-flag profile=compat\)\) \[and [0-9]+ more: ward check --bundle '"$bundle"'\]$'
+		assert_output --regexp '^ward: config.json: \.linux\.devices\[0\]: /dev/fuse \(c 10:229\) is a device node for FUSE, a kernel attack surface \(refused by the baseline profile; the config asks for every capability and host device, as `--privileged` \(Kubernetes: privileged: true\) does, which only the compat profile runs \(ward --profile compat; Podman: --runtime-flag profile=compat\)\) \[and [0-9]+ more: ward --profile baseline( --policy [^ ]+)? check --bundle '"$bundle"'\]$'
 		[ "${#lines[@]}" -eq 1 ] || fail "more than one line: $output"
 		# The log has each refusal `ward check` lists, at info level,
 		# then the error line.
@@ -468,6 +468,29 @@ teardown() {
 		assert_equal "${lines[*]:3}" "536870912 536870912 100000 100000 256"
 	fi
 	assert_no_leftovers
+}
+
+@test "the [and N more] hint is a command that, pasted, lists every refusal as the run judged them (its profile and policy file, quoted)" {
+	cfg '.process.env += ["API_TOKEN=x", "DB_PASSWORD=y"]'
+	local pol="$TMP/the operator's policy.json"
+	echo '{}' >"$pol"
+	for how in "--profile strict" "--policy"; do
+		if [ "$how" = --policy ]; then
+			echo '{"profile": "strict"}' >"$pol"
+			WARD_GLOBALS=(--policy "$pol")
+		else
+			WARD_GLOBALS=(--profile strict --policy "$pol")
+		fi
+		run ward create --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		[[ "$output" =~ \[and\ 1\ more:\ (ward\ .*)\]$ ]] || fail "no hint: $output"
+		local hint=${BASH_REMATCH[1]}
+		# As a user pastes it (ward on the PATH).
+		run env PATH="$(dirname "$WARD"):$PATH" sh -c "$hint --format json"
+		assert_failure 1
+		assert_equal "$(jq -c '[.refusals[].field]' <<<"$output")" '[".process.env[2]",".process.env[3]"]'
+		assert_no_leftovers
+	done
 }
 
 @test "strict: secret-looking environment names and joined network namespaces are refused" {

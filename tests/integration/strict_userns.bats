@@ -36,7 +36,7 @@ own_userns() {
 	own_userns '[{"containerID": 0, "hostID": 0, "size": 65536}]' '[{"containerID": 0, "hostID": 0, "size": 65536}]'
 	run ward --profile strict run --bundle "$BUNDLE" "$ID"
 	assert_failure 126
-	assert_output --partial 'ward: config.json: .linux.uidMappings[0]: maps container uids 0-65535 to host 0-65535, outside this container'\''s own host range (1879048192-1879113727, of strict'\''s id pool): container root must be an unprivileged host id no one else has, never host root (refused by the strict profile) [and 1 more: ward check --bundle '"$BUNDLE"']'
+	assert_output --partial 'ward: config.json: .linux.uidMappings[0]: maps container uids 0-65535 to host 0-65535, outside this container'\''s own host range (1879048192-1879113727, of strict'\''s id pool): container root must be an unprivileged host id no one else has, never host root (refused by the strict profile) [and 1 more: ward --profile strict check --bundle '"$BUNDLE"']'
 	[ ! -e "$TMP/vol/suid" ] || fail "the container ran: $(stat -c '%u:%g %A' "$TMP/vol/suid")"
 	assert_no_leftovers
 	# A host user's uid is no better.
