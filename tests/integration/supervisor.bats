@@ -361,3 +361,38 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	assert_output "ward: report: needs a container id (or --list, alone)"
 	rm "$REPORTS/$ID-c.json"
 }
+
+@test "run --report writes a report when the job never ran: a refusal, an invalid config, ward's own failure (baseline and strict)" {
+	for p in baseline strict; do
+		rm -f "$TMP/r.json"
+		# Refused by the policy: every refusal, with its opt-out.
+		cfg '.process.env = ["PATH=/bin", "API_TOKEN=x"] | .process.capabilities.bounding += ["CAP_SYS_PTRACE"]'
+		run ward --profile "$p" run --report "$TMP/r.json" --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		local line=$output
+		run jq -c '{refused, kind, profile, n: (.refusals | length), first: .refusals[0].optOut}' "$TMP/r.json"
+		assert_output --regexp '^\{"refused":true,"kind":"refused","profile":"'"$p"'","n":[12],"first":"[a-zA-Z.:_]+"\}$'
+		assert_equal "ward: $(jq -r .error "$TMP/r.json")" "$line"
+		assert_no_leftovers
+		# Invalid: the JSON path and the reason.
+		rm -f "$TMP/r.json"
+		cfg '.process.env = ["PATH=/bin"] | .process.capabilities.bounding -= ["CAP_SYS_PTRACE"] | .process.args = 7'
+		run ward --profile "$p" run --report "$TMP/r.json" --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		run jq -c '{refused, kind}' "$TMP/r.json"
+		assert_output '{"refused":true,"kind":"invalid"}'
+		assert_no_leftovers
+		# ward failed: the program is not in the image. Still a report,
+		# with the line ward printed.
+		rm -f "$TMP/r.json"
+		cfg '.process.args = ["/no/such/program"]'
+		run ward --profile "$p" run --report "$TMP/r.json" --bundle "$BUNDLE" "$ID"
+		assert_failure 125
+		line=$output
+		run jq -r '"\(.refused) \(.kind) ward: \(.error)"' "$TMP/r.json"
+		assert_output "false $(jq -r .kind "$TMP/r.json") $line"
+		[[ "$line" == *'"/no/such/program"'* ]] || fail "the line does not name the program: $line"
+		assert_no_leftovers
+		cfg '.process.args = ["true"]'
+	done
+}

@@ -129,7 +129,7 @@ static int request_policy(struct globals *g, const struct create_request *cc,
 	if (pr->x.n_refused) {
 		r = policy_refusal_error(&pr->x, err);
 		if (cc->report) {
-			report_file_refusal(cc, o->bundle, &pr->x, err);
+			report_file_error(cc, o->bundle, &pr->x, err);
 			g->refusal_reported = true;
 		}
 		return r;

@@ -95,15 +95,19 @@ int ops_run(struct globals *g, const struct create_request *cc, struct werror *e
 	/* In the foreground, a terminal without --console-socket is relayed
 	 * (runc's default config, and `ward run` of a shell by hand). */
 	if (create_from_request(g, cc, &c, &pidfd, cc->detach ? NULL : &master, err) < 0) {
-		/* A refused or invalid config has a report too: nothing ran,
-		 * and it says why. */
-		if (cc->report && !g->refusal_reported &&
-		    (werr_kind_of(err) == WERR_REFUSED || werr_kind_of(err) == WERR_INVALID))
-			report_file_refusal(cc, NULL, NULL, err);
+		/* A refused or invalid config has a report too, and so has a
+		 * create ward failed: nothing ran, and it says why. */
+		if (cc->report && !g->refusal_reported)
+			report_file_error(cc, NULL, NULL, err);
 		return -1;
 	}
 	if (container_start(&c, err) < 0) {
 		_cleanup_werror_ struct werror undo_err = WERROR_INIT;
+
+		/* The job's program did not run (missing from the image, its
+		 * startContainer hook failed): the CI job still finds a report. */
+		if (cc->report)
+			report_file_error(cc, NULL, NULL, err);
 
 		container_destroy(&c, true, &undo_err);
 		store_close(&c);

@@ -35,8 +35,8 @@ int report_file_write(const char *to, const char *buf, size_t len, struct werror
 	                             0644, to, err);
 }
 
-void report_file_refusal(const struct create_request *cc, const char *bundle,
-                         const struct policy_ctx *x, const struct werror *why)
+void report_file_error(const struct create_request *cc, const char *bundle,
+                       const struct policy_ctx *x, const struct werror *why)
 {
 	_cleanup_werror_ struct werror werr_write = WERROR_INIT;
 	char *buf = NULL, path[PATH_MAX + 16];
@@ -55,7 +55,8 @@ void report_file_refusal(const struct create_request *cc, const char *bundle,
 	if (fmt_fit(path, sizeof(path), "%s/config.json", bundle ? bundle : cc->bundle) < 0)
 		snprintf(path, sizeof(path), "%s", "(a bundle path too long to show)");
 	rout_str(&o, "id", cc->id);
-	rout_bool(&o, "refused", true);
+	rout_bool(&o, "refused",
+	          werr_kind_of(why) == WERR_REFUSED || werr_kind_of(why) == WERR_INVALID);
 	rout_str(&o, "kind", werr_kind_name(werr_kind_of(why)));
 	rout_str(&o, "error", werr_msg(why));
 	rout_str(&o, "config", path);
