@@ -169,6 +169,56 @@ static void joined(FILE *out, const char *const *parts, size_t n)
 	}
 }
 
+/* "limits: memory 512.0 MiB, pids 256, cpu 100000/100000 us" (none:
+ * "none"), from the limits the container ran under. */
+static void limits_line(FILE *out, yajl_val r)
+{
+	long long mem = num(r, "limits", "memoryBytes"), pids = num(r, "limits", "pids");
+	long long quota = num(r, "limits", "cpuQuotaUs"), period = num(r, "limits", "cpuPeriodUs");
+
+	fputs("\n  limits:   ", out);
+	if (mem <= 0 && pids <= 0 && quota <= 0) {
+		fputs("none enforced\n", out);
+		return;
+	}
+	fputs("memory ", out);
+	if (mem > 0)
+		bytes(out, mem);
+	else
+		fputs("unlimited", out);
+	if (pids > 0)
+		fprintf(out, ", pids %lld", pids);
+	else
+		fputs(", pids unlimited", out);
+	if (quota > 0)
+		fprintf(out, ", cpu %lld us per %lld us\n", quota, period > 0 ? period : 100000);
+	else
+		fputs(", cpu unlimited\n", out);
+}
+
+/* The policy's audit entries: the adjustments ("field: old -> new
+ * (rule)"), or the notes (an entry without "new": nothing changed). */
+static void audit_lines(FILE *out, yajl_val audit, bool adjustments)
+{
+	bool said = false;
+
+	for (size_t i = 0; audit && YAJL_IS_ARRAY(audit) && i < YAJL_GET_ARRAY(audit)->len; i++) {
+		yajl_val a = YAJL_GET_ARRAY(audit)->values[i];
+		const char *adj[] = {str(a, "field", NULL), ": ", str(a, "old", NULL),  " -> ",
+		                     str(a, "new", NULL),   " (", str(a, "rule", NULL), ")\n"};
+		const char *note[] = {str(a, "field", NULL), ": ", str(a, "note", NULL), "\n"};
+
+		if (adjustments != (str(a, "new", NULL) != NULL) ||
+		    (!adjustments && str(a, "note", NULL) == NULL))
+			continue;
+		if (!said)
+			fputs(adjustments ? "adjusted by the policy:\n" : "policy notes:\n", out);
+		said = true;
+		fputs("  ", out);
+		joined(out, adjustments ? adj : note, adjustments ? 4 : 2);
+	}
+}
+
 static void details(FILE *out, yajl_val r)
 {
 	yajl_val first = get(r, "deniedSyscalls", "first");
@@ -183,11 +233,19 @@ static void details(FILE *out, yajl_val r)
 	line(out, "created", str(r, "created", NULL));
 	line(out, "started", str(r, "started", NULL) ? str(r, "started", NULL) : "never");
 	line(out, "ended", str(r, "ended", NULL));
-	fprintf(out, "\n  cpu:      user %.3fs, system %.3fs\n",
-	        (double)num(r, "figures", "cpuUserUs") / 1e6,
-	        (double)num(r, "figures", "cpuSystemUs") / 1e6);
-	fprintf(out, "  OOM kills: %lld, pids-limit hits: %lld\n", num(r, "figures", "oomKills"),
-	        num(r, "figures", "pidsLimitHits"));
+	limits_line(out, r);
+	/* Without a cgroup (rootless without a delegated one) nothing was
+	 * measured: unknown, not a zero nobody read. */
+	if (truth(r, "figures", "fromCgroup")) {
+		fprintf(out, "  cpu:      user %.3fs, system %.3fs\n",
+		        (double)num(r, "figures", "cpuUserUs") / 1e6,
+		        (double)num(r, "figures", "cpuSystemUs") / 1e6);
+		fprintf(out, "  OOM kills: %lld, pids-limit hits: %lld\n",
+		        num(r, "figures", "oomKills"), num(r, "figures", "pidsLimitHits"));
+	} else {
+		fputs("  cpu:      unknown (no cgroup to read it from)\n", out);
+		fputs("  OOM kills: unknown, pids-limit hits: unknown\n", out);
+	}
 	fputs("  supervisor: ", out);
 	esc(out, str(r, "supervisor", "ended"));
 	fputc('\n', out);
@@ -219,19 +277,8 @@ static void details(FILE *out, yajl_val r)
 			fputs("]\n", out);
 		}
 	}
-	if (audit && YAJL_IS_ARRAY(audit) && YAJL_GET_ARRAY(audit)->len) {
-		fputs("adjusted by the policy:\n", out);
-		for (size_t i = 0; i < YAJL_GET_ARRAY(audit)->len; i++) {
-			yajl_val a = YAJL_GET_ARRAY(audit)->values[i];
-
-			const char *parts[] = {
-			    str(a, "field", NULL), ": ", str(a, "old", NULL),  " -> ",
-			    str(a, "new", NULL),   " (", str(a, "rule", NULL), ")\n"};
-
-			fputs("  ", out);
-			joined(out, parts, 4);
-		}
-	}
+	audit_lines(out, audit, true);
+	audit_lines(out, audit, false);
 }
 
 /* The summary line (without its newline). */

@@ -388,6 +388,16 @@ assert_user_clean() {
 	assert_line ran
 	run grep -c "not enforced" <<<"$output"
 	assert_output 1
+	# Its report (a supervised run: --timeout) says what nobody measured
+	# is unknown, and no limit held; a note is not drawn as an adjustment.
+	run uward run --timeout 1m --bundle "$UB" "$ID"
+	assert_success
+	run uward report "$ID"
+	assert_line --index 0 --regexp '^exit 0, [0-9.]+s, peak memory unknown, '
+	assert_line "  limits:   none enforced"
+	assert_line "  cpu:      unknown (no cgroup to read it from)"
+	assert_line "  OOM kills: unknown, pids-limit hits: unknown"
+	refute_output --regexp ': +->'
 	# Without a cgroup, pause and update say why in one sentence (no
 	# strerror tacked on).
 	ucmd 'sleep 100'

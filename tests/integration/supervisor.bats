@@ -157,6 +157,9 @@ report_json() { # report_json ID JQ-FILTER
 	run ward report "$ID"
 	assert_line --index 0 "exit 3, $(sed -n 's/^exit 3, \([0-9.]*s\),.*/\1/p' <<<"${lines[0]}"), peak memory $(sed -n 's/.*peak memory \([0-9.]* [KM]iB\),.*/\1/p' <<<"${lines[0]}"), 4 denied syscalls: keyctl ×2, ptrace ×1, unshare ×1"
 	assert_line "  pid $(jq -r '.deniedSyscalls.first[0].pid' "$TMP/r.json") sysprobe: keyctl(0x0, 0x0, 0x0, ...) [x86_64]"
+	# The limits it ran under (strict's), and the figures read from its cgroup.
+	assert_line "  limits:   memory 512.0 MiB, pids 256, cpu 100000 us per 100000 us"
+	assert_line --regexp '^  cpu:      user [0-9]+\.[0-9]{3}s, system [0-9]+\.[0-9]{3}s$'
 }
 
 @test "denied syscalls of exec'd processes are recorded too" {
