@@ -30,6 +30,10 @@ void policy_ctx_free(struct policy_ctx *x);
 int policy_apply(struct policy_ctx *x, struct werror *err);
 /* werr() for the first refusal (naming field, reason and opt-out); -1. */
 int policy_refusal_error(const struct policy_ctx *x, struct werror *err);
+/* How to lift the refusal f, in the refusal line's words (the JSON to add
+ * to the policy file, the annotation, or which of the two is missing); NULL
+ * when it has no opt-out. The caller frees it. */
+char *policy_optout_howto(const struct policy_ctx *x, const struct finding *f);
 
 /* policy_refusal_error for the refusals recorded since x had first
  * findings and refused refusals (0 when there are none). */

@@ -91,9 +91,25 @@ static void names(uint64_t set, char *buf, size_t len)
 		snprintf(buf, len, "(none)");
 }
 
+/* The capabilities policy_caps_refuse refuses (not opted out): once
+ * refused, their drop is no adjustment to list as well. */
+static uint64_t refused_caps(const struct policy_ctx *x)
+{
+	uint64_t m = 0;
+
+	for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+		char opt[64];
+
+		optout_name(refused[k].cap, opt, sizeof(opt));
+		if (!policy_optout(x, opt))
+			m |= BIT(refused[k].cap);
+	}
+	return m;
+}
+
 int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *prefix)
 {
-	uint64_t allowed = safe_caps;
+	uint64_t allowed = safe_caps, moot;
 
 	if (caps == NULL)
 		return 0;
@@ -104,6 +120,7 @@ int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *pre
 		if (policy_optout(x, opt))
 			allowed |= BIT(c);
 	}
+	moot = refused_caps(x);
 	for (int i = 0; i < 5; i++) {
 		uint64_t *s = set_ptr(caps, i);
 		/* Inheritable and ambient carry capabilities across execve of
@@ -114,10 +131,14 @@ int policy_caps_cap(struct policy_ctx *x, struct oci_caps *caps, const char *pre
 		if (now == *s)
 			continue;
 		snprintf(field, sizeof(field), "%s.%s", prefix, set_names[i]);
-		names(*s, old, sizeof(old));
-		names(now, nw, sizeof(nw));
+		names(*s & ~moot, old, sizeof(old));
+		names(now & ~moot, nw, sizeof(nw));
+		/* Dropped either way; recorded only where more than the refused
+		 * ones go (the refusal already names those). */
+		bool only_refused = (*s & ~moot) == (now & ~moot);
 		*s = now;
-		if (policy_adjusted(x, i == 2 || i == 4 ? "caps-no-inherit" : "caps-safe-set",
+		if (!only_refused &&
+		    policy_adjusted(x, i == 2 || i == 4 ? "caps-no-inherit" : "caps-safe-set",
 		                    field, old, nw) < 0)
 			return -1;
 	}

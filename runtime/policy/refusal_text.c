@@ -124,6 +124,16 @@ static char *optout_text(const struct policy_ctx *x, const struct finding *f)
 	                 name, pol, name, name);
 }
 
+char *policy_optout_howto(const struct policy_ctx *x, const struct finding *f)
+{
+	static const char lead[] = "; opt-out: ";
+	_cleanup_free_ char *t = optout_text(x, f);
+
+	if (strncmp(t, lead, sizeof(lead) - 1) != 0)
+		return NULL;
+	return xstrdup(t + sizeof(lead) - 1);
+}
+
 /* A path as a shell word: as it is when plain, else in single quotes
  * (a quote inside as '\''), so that the command can be pasted. */
 static char *shell_word(const char *s)

@@ -489,6 +489,12 @@ teardown() {
 		run env PATH="$(dirname "$WARD"):$PATH" sh -c "$hint --format json"
 		assert_failure 1
 		assert_equal "$(jq -c '[.refusals[].field]' <<<"$output")" '[".process.env[2]",".process.env[3]"]'
+		# Each with the opt-out as the line says it: the JSON for this
+		# policy file, and the annotation.
+		local name
+		name=$(jq -r '.refusals[0].optOut' <<<"$output")
+		assert_equal "$(jq -r '.refusals[0].optOutHow' <<<"$output")" \
+			"add \"$name\" to \"allow\" in $pol ({\"allow\": [\"$name\"]}) and set the annotation org.ward.allow.$name=true"
 		assert_no_leftovers
 	done
 }

@@ -3344,6 +3344,27 @@ static void test_adjust_caps(void)
 	   "caps-safe-set: plus the cap.X opt-outs (NET_RAW kept; ambient still cleared)");
 	run_free(&r);
 
+	/* A refused capability is the refusal's business: its drop is not
+	 * listed as an adjustment too (ward check said both). */
+	run(&r,
+	    &(struct spec){
+	        .proc = ",\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_SYS_PTRACE\"],"
+	                "\"effective\":[\"CAP_KILL\",\"CAP_SYS_PTRACE\",\"CAP_AUDIT_WRITE\"]}"},
+	    NULL, NULL, &f);
+	{
+		const struct finding *eff =
+		    adjusted(&r.x, "caps-safe-set", ".process.capabilities.effective");
+
+		ok(r.x.n_refused == 1 &&
+		       refused_as(&r.x, ".process.capabilities.bounding", "cap.SYS_PTRACE") &&
+		       !adjusted(&r.x, "caps-safe-set", ".process.capabilities.bounding") && eff &&
+		       strcmp(eff->old, "KILL AUDIT_WRITE") == 0 && strcmp(eff->now, "KILL") == 0,
+		   "a refused capability is a refusal, not also an adjustment (effective: %s -> "
+		   "%s)",
+		   eff ? eff->old : "-", eff ? eff->now : "-");
+	}
+	run_free(&r);
+
 	run(&r, &(struct spec){.ns = NULL}, NULL, NULL, &f);
 	ok(r.rc == 0 && r.cfg->process->capabilities == NULL &&
 	       !adjusted(&r.x, "caps-safe-set", NULL) && !adjusted(&r.x, "caps-no-inherit", NULL),

@@ -6,6 +6,7 @@
  * or refuse. Exit 0: allowed, 1: refused, 2: bad input. */
 #include "container/query/q_check_reach.h"
 #include "container/query/query.h"
+#include "lib/cleanup.h"
 #include "lib/error.h"
 #include "linux/sysctl.h"
 #include "policy/fields.h"
@@ -40,8 +41,13 @@ void query_findings(struct rout *o, const struct policy_ctx *x, enum finding_kin
 		} else {
 			rout_str(o, "reason", f->why);
 		}
-		if (k == FIND_REFUSE)
+		if (k == FIND_REFUSE) {
+			_cleanup_free_ char *how = policy_optout_howto(x, f);
+
 			rout_str(o, "optOut", f->optout[0] ? f->optout : "(none)");
+			if (how)
+				rout_str(o, "optOutHow", how);
+		}
 		rout_obj_end(o);
 	}
 	rout_list_end(o);
