@@ -70,6 +70,11 @@ struct policy_ctx {
 };
 
 bool policy_optout(const struct policy_ctx *x, const char *name);
+/* The two keys of an opt-out, each alone (refusal_text.c): the policy
+ * file names it in "allow"; the config's annotation org.ward.allow.NAME
+ * is "true". */
+bool policy_file_allows(const struct policy_ctx *x, const char *name);
+bool policy_annotation_asks(const struct policy_ctx *x, const char *name);
 /* Turn an opt-out on (once). */
 int policy_add_optout(struct policy_ctx *x, const char *name);
 int policy_refuse(struct policy_ctx *x, const char *field, const char *optout, const char *fmt, ...)

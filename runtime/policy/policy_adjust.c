@@ -142,7 +142,23 @@ static int no_new_privs(struct policy_ctx *x)
 	    (x->profile == PROFILE_BASELINE && policy_optout(x, "privilege-escalation")))
 		return 0;
 	x->cfg->process->no_new_privileges = true;
-	return policy_adjusted(x, "no-new-privs", ".process.noNewPrivileges", "false", "true");
+	if (policy_adjusted(x, "no-new-privs", ".process.noNewPrivileges", "false", "true") < 0)
+		return -1;
+	/* Said where one key of the two is there: otherwise the operator
+	 * sees the false forced and no reason why the opt-out did nothing. */
+	if (x->profile == PROFILE_STRICT && policy_optout(x, "privilege-escalation"))
+		return policy_note(x, ".process.noNewPrivileges",
+		                   "strict forces no_new_privs whatever the opt-out "
+		                   "privilege-escalation says (it is baseline's only)");
+	if (x->profile == PROFILE_BASELINE && policy_file_allows(x, "privilege-escalation"))
+		return policy_note(x, ".process.noNewPrivileges",
+		                   "the policy file allows privilege-escalation, and only the "
+		                   "annotation " ANN_ALLOW "privilege-escalation=true is missing");
+	if (x->profile == PROFILE_BASELINE && policy_annotation_asks(x, "privilege-escalation"))
+		return policy_note(x, ".process.noNewPrivileges",
+		                   "the annotation " ANN_ALLOW "privilege-escalation=true is set, "
+		                   "but the policy file does not allow privilege-escalation");
+	return 0;
 }
 
 static int union_paths(struct policy_ctx *x, char ***v, size_t *n, const char *const *floor,

@@ -70,8 +70,7 @@ bool policy_privileged_shape(const struct oci_config *cfg)
 	return cfg->linux->n_devices >= 8 || cfg->linux->n_masked_paths == 0;
 }
 
-/* The policy file names it in "allow". */
-static bool policy_allows(const struct policy_ctx *x, const char *name)
+bool policy_file_allows(const struct policy_ctx *x, const char *name)
 {
 	for (size_t i = 0; x->pol && i < x->pol->n_allow; i++)
 		if (strcmp(x->pol->allow[i], name) == 0)
@@ -79,7 +78,7 @@ static bool policy_allows(const struct policy_ctx *x, const char *name)
 	return false;
 }
 
-static bool annotation_set(const struct policy_ctx *x, const char *name)
+bool policy_annotation_asks(const struct policy_ctx *x, const char *name)
 {
 	_cleanup_free_ char *key = xasprintf(ANN_ALLOW "%s", name);
 	const char *v = x->cfg ? oci_config_annotation(x->cfg, key) : NULL;
@@ -110,11 +109,11 @@ static char *optout_text(const struct policy_ctx *x, const struct finding *f)
 		return xstrdup(
 		    "; opt-out: its name holds characters a policy file and an annotation "
 		    "do not take as written (ward check --format json gives it)");
-	if (policy_allows(x, name))
+	if (policy_file_allows(x, name))
 		return xasprintf("; opt-out: %s allows \"%s\", and only the annotation " ANN_ALLOW
 		                 "%s=true is missing",
 		                 pol, name, name);
-	if (annotation_set(x, name))
+	if (policy_annotation_asks(x, name))
 		return xasprintf("; opt-out: the annotation " ANN_ALLOW
 		                 "%s=true is set, but %s does not allow it: add {\"allow\": "
 		                 "[\"%s\"]} there",

@@ -100,6 +100,22 @@ teardown() {
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
 	assert_success
 	assert_output $'NoNewPrivs:\t1\n1000'
+	# ... and ward check says which key is missing.
+	run ward --policy "$POLICY" check --format json --bundle "$BUNDLE"
+	assert_equal "$(jq -r '.notes[] | select(.field == ".process.noNewPrivileges") | .reason' <<<"$output")" \
+		"the policy file allows privilege-escalation, and only the annotation org.ward.allow.privilege-escalation=true is missing"
+	# The annotation alone: forced, and said the other way round.
+	policy '{}'
+	cfg '.annotations["org.ward.allow.privilege-escalation"] = "true"'
+	run ward --policy "$POLICY" check --format json --bundle "$BUNDLE"
+	assert_equal "$(jq -r '.notes[] | select(.field == ".process.noNewPrivileges") | .reason' <<<"$output")" \
+		"the annotation org.ward.allow.privilege-escalation=true is set, but the policy file does not allow privilege-escalation"
+	# Both under strict: forced, and the note says why the opt-out did nothing.
+	policy '{"allow": ["privilege-escalation"]}'
+	run ward --policy "$POLICY" --profile strict check --format json --bundle "$BUNDLE"
+	assert_equal "$(jq -r '.notes[] | select(.field == ".process.noNewPrivileges") | .reason' <<<"$output")" \
+		"strict forces no_new_privs whatever the opt-out privilege-escalation says (it is baseline's only)"
+	cfg 'del(.annotations["org.ward.allow.privilege-escalation"])'
 	# Both keys: the config's false is kept, the setuid bit works.
 	cfg '.annotations["org.ward.allow.privilege-escalation"] = "true"'
 	run ward --policy "$POLICY" run --bundle "$BUNDLE" "$ID"
