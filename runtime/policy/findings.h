@@ -42,6 +42,10 @@ struct policy_ctx {
 	 * (refusal_text.c); NULL: not known (exec), the default path. */
 	const char *bundle, *policy_path;
 	bool privileged_shape; /* policy_privileged_shape of the config as given */
+	/* The refusal is of an exec'd process (policy_refusal_since): the
+	 * container's opt-outs are its create's, an annotation set now is
+	 * too late. */
+	bool at_exec;
 	/* The host, as gathered before create (NULL at exec: the refusals
 	 * were create's business, only the adjustments are made again). */
 	const struct host_facts *facts;

@@ -109,6 +109,14 @@ static char *optout_text(const struct policy_ctx *x, const struct finding *f)
 		return xstrdup(
 		    "; opt-out: its name holds characters a policy file and an annotation "
 		    "do not take as written (ward check --format json gives it)");
+	/* A running container's opt-outs are those it was created with. */
+	if (x->at_exec)
+		return xasprintf(
+		    "; opt-out: a container created with both keys, \"%s\" in \"allow\" "
+		    "in %s ({\"allow\": [\"%s\"]}) and the annotation " ANN_ALLOW
+		    "%s=true in its config (this one was created without the opt-out, "
+		    "which an exec cannot add)",
+		    name, pol, name, name);
 	if (policy_file_allows(x, name))
 		return xasprintf("; opt-out: %s allows \"%s\", and only the annotation " ANN_ALLOW
 		                 "%s=true is missing",
@@ -233,10 +241,9 @@ int policy_refusal_error(const struct policy_ctx *x, struct werror *err)
 	opt = shape[0] ? xstrdup("") : optout_text(x, f);
 	more = more_text(x);
 	asks = f->optout[0] && !shape[0] ? asks_of(f->optout) : NULL;
-	return werr_k(err, WERR_REFUSED, 0,
-	              "config.json: %s: %s (refused by the %s profile%s%s%s%s)%s", f->field, f->why,
-	              profile_name(x->profile), shape, asks ? "; engines write it for " : "",
-	              asks ? asks : "", opt, more);
+	return werr_k(err, WERR_REFUSED, 0, "%s%s: %s (refused by the %s profile%s%s%s%s)%s",
+	              x->at_exec ? "" : "config.json: ", f->field, f->why, profile_name(x->profile),
+	              shape, asks ? "; engines write it for " : "", asks ? asks : "", opt, more);
 }
 
 int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refused,
@@ -250,5 +257,6 @@ int policy_refusal_since(const struct policy_ctx *x, size_t first, size_t refuse
 	one.n_f = x->n_f - first;
 	one.n_refused = x->n_refused - refused;
 	one.bundle = NULL;
+	one.at_exec = true;
 	return policy_refusal_error(&one, err);
 }
