@@ -74,8 +74,9 @@ int cmd_list(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool quiet = false;
 	const char *format = "table";
-	const struct opt opts[] = {{"quiet", 'q', OPT_FLAG, &quiet},
-	                           {"format", 'f', OPT_STR, &format}};
+	const struct opt opts[] = {{"quiet", 'q', OPT_FLAG, &quiet, NULL, "only the ids"},
+	                           {"format", 'f', OPT_STR, &format, "table|json",
+	                            "a table, or the states as a JSON array"}};
 	yajl_gen gen = NULL;
 	struct dirent *de;
 	char **ids = NULL;
@@ -159,8 +160,13 @@ int cmd_report(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "text";
 	bool list = false;
-	const struct opt opts[] = {{"format", 'f', OPT_STR, &format},
-	                           {"list", 'l', OPT_FLAG, &list}};
+	const struct opt opts[] = {
+	    {"format", 'f', OPT_STR, &format, "text|json",
+	     "a summary to read, or the report as JSON (with\n--list: the listing as a JSON "
+	     "array)"},
+	    {"list", 'l', OPT_FLAG, &list, NULL,
+	     "every kept report, the newest first: when it ended,\nthe id, the exit, the profile "
+	     "and the summary line"}};
 	char *pos[1];
 	size_t n_pos;
 
