@@ -62,7 +62,7 @@ static const struct command commands[] = {
      "what the container would reach, and what the policy would change or refuse (exit 0 "
      "allowed, 1 refused, 2 bad input)",
      false},
-    {"report", cmd_report, "report [--format text|json] ID | report --list [--format text|json]",
+    {"report", cmd_report, "report [--format text|json] ID | report --list",
      "the run report of a supervised container (strict, or with a time limit), also after "
      "delete",
      false},

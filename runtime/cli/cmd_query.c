@@ -162,16 +162,22 @@ int cmd_report(struct globals *g, int argc, char **argv, struct werror *err)
 	bool list = false;
 	const struct opt opts[] = {
 	    {"format", 'f', OPT_STR, &format, "text|json",
-	     "a summary to read, or the report as JSON (with\n--list: the listing as a JSON "
-	     "array)"},
+	     "a summary to read, or the report as JSON (not with\n--list: the listing is a table)"},
 	    {"list", 'l', OPT_FLAG, &list, NULL,
-	     "every kept report, the newest first: when it ended,\nthe id, the exit, the profile "
-	     "and the summary line"}};
+	     "every kept report, the newest first: when it ended,\nthe id, the profile and the "
+	     "summary line"}};
 	char *pos[1];
 	size_t n_pos;
 
 	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false, err) < 0)
 		return -1;
+	/* The listing is a table only (container/query/q_report.c): said,
+	 * rather than the table printed for a JSON request. */
+	if (list && strcmp(format, "text") != 0)
+		return cli_usage_err(err,
+		                     "report --list: --format %s: the listing is only a table "
+		                     "(ward report --format json ID gives one report as JSON)",
+		                     format);
 	if (list && n_pos == 0)
 		return query_report_list(g, err);
 	if (n_pos != 1 || list)

@@ -359,5 +359,9 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	run ward --policy "$POLICY" report --list "$ID-a"
 	assert_failure 1
 	assert_output "ward: report: needs a container id (or --list, alone)"
+	# The listing is a table: a JSON request is refused, not answered with it.
+	run ward --policy "$POLICY" report --list --format json
+	assert_failure 1
+	assert_output --partial "ward: report --list: --format json: the listing is only a table"
 	rm "$REPORTS/$ID-c.json"
 }
