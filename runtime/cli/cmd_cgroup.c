@@ -105,7 +105,8 @@ static int ps_table(char *const *ps_args, size_t n_args, const pid_t *pids, size
 int cmd_ps(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "table";
-	const struct opt opts[] = {{"format", 'f', OPT_STR, &format}};
+	const struct opt opts[] = {{"format", 'f', OPT_STR, &format, "table|json",
+	                            "table (ps output) or a JSON array of host pids"}};
 	struct container c = {.dirfd = -1};
 	pid_t *pids;
 	char *pos[32];
@@ -118,7 +119,7 @@ int cmd_ps(struct globals *g, int argc, char **argv, struct werror *err)
 	if (cli_parse(argc, argv, opts, 1, pos, 32, &n_pos, true, err) < 0)
 		return -1;
 	if (n_pos < 1)
-		return werr_k(err, WERR_INVALID, 0, "ps: expects a container id (see ward --help)");
+		return cli_usage_err(err, "ps: expects a container id (see ward ps --help)");
 	if (cli_root(g, err) < 0 || store_open(g->rootfd, pos[0], true, &c, err) < 0) {
 		store_close(&c);
 		return -1;

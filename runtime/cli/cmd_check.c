@@ -16,9 +16,13 @@
 int cmd_check(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "text", *profile = g->profile, *bundle_opt = NULL;
-	const struct opt opts[] = {{"profile", 0, OPT_STR, &profile},
-	                           {"format", 'f', OPT_STR, &format},
-	                           {"bundle", 'b', OPT_STR, &bundle_opt}};
+	const struct opt opts[] = {
+	    {"profile", 0, OPT_STR, &profile, "compat|baseline|strict",
+	     "judge as compat, baseline or strict (default: as\ncreate would choose)"},
+	    {"format", 'f', OPT_STR, &format, "text|json",
+	     "a report to read, or JSON (verdict, reach, findings,\nfields)"},
+	    {"bundle", 'b', OPT_STR, &bundle_opt, "DIR",
+	     "the bundle, as other commands take it (or BUNDLE)"}};
 	char *pos[1];
 	size_t n_pos;
 	int rc;

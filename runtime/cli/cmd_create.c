@@ -10,7 +10,7 @@ int cmd_create(struct globals *g, int argc, char **argv, struct werror *err)
 
 	if (cli_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 1, &n_pos, false,
 	              err) < 0 ||
-	    cli_one_id("create", n_pos, err) < 0)
+	    cli_one_id("create", n_pos, err) < 0 || cli_new_id(pos[0], err) < 0)
 		return -1;
 	cc.id = pos[0];
 	return ops_create(g, &cc, err);

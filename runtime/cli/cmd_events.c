@@ -7,7 +7,9 @@ int cmd_events(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool stats = false;
 	long ms = 5000;
-	const struct opt opts[] = {{"stats", 0, OPT_FLAG, &stats}, {"interval", 0, OPT_MS, &ms}};
+	const struct opt opts[] = {
+	    {"stats", 0, OPT_FLAG, &stats, NULL, "print the figures once and exit"},
+	    {"interval", 0, OPT_MS, &ms, "DURATION", "how often to print them (default 5s)"}};
 	struct container c;
 	char *pos[1];
 	size_t n_pos;

@@ -5,29 +5,82 @@
 #include "container/ops/ops.h"
 #include "lib/error.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --user and --additional-gids are numbers: a word there is a usage
+ * error, told before anything is opened (op_exec takes the values). */
+static bool numeric_id(const char *s, const char *end)
+{
+	char *e;
+	unsigned long v;
+
+	if (s == end || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &e, 10);
+	return errno == 0 && e == end && v <= UINT32_MAX;
+}
+
+static int check_ids(const struct exec_request *ec, struct werror *err)
+{
+	if (ec->user) {
+		const char *colon = strchr(ec->user, ':');
+		const char *end = colon ? colon : ec->user + strlen(ec->user);
+
+		if (!numeric_id(ec->user, end))
+			return cli_usage_err(err, "exec: user \"%.*s\" is not a numeric id",
+			                     (int)(end - ec->user), ec->user);
+		if (colon && !numeric_id(colon + 1, colon + 1 + strlen(colon + 1)))
+			return cli_usage_err(err, "exec: group \"%s\" is not a numeric id",
+			                     colon + 1);
+	}
+	for (size_t i = 0; i < ec->gids.n; i++)
+		if (!numeric_id(ec->gids.v[i], ec->gids.v[i] + strlen(ec->gids.v[i])))
+			return cli_usage_err(err, "exec: group \"%s\" is not a numeric id",
+			                     ec->gids.v[i]);
+	return 0;
+}
 
 int cmd_exec(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct exec_request ec = {0};
 	const struct opt opts[] = {
-	    {"process", 'p', OPT_STR, &ec.process},
-	    {"detach", 'd', OPT_FLAG, &ec.detach},
-	    {"pid-file", 0, OPT_STR, &ec.pid_file},
-	    {"tty", 't', OPT_FLAG, &ec.tty},
-	    {"console-socket", 0, OPT_STR, &ec.console_socket},
-	    {"cwd", 0, OPT_STR, &ec.cwd},
-	    {"env", 'e', OPT_LIST, &ec.env},
-	    {"user", 'u', OPT_STR, &ec.user},
-	    {"additional-gids", 'g', OPT_LIST, &ec.gids},
-	    {"cap", 'c', OPT_LIST, &ec.caps},
-	    {"no-new-privs", 0, OPT_FLAG, &ec.no_new_privs},
-	    {"preserve-fds", 0, OPT_INT, &ec.preserve_fds},
-	    {"apparmor", 0, OPT_STR, &ec.apparmor},
-	    {"process-label", 0, OPT_STR, &ec.label},
-	    {"ignore-paused", 0, OPT_FLAG, &ec.ignore_paused},
-	    {"cgroup", 0, OPT_LIST, &ec.cgroups},
+	    {"process", 'p', OPT_STR, &ec.process, "FILE",
+	     "the process as a runtime-spec process JSON (the\noptions below are then not taken)"},
+	    {"detach", 'd', OPT_FLAG, &ec.detach, NULL, "return once the process runs"},
+	    {"pid-file", 0, OPT_STR, &ec.pid_file, "FILE",
+	     "write the exec'd process's pid (host view) to FILE"},
+	    {"tty", 't', OPT_FLAG, &ec.tty, NULL,
+	     "give the process a terminal (with --console-socket,\nor relayed to ward's own "
+	     "terminal)"},
+	    {"console-socket", 0, OPT_STR, &ec.console_socket, "SOCK",
+	     "send the pty master to the unix socket SOCK\n(SCM_RIGHTS), as engines ask"},
+	    {"cwd", 0, OPT_STR, &ec.cwd, "DIR", "working directory, inside the container"},
+	    {"env", 'e', OPT_LIST, &ec.env, "K=V",
+	     "add or replace an environment variable (repeatable;\nstrict checks it as "
+	     "config.json's)"},
+	    {"user", 'u', OPT_STR, &ec.user, "UID[:GID]",
+	     "the process's user, as the container sees it"},
+	    {"additional-gids", 'g', OPT_LIST, &ec.gids, "GID",
+	     "a supplementary group (repeatable)"},
+	    {"cap", 'c', OPT_LIST, &ec.caps, "CAP",
+	     "add a capability (repeatable; within the container's\nbounding set and the "
+	     "policy's cap)"},
+	    {"no-new-privs", 0, OPT_FLAG, &ec.no_new_privs, NULL,
+	     "set no_new_privs (always set outside compat)"},
+	    {"preserve-fds", 0, OPT_INT, &ec.preserve_fds, "N",
+	     "pass the caller's fds 3..3+N-1 to the process"},
+	    {"apparmor", 0, OPT_STR, &ec.apparmor, "PROFILE",
+	     "an AppArmor profile: not supported yet (refused)"},
+	    {"process-label", 0, OPT_STR, &ec.label, "LABEL",
+	     "an SELinux label: not supported yet (refused)"},
+	    {"ignore-paused", 0, OPT_FLAG, &ec.ignore_paused, NULL,
+	     "exec even when the container is paused (the process\nstarts frozen until resume)"},
+	    {"cgroup", 0, OPT_LIST, &ec.cgroups, "[CTRL:]PATH",
+	     "run the process in an existing sub-cgroup of the\ncontainer's (repeatable)"},
 	};
 	char *pos[4096 + 1]; /* and the NULL after the command line */
 	size_t n_pos;
@@ -42,9 +95,11 @@ int cmd_exec(struct globals *g, int argc, char **argv, struct werror *err)
 	              err) < 0)
 		goto out;
 	if (n_pos < 1) {
-		werr_k(err, WERR_INVALID, 0, "exec: expects a container id (see ward --help)");
+		cli_usage_err(err, "exec: expects a container id (see ward exec --help)");
 		goto out;
 	}
+	if (check_ids(&ec, err) < 0)
+		goto out;
 	ec.id = pos[0];
 	ec.args = pos + 1;
 	ec.n_args = n_pos - 1;

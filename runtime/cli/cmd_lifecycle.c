@@ -26,7 +26,8 @@ int cmd_start(struct globals *g, int argc, char **argv, struct werror *err)
 int cmd_kill(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool all = false;
-	const struct opt opts[] = {{"all", 'a', OPT_FLAG, &all}};
+	const struct opt opts[] = {{"all", 'a', OPT_FLAG, &all, NULL,
+	                            "signal every process of the container, not only its\ninit"}};
 	struct container c;
 	char *pos[2];
 	size_t n_pos;
@@ -46,7 +47,10 @@ int cmd_kill(struct globals *g, int argc, char **argv, struct werror *err)
 int cmd_delete(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool force = false;
-	const struct opt opts[] = {{"force", 'f', OPT_FLAG, &force}};
+	const struct opt opts[] = {
+	    {"force", 'f', OPT_FLAG, &force, NULL,
+	     "kill a running container first (its whole cgroup);\nalso removes what a create "
+	     "killed midway left"}};
 	struct container c;
 	char *pos[1];
 	size_t n_pos;
@@ -57,8 +61,8 @@ int cmd_delete(struct globals *g, int argc, char **argv, struct werror *err)
 	if (cli_parse(argc, argv, opts, 1, pos, 1, &n_pos, false, err) < 0)
 		return -1;
 	if (n_pos < 1)
-		return werr_k(err, WERR_INVALID, 0,
-		              "delete: expects a container id (see ward --help)");
+		return cli_usage_err(err,
+		                     "delete: expects a container id (see ward delete --help)");
 	if (cli_root(g, err) < 0)
 		return -1;
 	/* --force removes a container whatever its files say: one whose state

@@ -74,8 +74,9 @@ int cmd_list(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	bool quiet = false;
 	const char *format = "table";
-	const struct opt opts[] = {{"quiet", 'q', OPT_FLAG, &quiet},
-	                           {"format", 'f', OPT_STR, &format}};
+	const struct opt opts[] = {{"quiet", 'q', OPT_FLAG, &quiet, NULL, "only the ids"},
+	                           {"format", 'f', OPT_STR, &format, "table|json",
+	                            "a table, or the states as a JSON array"}};
 	yajl_gen gen = NULL;
 	struct dirent *de;
 	char **ids = NULL;
@@ -159,13 +160,24 @@ int cmd_report(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	const char *format = "text";
 	bool list = false;
-	const struct opt opts[] = {{"format", 'f', OPT_STR, &format},
-	                           {"list", 'l', OPT_FLAG, &list}};
+	const struct opt opts[] = {
+	    {"format", 'f', OPT_STR, &format, "text|json",
+	     "a summary to read, or the report as JSON (not with\n--list: the listing is a table)"},
+	    {"list", 'l', OPT_FLAG, &list, NULL,
+	     "every kept report, the newest first: when it ended,\nthe id, the profile and the "
+	     "summary line"}};
 	char *pos[1];
 	size_t n_pos;
 
 	if (cli_parse(argc, argv, opts, 2, pos, 1, &n_pos, false, err) < 0)
 		return -1;
+	/* The listing is a table only (container/query/q_report.c): said,
+	 * rather than the table printed for a JSON request. */
+	if (list && strcmp(format, "text") != 0)
+		return cli_usage_err(err,
+		                     "report --list: --format %s: the listing is only a table "
+		                     "(ward report --format json ID gives one report as JSON)",
+		                     format);
 	if (list && n_pos == 0)
 		return query_report_list(g, err);
 	if (n_pos != 1 || list)

@@ -31,7 +31,7 @@ static int parse_size(const char *s, const char *opt, int64_t *out, struct werro
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (errno || end == s)
-		return werr(err, 0, "update: --%s \"%s\" is not a size", opt, s);
+		return cli_usage_err(err, "update: --%s \"%s\" is not a size", opt, s);
 	switch (*end) {
 	case 'k':
 	case 'K':
@@ -54,7 +54,21 @@ static int parse_size(const char *s, const char *opt, int64_t *out, struct werro
 	if (*end == 'b' || *end == 'B')
 		end++;
 	if (*end)
-		return werr(err, 0, "update: --%s \"%s\" is not a size", opt, s);
+		return cli_usage_err(err, "update: --%s \"%s\" is not a size", opt, s);
+	*out = v;
+	return 0;
+}
+
+/* A plain integer (pids, CPU shares and times, weights); -1 for none. */
+static int parse_num(const char *s, const char *opt, int64_t *out, struct werror *err)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return cli_usage_err(err, "update: --%s \"%s\" is not a number", opt, s);
 	*out = v;
 	return 0;
 }
@@ -103,13 +117,13 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r, stru
 	if (u->pids_limit) {
 		if (r->pids == NULL && (r->pids = calloc(1, sizeof(*r->pids))) == NULL)
 			return werr(err, ENOMEM, "out of memory");
-		if (parse_size(u->pids_limit, "pids-limit", &r->pids->limit, err) < 0)
+		if (parse_num(u->pids_limit, "pids-limit", &r->pids->limit, err) < 0)
 			return -1;
 	}
 	if (u->blkio_weight) {
 		if (r->block_io == NULL && (r->block_io = calloc(1, sizeof(*r->block_io))) == NULL)
 			return werr(err, ENOMEM, "out of memory");
-		if (parse_size(u->blkio_weight, "blkio-weight", &v, err) < 0)
+		if (parse_num(u->blkio_weight, "blkio-weight", &v, err) < 0)
 			return -1;
 		if (v < 10 || v > 1000)
 			return werr(err, 0, "update: --blkio-weight %s: must be 10 to 1000",
@@ -121,25 +135,25 @@ static int apply_flags(const struct update_cli *u, struct oci_resources *r, stru
 	    u->cpu_rt_period || u->cpu_rt_runtime || u->cpu_idle) {
 		if (r->cpu == NULL && (r->cpu = calloc(1, sizeof(*r->cpu))) == NULL)
 			return werr(err, ENOMEM, "out of memory");
-		if (u->cpu_shares && (parse_size(u->cpu_shares, "cpu-shares", &v, err) < 0 ||
+		if (u->cpu_shares && (parse_num(u->cpu_shares, "cpu-shares", &v, err) < 0 ||
 		                      (r->cpu->shares = (uint64_t)v, r->cpu->has_shares = true, 0)))
 			return -1;
-		if (u->cpu_quota && (parse_size(u->cpu_quota, "cpu-quota", &v, err) < 0 ||
+		if (u->cpu_quota && (parse_num(u->cpu_quota, "cpu-quota", &v, err) < 0 ||
 		                     (r->cpu->quota = v, r->cpu->has_quota = true, 0)))
 			return -1;
-		if (u->cpu_period && (parse_size(u->cpu_period, "cpu-period", &v, err) < 0 ||
+		if (u->cpu_period && (parse_num(u->cpu_period, "cpu-period", &v, err) < 0 ||
 		                      (r->cpu->period = (uint64_t)v, r->cpu->has_period = true, 0)))
 			return -1;
 		if (u->cpu_rt_period &&
-		    (parse_size(u->cpu_rt_period, "cpu-rt-period", &v, err) < 0 ||
+		    (parse_num(u->cpu_rt_period, "cpu-rt-period", &v, err) < 0 ||
 		     (r->cpu->realtime_period = (uint64_t)v, r->cpu->has_realtime_period = true,
 		      0)))
 			return -1;
 		if (u->cpu_rt_runtime &&
-		    (parse_size(u->cpu_rt_runtime, "cpu-rt-runtime", &v, err) < 0 ||
+		    (parse_num(u->cpu_rt_runtime, "cpu-rt-runtime", &v, err) < 0 ||
 		     (r->cpu->realtime_runtime = v, r->cpu->has_realtime_runtime = true, 0)))
 			return -1;
-		if (u->cpu_idle && (parse_size(u->cpu_idle, "cpu-idle", &v, err) < 0 ||
+		if (u->cpu_idle && (parse_num(u->cpu_idle, "cpu-idle", &v, err) < 0 ||
 		                    (r->cpu->idle = v, r->cpu->has_idle = true, 0)))
 			return -1;
 		/* Borrowed strings: cleared before the struct is freed. */
@@ -155,24 +169,34 @@ int cmd_update(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct update_cli u = {0};
 	const struct opt opts[] = {
-	    {"resources", 'r', OPT_STR, &u.resources},
-	    {"memory", 0, OPT_STR, &u.memory},
-	    {"memory-swap", 0, OPT_STR, &u.memory_swap},
-	    {"memory-reservation", 0, OPT_STR, &u.memory_reservation},
-	    {"pids-limit", 0, OPT_STR, &u.pids_limit},
-	    {"cpu-shares", 0, OPT_STR, &u.cpu_shares},
-	    /* runc's own spellings and the rest of its flags */
-	    {"cpu-share", 0, OPT_STR, &u.cpu_shares},
-	    {"cpu-rt-period", 0, OPT_STR, &u.cpu_rt_period},
-	    {"cpu-rt-runtime", 0, OPT_STR, &u.cpu_rt_runtime},
-	    {"cpu-idle", 0, OPT_STR, &u.cpu_idle},
-	    {"blkio-weight", 0, OPT_STR, &u.blkio_weight},
-	    {"kernel-memory", 0, OPT_STR, &u.kernel_memory},
-	    {"kernel-memory-tcp", 0, OPT_STR, &u.kernel_memory_tcp},
-	    {"cpu-quota", 0, OPT_STR, &u.cpu_quota},
-	    {"cpu-period", 0, OPT_STR, &u.cpu_period},
-	    {"cpuset-cpus", 0, OPT_STR, &u.cpuset_cpus},
-	    {"cpuset-mems", 0, OPT_STR, &u.cpuset_mems},
+	    {"resources", 'r', OPT_STR, &u.resources, "FILE|-",
+	     "a runtime-spec linux.resources JSON (-: stdin); the\nflags below win over it"},
+	    {"memory", 0, OPT_STR, &u.memory, "N", "memory limit in bytes (k/m/g; -1: none)"},
+	    {"memory-swap", 0, OPT_STR, &u.memory_swap, "N",
+	     "memory+swap limit in bytes (-1: none)"},
+	    {"memory-reservation", 0, OPT_STR, &u.memory_reservation, "N",
+	     "soft memory limit in bytes"},
+	    {"kernel-memory", 0, OPT_STR, &u.kernel_memory, "N",
+	     "kernel memory limit in bytes (cgroup v1 only)"},
+	    {"kernel-memory-tcp", 0, OPT_STR, &u.kernel_memory_tcp, "N",
+	     "kernel TCP buffer limit in bytes (cgroup v1 only)"},
+	    {"pids-limit", 0, OPT_STR, &u.pids_limit, "N", "most tasks (-1: none)"},
+	    {"cpu-shares", 0, OPT_STR, &u.cpu_shares, "N", "relative CPU weight"},
+	    /* runc's own spelling */
+	    {"cpu-share", 0, OPT_STR, &u.cpu_shares, "N", "the same as --cpu-shares (runc's name)"},
+	    {"cpu-quota", 0, OPT_STR, &u.cpu_quota, "N",
+	     "CPU time per period, in microseconds (-1: none)"},
+	    {"cpu-period", 0, OPT_STR, &u.cpu_period, "N", "the CPU period, in microseconds"},
+	    {"cpu-rt-period", 0, OPT_STR, &u.cpu_rt_period, "N",
+	     "realtime period, in microseconds (cgroup v1)"},
+	    {"cpu-rt-runtime", 0, OPT_STR, &u.cpu_rt_runtime, "N",
+	     "realtime time per period, in microseconds (cgroup v1)"},
+	    {"cpu-idle", 0, OPT_STR, &u.cpu_idle, "0|1",
+	     "1: the cgroup runs at SCHED_IDLE weight (cgroup v2)"},
+	    {"cpuset-cpus", 0, OPT_STR, &u.cpuset_cpus, "L", "CPUs the tasks may use (\"0-3,6\")"},
+	    {"cpuset-mems", 0, OPT_STR, &u.cpuset_mems, "L", "memory nodes the tasks may use"},
+	    {"blkio-weight", 0, OPT_STR, &u.blkio_weight, "N",
+	     "relative block I/O weight, 10 to 1000"},
 	};
 	struct oci_resources *r = NULL;
 	struct container c = {.dirfd = -1};
@@ -194,6 +218,10 @@ int cmd_update(struct globals *g, int argc, char **argv, struct werror *err)
 	if (apply_flags(&u, r, err) < 0)
 		goto out;
 	ret = ops_update(&c, r, err);
+	/* cgroup v1 answers a memory limit below what the tasks use now with
+	 * EBUSY; say what that means. */
+	if (ret < 0 && werr_errno(err) == EBUSY && (u.memory || u.memory_swap))
+		werr_ctx(err, "update: the memory limit is below the container's current usage");
 out:
 	if (r && r->cpu) {
 		if (r->cpu->cpus == u.cpuset_cpus)

@@ -14,12 +14,35 @@
  * milliseconds, at least 1. */
 enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_MS, OPT_LIST };
 
+/* One table per command: the parser, the command's --help and the shell
+ * completion (`ward __complete`) all read it, so they cannot drift. */
 struct opt {
 	const char *name;
 	char short_name;
 	enum opt_kind kind;
-	void *dst; /* bool *, const char **, int *, long *, struct optlist * */
+	void *dst;        /* bool *, const char **, int *, long *, struct optlist * */
+	const char *arg;  /* the value's name in --help ("DIR"); NULL: a flag */
+	const char *help; /* what it does, for --help (lines split by \n) */
 };
+
+/* What cli_parse does with the table (set once by main, per command). */
+enum cli_mode {
+	CLI_RUN,   /* parse; -h/--help among the options: the usage, exit 0 */
+	CLI_HELP,  /* print the command's usage and exit 0 */
+	CLI_FLAGS, /* print each accepted option, one a line, and exit 0 */
+};
+void cli_command(const char *name, const char *usage, const char *summary, enum cli_mode mode);
+
+/* A mistake on the command line (unknown option, missing or extra
+ * argument, a malformed value): WERR_INVALID, remembered as a usage error
+ * so that main exits with 125 (ward failed), not 126 (config refused). */
+int cli_usage_err(struct werror *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool cli_usage_failed(void);
+/* Print the option lines of a table as --help shows them. */
+void cli_print_opts(const struct opt *opts, size_t n_opts);
+/* For the shell completion: "--name" and "-s", one a line, with "=ARG"
+ * when the option takes a value ("--format=table|json", "--bundle=DIR"). */
+void cli_print_flags(const struct opt *opts, size_t n_opts);
 
 /* Parse options of one command. Positional arguments are collected in
  * pos[] (up to max_pos). stop_at_positional: everything after the first
@@ -30,6 +53,9 @@ int cli_parse(int argc, char **argv, const struct opt *opts, size_t n_opts, char
 int cli_one_id(const char *cmd, size_t n_pos, struct werror *err);
 /* The state root fd (ops_root). */
 int cli_root(struct globals *g, struct werror *err);
+
+/* A new container's id, checked before anything is made (a usage error). */
+int cli_new_id(const char *id, struct werror *err);
 
 struct container;
 /* What every command on one container does first: parse the options, take

@@ -632,6 +632,15 @@ n_sleeps() {
 	run ward update --memory lots "$ID"
 	assert_failure 1
 	assert_output 'ward: update: --memory "lots" is not a size'
+	run ward update --pids-limit abc "$ID"
+	assert_failure 1
+	assert_output 'ward: update: --pids-limit "abc" is not a number'
+	# cgroup v1 refuses a limit below the current usage (EBUSY): said so.
+	if [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ] && [ -d /sys/fs/cgroup/memory ]; then
+		run ward update --memory 1k "$ID"
+		assert_failure 1
+		assert_output --partial "ward: update: the memory limit is below the container's current usage: "
+	fi
 	pid=$(init_pid "$ID")
 	ward kill "$ID" KILL
 	wait_dead "$pid"

@@ -47,13 +47,20 @@ load ../helpers/common
 @test "unknown command and unknown option are clear errors" {
 	run "$WARD" frobnicate
 	assert_failure 1
-	assert_output "ward: unknown command \"frobnicate\": No help topic for 'frobnicate' (see ward --help)"
+	assert_output 'ward: unknown command "frobnicate" (see ward --help)'
+	run "$WARD" version
+	assert_failure 1
+	assert_output 'ward: unknown command "version": the version is ward --version'
+	# A usage error is ward's (125), not a refused config (126; ward(1),
+	# EXIT STATUS); compat keeps runc's 1.
 	run ward create --frob "$ID"
-	assert_failure 126
+	assert_failure 125
 	assert_output 'ward: create: unknown option "--frob"'
 	run ward create --bundle
-	assert_failure 126
+	assert_failure 125
 	assert_output 'ward: create: option --bundle needs a value'
+	run ward --profile compat create --frob "$ID"
+	assert_failure 1
 }
 
 @test "--opt value, --opt=value and -opt value are the same" {
@@ -197,10 +204,68 @@ load ../helpers/common
 	done
 }
 
+@test "every option the parser takes is explained in its command's --help, and -h works anywhere among the options" {
+	local c o f names
+	# From the code: each option literal of a command's file is in the
+	# --help of one of the commands that file serves.
+	for f in create_cli.h:create,run cmd_create.c:create cmd_run.c:run cmd_exec.c:exec \
+		cmd_update.c:update cmd_events.c:events cmd_spec.c:spec cmd_check.c:check \
+		cmd_query.c:list,report cmd_lifecycle.c:kill,delete cmd_cgroup.c:ps; do
+		names=$(grep -o '{"[a-z][a-z-]*", \(0\|'"'"'.'"'"'\), OPT_' "$WARD_SRCDIR/runtime/cli/${f%%:*}" |
+			sed 's/{"\([a-z-]*\)".*/\1/' | sort -u)
+		[ -n "$names" ] || [ "${f%%:*}" = cmd_create.c ] || fail "no options found in ${f%%:*}"
+		for o in $names; do
+			found=
+			for c in $(tr , ' ' <<<"${f#*:}"); do
+				"$WARD" $c --help | grep -q -- "^  --$o\b" && found=1
+			done
+			[ -n "$found" ] || fail "--$o (${f%%:*}) is in no --help of ${f#*:}"
+		done
+	done
+	# From the table: every option the command takes is in its --help and
+	# the parser knows it (no "unknown option" for it).
+	for c in $("$WARD" __complete commands); do
+		run "$WARD" $c --help
+		assert_success
+		help=$output
+		for o in $("$WARD" __complete flags $c | sed 's/=.*//'); do
+			case $o in
+			--*) grep -q -- "^  $o\b" <<<"$help" || fail "ward $c --help does not explain $o" ;;
+			*) grep -q -- "^  --.*, $o\b" <<<"$help" || fail "ward $c --help lacks $o" ;;
+			esac
+			[ "$o" = --help ] || [ "$o" = -h ] && continue
+			run bash -c 'cd "$1" && "$WARD" --root "$2" "${@:3}"' _ "$TMP" "$ROOT" $c "$o=1" nosuch-id
+			refute_output --partial 'unknown option'
+		done
+	done
+	run "$WARD" --help
+	for o in $(grep -o '{"[a-z][a-z-]*", \(0\|'"'"'.'"'"'\), OPT_' "$WARD_SRCDIR/runtime/main.c" | sed 's/{"\([a-z-]*\)".*/\1/'); do
+		assert_line --regexp "^  --$o\b"
+	done
+	# -h/--help anywhere among a command's options: its usage, exit 0.
+	run "$WARD" --root "$ROOT" run -b "$BUNDLE" --help
+	assert_success
+	assert_line --index 0 'usage: ward run [OPTIONS] ID'
+	run "$WARD" --root "$ROOT" delete --force "$ID" -h
+	assert_success
+	assert_line --index 0 'usage: ward delete [--force] ID'
+	# ... but not after exec's command: that is the process's.
+	run "$WARD" --root "$ROOT" exec nosuch sh --help
+	assert_failure
+	assert_output --partial 'does not exist'
+	# The texts say what the options do.
+	run "$WARD" exec --help
+	assert_output --partial "write the exec'd process's pid"
+	run "$WARD" --help
+	assert_line --regexp '^ +usage: ward check .*--bundle DIR'
+	run "$WARD" check --help
+	assert_line --index 0 --regexp '^usage: ward check .*--bundle DIR'
+	assert_no_leftovers
+}
+
 @test "bash completion: commands, each command's options and container ids, from ward itself; make install puts it where bash-completion looks" {
 	mkdir -p "$TMP/bin"
-	printf '#!/bin/sh\nexec "%s" --root "%s" "$@"\n' "$WARD" "$ROOT" >"$TMP/bin/ward"
-	chmod 755 "$TMP/bin/ward"
+	ln -s "$WARD" "$TMP/bin/ward"
 	complete_at() { # complete_at WORD... : what completing the last word offers
 		PATH="$TMP/bin:$PATH" bash -c '. "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ward; printf "%s\n" "${COMPREPLY[@]}"' \
 			"$WARD_SRCDIR/runtime/cli/completion/ward.bash" "$@"
@@ -213,9 +278,24 @@ load ../helpers/common
 	assert_output --timeout
 	run complete_at ward exec --pre
 	assert_output --preserve-fds
+	# A global's value, and an option's value that is one of some words.
+	run complete_at ward --profile ""
+	assert_output $'compat\nbaseline\nstrict'
+	run complete_at ward --root "$ROOT" ps --format j
+	assert_output json
+	# Every option the parser takes, also those no usage line names.
+	run complete_at ward check --b
+	assert_output --bundle
+	run complete_at ward exec --ig
+	assert_output --ignore-paused
+	run complete_at ward update --cpu-rt
+	assert_output $'--cpu-rt-period\n--cpu-rt-runtime'
 	cmd 'sleep 100'
 	ward run -d --bundle "$BUNDLE" "$ID"
-	run complete_at ward kill "${ID:0:3}"
+	# Container ids under the --root of the command line, either spelling.
+	run complete_at ward --root "$ROOT" kill "${ID:0:3}"
+	assert_output "$ID"
+	run complete_at ward --root="$ROOT" --debug kill "${ID:0:3}"
 	assert_output "$ID"
 	ward delete --force "$ID"
 	make -s -C "$WARD_BUILDDIR" install-data-local DESTDIR="$TMP/dest" >/dev/null
@@ -268,17 +348,17 @@ load ../helpers/common
 @test "a missing or an extra container id is a clear error for every command" {
 	for c in start state delete kill pause resume ps update events exec; do
 		run ward $c
-		assert_failure "$(case $c in start | exec) echo 126 ;; *) echo 1 ;; esac)" # ward(1), EXIT STATUS
-		assert_output "ward: $c: expects a container id (see ward --help)"
+		assert_failure "$(case $c in start | exec) echo 125 ;; *) echo 1 ;; esac)" # ward(1), EXIT STATUS
+		assert_output "ward: $c: expects a container id (see ward $c --help)"
 	done
 	for c in create run; do
 		run ward $c --bundle "$BUNDLE"
-		assert_failure 126
-		assert_output "ward: $c: expects exactly one container id (see ward --help)"
+		assert_failure 125
+		assert_output "ward: $c: expects exactly one container id (see ward $c --help)"
 	done
 	for c in start state delete pause resume update events; do
 		run ward $c one two
-		assert_failure "$(case $c in start) echo 126 ;; *) echo 1 ;; esac)" # ward(1), EXIT STATUS
+		assert_failure "$(case $c in start) echo 125 ;; *) echo 1 ;; esac)" # ward(1), EXIT STATUS
 		assert_output "ward: $c: unexpected argument \"two\""
 	done
 	# ps, as runc: what follows the id is for ps itself.

@@ -115,7 +115,7 @@ create_fails_with() {
 @test "invalid container ids are refused" {
 	for bad in "../x" "a/b" ".hidden" "-x" ""; do
 		run ward create --bundle "$BUNDLE" -- "$bad"
-		assert_failure 126
+		assert_failure 125 # a usage error (ward(1), EXIT STATUS)
 		assert_output --partial "container id"
 	done
 	assert_no_leftovers

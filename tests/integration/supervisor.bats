@@ -326,10 +326,10 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	assert_failure 1
 	assert_output "ward: --timeout: a wall-clock limit needs the run supervisor, which the compat profile never runs"
 	run ward run --timeout soon "$ID"
-	assert_failure 126
+	assert_failure 125 # usage errors are ward's (ward(1), EXIT STATUS)
 	assert_output 'ward: --timeout: "soon" is not a duration'
 	run ward run -d --report "$TMP/r" "$ID"
-	assert_failure 126
+	assert_failure 125
 	assert_output --partial "--report: the report is written when the run ends"
 	cfg '.annotations["org.ward.timeout"] = "soon"'
 	refused_with 'config.json: .annotations["org.ward.timeout"]: "soon" is not a duration (such as 90s, 10m or 1h)'
@@ -362,6 +362,10 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	run ward --policy "$POLICY" report --list "$ID-a"
 	assert_failure 1
 	assert_output "ward: report: needs a container id (or --list, alone)"
+	# The listing is a table: a JSON request is refused, not answered with it.
+	run ward --policy "$POLICY" report --list --format json
+	assert_failure 1
+	assert_output --partial "ward: report --list: --format json: the listing is only a table"
 	rm "$REPORTS/$ID-c.json"
 }
 
