@@ -223,7 +223,8 @@ static int fail_status(struct globals *g, const char *cmd, const struct werror *
 
 	if (!cli_usage_failed())
 		return st;
-	return st == EXIT_REFUSED || st == EXIT_WARD_FAILED ? EXIT_WARD_FAILED : 1;
+	/* compat keeps runc's status (1, exec's 255). */
+	return st == EXIT_REFUSED ? EXIT_WARD_FAILED : st;
 }
 
 int main(int argc, char **argv)

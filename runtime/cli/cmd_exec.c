@@ -10,40 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --user and --additional-gids are numbers: a word there is a usage
- * error, told before anything is opened (op_exec takes the values). */
-static bool numeric_id(const char *s, const char *end)
-{
-	char *e;
-	unsigned long v;
-
-	if (s == end || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	v = strtoul(s, &e, 10);
-	return errno == 0 && e == end && v <= UINT32_MAX;
-}
-
-static int check_ids(const struct exec_request *ec, struct werror *err)
-{
-	if (ec->user) {
-		const char *colon = strchr(ec->user, ':');
-		const char *end = colon ? colon : ec->user + strlen(ec->user);
-
-		if (!numeric_id(ec->user, end))
-			return cli_usage_err(err, "exec: user \"%.*s\" is not a numeric id",
-			                     (int)(end - ec->user), ec->user);
-		if (colon && !numeric_id(colon + 1, colon + 1 + strlen(colon + 1)))
-			return cli_usage_err(err, "exec: group \"%s\" is not a numeric id",
-			                     colon + 1);
-	}
-	for (size_t i = 0; i < ec->gids.n; i++)
-		if (!numeric_id(ec->gids.v[i], ec->gids.v[i] + strlen(ec->gids.v[i])))
-			return cli_usage_err(err, "exec: group \"%s\" is not a numeric id",
-			                     ec->gids.v[i]);
-	return 0;
-}
-
 int cmd_exec(struct globals *g, int argc, char **argv, struct werror *err)
 {
 	struct exec_request ec = {0};
@@ -98,8 +64,6 @@ int cmd_exec(struct globals *g, int argc, char **argv, struct werror *err)
 		cli_usage_err(err, "exec: expects a container id (see ward exec --help)");
 		goto out;
 	}
-	if (check_ids(&ec, err) < 0)
-		goto out;
 	ec.id = pos[0];
 	ec.args = pos + 1;
 	ec.n_args = n_pos - 1;

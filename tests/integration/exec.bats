@@ -49,7 +49,7 @@ setup() {
 	assert_failure 126
 	assert_output 'ward: exec: --cwd etc: must be an absolute path'
 	run ward exec --user nobody "$ID" true
-	assert_failure 125 # a usage error: ward's, not the config's
+	assert_failure 126
 	assert_output 'ward: exec: user "nobody" is not a numeric id'
 	run ward exec "$ID"
 	assert_failure 126
