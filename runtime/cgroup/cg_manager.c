@@ -67,8 +67,8 @@ int cgroup_make(struct cgroup *cg, const struct cgroup_request *r, bool *made, s
 	return 0;
 }
 
-int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, const struct oci_linux *limits,
-                 struct werror *err)
+int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, bool v1_entered,
+                 const struct oci_linux *limits, struct werror *err)
 {
 	struct oci_linux lin_start;
 	struct oci_resources res_start;
@@ -76,7 +76,7 @@ int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, const struct oci
 	bool held =
 	    cg_driver_of(cg)->holder && holder_limits(limits, &lin_start, &res_start, &pids_start);
 
-	if (cgroup_add_pid(cg, pid, in_unified, err) < 0)
+	if (cgroup_add_pid(cg, pid, in_unified, v1_entered, err) < 0)
 		return -1;
 	cg_driver_of(cg)->release(cg);
 	if (held) {
@@ -86,4 +86,9 @@ int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, const struct oci
 		return cgroup_update(cg, &l, err);
 	}
 	return 0;
+}
+
+bool cgroup_self_entry_ok(const struct cgroup *cg)
+{
+	return cg->unit == NULL && cg->n_v1 > 0 && !cg_driver_of(cg)->holder;
 }

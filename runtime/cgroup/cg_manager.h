@@ -30,10 +30,15 @@ struct cgroup_request {
  * remove, also on failure (the caller's undo calls cgroup_destroy then). */
 int cgroup_make(struct cgroup *cg, const struct cgroup_request *r, bool *made, struct werror *err);
 
-/* The init, pid, into the cgroups: the v1 hierarchies (cgroup2 already
- * took it at the clone when in_unified: cgroup_unified_fd), the systemd
- * holder let go, and the pids limit the holder made wait. */
-int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, const struct oci_linux *limits,
-                 struct werror *err);
+/* The init, pid, into the cgroups: the v1 hierarchies (unless v1_entered:
+ * the init entered them itself, cgroup_self_enter; cgroup2 already took it
+ * at the clone when in_unified: cgroup_unified_fd), the systemd holder let
+ * go, and the pids limit the holder made wait. */
+int cgroup_admit(struct cgroup *cg, pid_t pid, bool in_unified, bool v1_entered,
+                 const struct oci_linux *limits, struct werror *err);
+/* The init may enter the v1 hierarchies itself (cgroup_self_open): with
+ * the cgroupfs driver (systemd's scope holds a holder until the parent has
+ * put the init in). */
+bool cgroup_self_entry_ok(const struct cgroup *cg);
 
 #endif

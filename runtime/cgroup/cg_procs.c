@@ -18,17 +18,57 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified, struct werror *err)
+int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified, bool v1_entered,
+                   struct werror *err)
 {
 	char v[16];
 
 	snprintf(v, sizeof(v), "%d", (int)pid);
-	for (size_t i = 0; i < cg->n_v1; i++)
+	for (size_t i = 0; i < cg->n_v1 && !v1_entered; i++)
 		if (cg_write(&cg->v1[i], "cgroup.procs", v, err) < 0)
 			return -1;
 	if (cg->unified && !in_unified && cg_write(cg->unified, "cgroup.procs", v, err) < 0)
 		return -1;
 	return 0;
+}
+
+int cgroup_self_open(const struct cgroup *cg, struct cg_self *s, struct werror *err)
+{
+	s->n = 0;
+	if (cg->n_v1 > CG_SELF_MAX)
+		return werr(err, E2BIG, "%zu cgroup v1 hierarchies", cg->n_v1);
+	for (size_t i = 0; i < cg->n_v1; i++) {
+		const struct cg_hier *h = &cg->v1[i];
+
+		if (h->fd < 0) {
+			cgroup_self_close(s);
+			return werr(err, h->err ? h->err : EBADF, "%s/tasks", h->name);
+		}
+		s->fd[s->n] = cg_openat(h->fd, "tasks", O_WRONLY);
+		if (s->fd[s->n] < 0) {
+			werr(err, errno, "%s/tasks", h->name);
+			cgroup_self_close(s);
+			return -1;
+		}
+		s->name[s->n++] = h->name;
+	}
+	return 0;
+}
+
+int cgroup_self_enter(struct cg_self *s, struct werror *err)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (write(s->fd[i], "0", 1) != 1)
+			return werr(err, errno, "entering %s (its tasks file)", s->name[i]);
+	cgroup_self_close(s);
+	return 0;
+}
+
+void cgroup_self_close(struct cg_self *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		cleanup_closep(&s->fd[i]);
+	s->n = 0;
 }
 
 /* PATH of one --cgroup: plain names below the container's cgroup; leading

@@ -101,8 +101,29 @@ int cgroup_remove_empty(const struct cgroup *cg);
 /* An O_PATH fd of the cgroup2 directory for clone3(CLONE_INTO_CGROUP),
  * the caller's to close, or -1 when there is no cgroup2 hierarchy. */
 int cgroup_unified_fd(const struct cgroup *cg, struct werror *err);
-/* Write pid into every v1 hierarchy (and cgroup2 when !in_unified). */
-int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified, struct werror *err);
+/* Write pid into every v1 hierarchy (unless v1_entered: the process put
+ * itself there, cgroup_self_enter) and cgroup2 when !in_unified. */
+int cgroup_add_pid(const struct cgroup *cg, pid_t pid, bool in_unified, bool v1_entered,
+                   struct werror *err);
+
+/* A process entering the v1 hierarchies by itself: each one's "tasks"
+ * file, opened by the parent (cgroup_self_open, before it forks), gets
+ * "0" from the child (cgroup_self_enter) before the child runs anything.
+ * Why: a single thread that moves itself takes no cgroup_threadgroup_rwsem
+ * (kernel/cgroup/cgroup.c, cgroup_procs_write_start), whose write side
+ * waits for an RCU grace period; a pid written to cgroup.procs takes it,
+ * 5-13 ms a create on these hosts, most of a `run true`. The child must be
+ * single-threaded (a clone of ward is). */
+#define CG_SELF_MAX 16
+struct cg_self {
+	int fd[CG_SELF_MAX];
+	const char *name[CG_SELF_MAX]; /* the hierarchy's directory, for errors */
+	size_t n;
+};
+/* n = 0 where there is nothing to enter (no v1 hierarchy). */
+int cgroup_self_open(const struct cgroup *cg, struct cg_self *s, struct werror *err);
+int cgroup_self_enter(struct cg_self *s, struct werror *err);
+void cgroup_self_close(struct cg_self *s);
 /* exec's runc-style --cgroup arguments, [CONTROLLER[,...]:]PATH (PATH plain
  * names below the container's cgroup, "/" the cgroup itself): their form
  * alone, before anything is started. */

@@ -98,15 +98,20 @@ static int load(const struct cg_dev_rule *rules, size_t n, struct werror *err)
 	a.insns = (uint64_t)(uintptr_t)prog;
 	a.insn_cnt = (uint32_t)len;
 	a.license = (uint64_t)(uintptr_t) "Apache";
-	a.log_buf = (uint64_t)(uintptr_t)log;
-	a.log_size = sizeof(log);
-	a.log_level = 1;
+	/* Without the verifier's log first: writing it is most of the load's
+	 * cost. Only a refused program is loaded again for its reason. */
 	fd = bpf(BPF_PROG_LOAD, &a);
-	if (fd < 0 && errno == ENOSPC) { /* log too small: retry without it */
-		memset(&a.log_buf, 0, sizeof(a.log_buf));
-		a.log_size = 0;
-		a.log_level = 0;
+	if (fd < 0 && errno != ENOMEM) {
+		int e = errno;
+
+		a.log_buf = (uint64_t)(uintptr_t)log;
+		a.log_size = sizeof(log);
+		a.log_level = 1;
 		fd = bpf(BPF_PROG_LOAD, &a);
+		if (fd < 0 && errno == ENOSPC) /* the log too small: the first answer */
+			log[0] = '\0';
+		if (fd < 0)
+			errno = e;
 	}
 	free(prog);
 	if (fd < 0)

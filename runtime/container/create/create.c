@@ -412,7 +412,13 @@ static int create_spawn(struct create_run *r, struct werror *err)
 	                      .hook_pins = o->hook_pins,
 	                      .join_user_fd = -1};
 	int close_in_child[2] = {r->sv[0], r->c->dirfd};
+	__attribute__((cleanup(cgroup_self_close))) struct cg_self self = {.n = 0};
 
+	if (!o->no_cgroup && cgroup_self_entry_ok(&r->cg)) {
+		if (cgroup_self_open(&r->cg, &self, err) < 0)
+			return -1;
+		a.cg_self = &self;
+	}
 	if (spawn_open_joined(cfg, r->facts, &a, o->userns_entered, err) < 0) {
 		spawn_close_joined(&a);
 		return -1;
@@ -438,8 +444,9 @@ static int create_spawn(struct create_run *r, struct werror *err)
 	close(TAKE_FD(r->root_tree));
 	log_debug("container %s: init is pid %d", o->id, (int)r->pid);
 	/* v1 hierarchies: before the init may run anything (it waits for
-	 * MAPPED). */
-	if (!o->no_cgroup && cgroup_admit(&r->cg, r->pid, r->cgfd >= 0, cfg->linux, err) < 0)
+	 * MAPPED), unless it entered them itself (a.cg_self). */
+	if (!o->no_cgroup &&
+	    cgroup_admit(&r->cg, r->pid, r->cgfd >= 0, a.cg_self != NULL, cfg->linux, err) < 0)
 		return -1;
 	if (r->cgfd >= 0)
 		close(TAKE_FD(r->cgfd));

@@ -198,11 +198,21 @@ _Noreturn void init_run(const struct init_args *a, struct werror *err)
 		proto_fail(a->sync_fd, err);
 		_exit(1);
 	}
+	/* Into the v1 cgroups by ourselves, before anything runs here (see
+	 * cgroup_self_open); a failure is told once the parent listens. */
+	_cleanup_werror_ struct werror entry = WERROR_INIT;
+	int entered = a->cg_self ? cgroup_self_enter(a->cg_self, &entry) : 0;
+
 	/* Until the parent has saved our state, die with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (proto_await_mapped(a->sync_fd, err) < 0)
 		_exit(1);
-	/* In our cgroups everywhere by now (the parent saw to it before MAPPED). */
+	if (entered < 0) {
+		proto_fail(a->sync_fd, &entry);
+		_exit(1);
+	}
+	/* In our cgroups everywhere by now (we entered the v1 ones, the parent
+	 * saw to the rest before MAPPED). */
 	{
 		const struct oci_namespace *cns = oci_config_namespace(a->cfg, CLONE_NEWCGROUP);
 

@@ -10,6 +10,7 @@
 #include "oci/config.h"
 #include "seccomp/seccomp_filter.h"
 #include "hooks/hooks.h"
+#include "cgroup/cgroup.h"
 
 struct init_args {
 	const struct oci_config *cfg;
@@ -34,6 +35,9 @@ struct init_args {
 	int join_flag[8];
 	int n_join;
 	int join_user_fd; /* joined by the parent itself, before the clone */
+	/* The v1 cgroups the init enters itself, first thing (cgroup.h,
+	 * cgroup_self_open); NULL: the parent puts it in. */
+	struct cg_self *cg_self;
 };
 
 _Noreturn void init_run(const struct init_args *a, struct werror *err);
