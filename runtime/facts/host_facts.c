@@ -1,4 +1,5 @@
 /* The only part of the policy that looks at the host (see host_facts.h). */
+#include "lib/trace.h"
 #include "facts/host_facts.h"
 #include "cgroup/cgroup.h"
 #include "lib/cleanup.h"
@@ -224,9 +225,12 @@ int host_facts_gather(struct host_facts *h, const struct oci_config *cfg,
 	memset(h, 0, sizeof(*h));
 	h->root.fd = -1;
 	gather_host(h, q, err);
+	trace_mark("facts: the host's (cgroups, limits, sensitive paths)");
 	gather_paths(h, cfg, q, all, &n_all);
+	trace_mark("facts: the config's paths opened");
 	if (q->judge_paths && relate_paths(h, all, n_all, err) < 0)
 		goto fail;
+	trace_mark("facts: paths related");
 	gather_namespaces(h, cfg->linux);
 	if (gather_hooks(&h->hooks, cfg, q, err) < 0)
 		goto fail;
