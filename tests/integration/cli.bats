@@ -367,3 +367,21 @@ load ../helpers/common
 	assert_output 'ward: container "one" does not exist'
 	assert_no_leftovers
 }
+
+@test "the README's \"Using it\" block runs as written, line by line, and leaves nothing" {
+	# The block between the sh fences under "## Using it", every line a
+	# command that must succeed (bash -e), with ward on the PATH as a
+	# wrapper that keeps this test's state root.
+	awk '/^## Using it/ { f = 1; next } f && /^```sh/ { b = 1; next } b && /^```/ { exit } b' \
+		"$WARD_SRCDIR/README.md" >"$TMP/using.sh"
+	[ "$(grep -c . "$TMP/using.sh")" -ge 8 ] || fail "no block found: $(cat "$TMP/using.sh")"
+	mkdir -p "$TMP/bin" "$TMP/using"
+	printf '#!/bin/sh\nexec "%s" --root "%s" "$@"\n' "$WARD" "$ROOT" >"$TMP/bin/ward"
+	chmod 755 "$TMP/bin/ward"
+	run env PATH="$TMP/bin:$PATH" bash -e -c "cd '$TMP/using' && set -x && . '$TMP/using.sh'" </dev/null
+	assert_success
+	# What the lines say they do: ps listed the sleep; state said running.
+	assert_output --regexp 'sleep 300'
+	assert_output --partial '"status": "running"'
+	assert_no_leftovers
+}
