@@ -107,9 +107,9 @@ static int load(const struct cg_dev_rule *rules, size_t n, struct werror *err)
 		a.log_buf = (uint64_t)(uintptr_t)log;
 		a.log_size = sizeof(log);
 		a.log_level = 1;
+		/* A log too small (ENOSPC) still holds its last lines (the
+		 * reason); the first answer's errno is the one to tell. */
 		fd = bpf(BPF_PROG_LOAD, &a);
-		if (fd < 0 && errno == ENOSPC) /* the log too small: the first answer */
-			log[0] = '\0';
 		if (fd < 0)
 			errno = e;
 	}

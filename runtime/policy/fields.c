@@ -189,7 +189,8 @@ const struct field_rule policy_fields[] = {
     F("linux.gidMappings[].size", A, A, J, W_IDS, NULL, "policy_adjust.c, refuse_ns.c"),
     F("linux.devices", A, A, A,
       "nodes for mem, kmem, port, kvm, fuse, tun, vhost, block devices, the host's console "
-      "and terminals, and characters outside the standard set refused",
+      "and terminals, and characters outside the standard set refused; more than 1024 "
+      "refused (baseline, strict)",
       "device.NAME", "refuse_devices.c"),
     AAA("linux.devices[].type"),
     AAA("linux.devices[].path"),
@@ -212,7 +213,7 @@ const struct field_rule policy_fields[] = {
     AAA("linux.resources"),
     F("linux.resources.devices", A, J, J,
       "a deny-all rule put first (devices-default-deny); an allow of the host's console made "
-      "a deny (device-console); wildcard allow rules refused",
+      "a deny (device-console); wildcard allow rules refused; more than 1024 rules refused",
       "devices-all, device.NAME", "policy_adjust.c, refuse_devices.c"),
     AAA("linux.resources.devices[].allow"),
     AAA("linux.resources.devices[].type"),

@@ -212,10 +212,35 @@ static int refuse_rule(struct policy_ctx *x, size_t i, const struct oci_device_r
 	                     (long long)d->major, minor, why);
 }
 
+/* More device nodes or rules than any container needs: each rule is a
+ * write to the kernel (cgroup v1, whose cost grows with the list) and
+ * instructions of the device program, each node a mknod, all of it in
+ * ward's own process before any limit of the container holds (200,000
+ * rules kept the host's CPU for minutes). Refused before any of it. */
+#define MAX_DEVICE_ENTRIES 1024
+
+static int refuse_too_many(struct policy_ctx *x, const char *field, size_t n, const char *what)
+{
+	if (n <= MAX_DEVICE_ENTRIES)
+		return 0;
+	return policy_refuse(x, field, NULL,
+	                     "%zu %s, more than the %d a container may have: each costs ward (and "
+	                     "the host's kernel) work before any limit of the container holds",
+	                     n, what, MAX_DEVICE_ENTRIES);
+}
+
 int policy_refuse_devices(struct policy_ctx *x)
 {
 	const struct oci_linux *l = x->cfg->linux;
 	const struct oci_resources *r = l ? l->resources : NULL;
+	size_t refused = x->n_refused;
+
+	if ((l && refuse_too_many(x, ".linux.devices", l->n_devices, "device nodes") < 0) ||
+	    (r && refuse_too_many(x, ".linux.resources.devices", r->n_devices, "device rules") < 0))
+		return -1;
+	/* Not judged one by one: refused as a whole. */
+	if (x->n_refused > refused)
+		return 0;
 
 	for (size_t i = 0; l && i < l->n_devices; i++) {
 		const struct oci_device *d = &l->devices[i];

@@ -50,6 +50,11 @@ static const char *str(yajl_val v, const char *a, const char *b)
 
 static void secs(FILE *out, long long ms)
 {
+	/* A report may come from anywhere: a negative figure is no time. */
+	if (ms < 0) {
+		fputs("unknown", out);
+		return;
+	}
 	fprintf(out, "%lld.%03llds", ms / 1000, ms % 1000);
 }
 

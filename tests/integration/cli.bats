@@ -297,6 +297,12 @@ load ../helpers/common
 	assert_output "$ID"
 	run complete_at ward --root="$ROOT" --debug kill "${ID:0:3}"
 	assert_output "$ID"
+	# A TAB makes nothing: no --log file, no state root that is not there.
+	run complete_at ward --root "$ROOT" --log "$TMP/tab.log" kill "${ID:0:3}"
+	assert_output "$ID"
+	[ ! -e "$TMP/tab.log" ] || fail "completion created the --log file"
+	run complete_at ward --root "$TMP/no-root" kill x
+	[ ! -e "$TMP/no-root" ] || fail "completion created a state root"
 	ward delete --force "$ID"
 	make -s -C "$WARD_BUILDDIR" install-data-local DESTDIR="$TMP/dest" >/dev/null
 	[ -n "$(find "$TMP/dest" -path '*/share/bash-completion/completions/ward')" ] ||

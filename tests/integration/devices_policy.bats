@@ -386,3 +386,19 @@ allow c 1:5 rwm (linux.devices[0] /dev/zero2)
 	assert_line inside-marker
 	assert_no_leftovers
 }
+
+@test "more than 1024 device rules or device nodes are refused before any is written (baseline and strict): each costs the host's kernel" {
+	for p in baseline strict; do
+		cfg '.linux.resources.devices = [range(1025) | {"allow": false, "type": "c", "major": (. % 4000), "minor": ((. / 4000) | floor), "access": "rwm"}]'
+		run ward --profile "$p" run --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		assert_output "ward: config.json: .linux.resources.devices: 1025 device rules, more than the 1024 a container may have: each costs ward (and the host's kernel) work before any limit of the container holds (refused by the $p profile)"
+		assert_no_leftovers
+		cfg 'del(.linux.resources.devices) | .linux.devices = [range(1025) | {"path": "/dev/n\(.)", "type": "c", "major": 1, "minor": 3}]'
+		run ward --profile "$p" run --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		assert_output --partial "ward: config.json: .linux.devices: 1025 device nodes, more than the 1024 a container may have"
+		assert_no_leftovers
+		cfg 'del(.linux.devices)'
+	done
+}

@@ -11,18 +11,19 @@ _ward_values() {
 
 _ward() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev="" cmd="" i w spec vals
-	local -a globals=() gopts=() copts=()
+	local -a gopts=() copts=() root=()
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	mapfile -t gopts < <(ward __complete globals 2>/dev/null)
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		-*=*) globals+=("$w") ;;
+		-*=*)
+			[[ $w == --root=* || $w == -root=* ]] && root=(--root "${w#*=}")
+			;;
 		-*)
-			globals+=("$w")
 			# a global that takes a value: the next word is that value
 			if printf '%s\n' "${gopts[@]}" | grep -q -- "^-\{1,2\}${w#"${w%%[!-]*}"}="; then
-				((i + 1 < COMP_CWORD)) && globals+=("${COMP_WORDS[i + 1]}")
+				[[ $w == --root || $w == -root ]] && root=(--root "${COMP_WORDS[i + 1]}")
 				((i++))
 			fi
 			;;
@@ -68,7 +69,12 @@ _ward() {
 	case $cmd in
 	spec | check) COMPREPLY=($(compgen -d -- "$cur")) ;;
 	list | features) COMPREPLY=() ;;
-	*) COMPREPLY=($(compgen -W "$(ward "${globals[@]}" list -q 2>/dev/null)" -- "$cur")) ;;
+	*)
+		# Only the state root is passed on: TAB must not create a --log
+		# file or a state directory that is not there.
+		[[ ${#root[@]} -eq 0 || -d ${root[1]} ]] &&
+			COMPREPLY=($(compgen -W "$(ward "${root[@]}" list -q 2>/dev/null)" -- "$cur"))
+		;;
 	esac
 }
 complete -F _ward ward ward-strict
