@@ -85,6 +85,19 @@ static void exit_line(FILE *out, yajl_val r)
 		fputs("exit unknown", out);
 }
 
+/* The listing's EXIT column: the code, the signal's name, or "?". */
+static void exit_word(FILE *out, yajl_val r)
+{
+	const char *kind = str(r, "exit", "kind");
+
+	if (kind && strcmp(kind, "exited") == 0)
+		fprintf(out, "%lld", num(r, "exit", "code"));
+	else if (kind && strcmp(kind, "signaled") == 0 && str(r, "exit", "signalName"))
+		esc(out, str(r, "exit", "signalName"));
+	else
+		fputc('?', out);
+}
+
 static void denied_summary(FILE *out, yajl_val r)
 {
 	yajl_val counts = get(r, "deniedSyscalls", "counts");
@@ -333,6 +346,8 @@ int report_print_line(const char *json, size_t len, FILE *out, struct werror *er
 	esc(out, str(r, "id", NULL) ? str(r, "id", NULL) : "?");
 	fputc('\t', out);
 	esc(out, str(r, "profile", NULL) ? str(r, "profile", NULL) : "?");
+	fputc('\t', out);
+	exit_word(out, r);
 	fputc('\t', out);
 	summary(out, r);
 	fputc('\n', out);

@@ -344,7 +344,7 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	[ ! -d "$ROOT/$ID" ]
 }
 
-@test "report --list: every kept report, the newest first (when it ended, id, profile, summary); a damaged one is named, not skipped" {
+@test "report --list: every kept report, the newest first (when it ended, id, profile, exit, summary); a damaged one is named, not skipped" {
 	policy '{}'
 	cmd 'exit 3'
 	ward --policy "$POLICY" --profile strict run "$ID-a" || true
@@ -354,10 +354,10 @@ no_supervisor() { [ -z "$(live_supervisors)" ]; }
 	echo '{"id": ' >"$REPORTS/$ID-c.json"
 	run ward --policy "$POLICY" report --list
 	assert_success
-	assert_line --index 0 $'ENDED\tID\tPROFILE\tSUMMARY'
-	assert_line --index 1 --regexp $'^[0-9T:.Z-]+\t'"$ID-b"$'\tstrict\texit 0, '
-	assert_line --index 2 --regexp $'^[0-9T:.Z-]+\t'"$ID-a"$'\tstrict\texit 3, '
-	assert_line --index 3 --regexp $'^-\t'"$ID-c"$'\t-\t\\(unreadable: the run report: line 2, column 1: invalid JSON'
+	assert_line --index 0 $'ENDED\tID\tPROFILE\tEXIT\tSUMMARY'
+	assert_line --index 1 --regexp $'^[0-9T:.Z-]+\t'"$ID-b"$'\tstrict\t0\texit 0, '
+	assert_line --index 2 --regexp $'^[0-9T:.Z-]+\t'"$ID-a"$'\tstrict\t3\texit 3, '
+	assert_line --index 3 --regexp $'^-\t'"$ID-c"$'\t-\t-\t\\(unreadable: the run report: line 2, column 1: invalid JSON'
 	# --list takes no id.
 	run ward --policy "$POLICY" report --list "$ID-a"
 	assert_failure 1

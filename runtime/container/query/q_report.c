@@ -112,7 +112,7 @@ int query_report_list(struct globals *g, struct werror *err)
 		if (m == NULL || read_file(path, REPORT_MAX, &buf, &l, err) < 0 ||
 		    report_print_line(buf, l, m, err) < 0) {
 			if (m)
-				fprintf(m, "-\t%.*s\t-\t(unreadable: %s)\n",
+				fprintf(m, "-\t%.*s\t-\t-\t(unreadable: %s)\n",
 				        (int)(strlen(e->d_name) - 5), e->d_name, werr_msg(err));
 		}
 		free(buf);
@@ -131,7 +131,7 @@ int query_report_list(struct globals *g, struct werror *err)
 		closedir(d);
 	if (r == 0) {
 		qsort(lines, n, sizeof(*lines), newest_first);
-		printf("ENDED\tID\tPROFILE\tSUMMARY\n");
+		printf("ENDED\tID\tPROFILE\tEXIT\tSUMMARY\n");
 		for (size_t i = 0; i < n; i++)
 			fputs(lines[i], stdout);
 	}
