@@ -1201,3 +1201,16 @@ ns_ward() {
 	ward delete --force "$ID"
 	assert_no_leftovers
 }
+
+@test "ward check notes a bind source that does not exist (the create fails there; check must not say only allowed)" {
+	cfg --arg s "$TMP/no/such/dir" '.mounts += [{"destination": "/x", "type": "bind", "source": $s, "options": ["bind"]}]'
+	for p in baseline strict; do
+		run ward --profile "$p" check --format json --bundle "$BUNDLE"
+		assert_equal "$(jq -r '.notes[] | select(.field | test("^\\.mounts\\[[0-9]+\\]\\.source$")) | .reason' <<<"$output")" \
+			"$TMP/no/such/dir does not exist: the create will fail there"
+		run ward --profile "$p" run --bundle "$BUNDLE" "$ID"
+		assert_failure 126
+		assert_output --partial "source $TMP/no/such/dir: No such file or directory"
+		assert_no_leftovers
+	done
+}
