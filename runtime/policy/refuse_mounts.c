@@ -399,7 +399,8 @@ static int refuse_path(struct policy_ctx *x, const char *field, const char *writ
 	 * opened or placed (a magic link, a path ward may not read) is refused
 	 * here. */
 	if (!p->resolved && p->err == ENOENT)
-		return policy_note(x, field, "%s does not exist: the create will fail there", written);
+		return policy_note(x, field, "%s does not exist: the create will fail there",
+		                   written);
 	problem = host_problem(x->facts, p, why, sizeof(why));
 	if (problem && !p->resolved)
 		return policy_refuse(x, field, NULL, "%s %s", written, problem);
