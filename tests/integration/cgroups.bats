@@ -848,3 +848,14 @@ refused_as_too_long() {
 	ward delete --force "$ID-a"
 	assert_no_leftovers
 }
+
+@test "an init that cannot enter a v1 hierarchy itself (an empty cpuset) fails the create, naming it; nothing is left (every profile)" {
+	[ -d /sys/fs/cgroup/cpuset ] || skip "no cgroup v1 cpuset hierarchy"
+	cfg '.linux.resources.cpu.cpus = " "'
+	for p in compat baseline strict; do
+		run ward --profile "$p" run --bundle "$BUNDLE" "$ID"
+		assert_failure
+		assert_output "ward: entering /sys/fs/cgroup/cpuset/ward/$ID (its tasks file): No space left on device"
+		assert_no_leftovers
+	done
+}
